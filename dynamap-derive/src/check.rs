@@ -1,0 +1,278 @@
+//! Turns a parsed `#[derive(Entity)]` input into a checked model, recording every rule it
+//! breaks.
+
+use std::collections::BTreeMap;
+
+use syn::{
+    Data, DeriveInput, Fields, GenericArgument, Ident, LitStr, Path, PathArguments, Type,
+    Visibility,
+};
+
+use crate::attr::{EntityAttrs, FieldAttrs};
+use crate::ctx::Ctxt;
+use crate::template::Template;
+
+pub(crate) struct EntityModel<'a> {
+    pub(crate) ident: &'a Ident,
+    pub(crate) vis: &'a Visibility,
+    pub(crate) table: Path,
+    pub(crate) entity_name: String,
+    pub(crate) pk: Template,
+    pub(crate) sk: Option<Template>,
+    pub(crate) indexes: Vec<IndexModel>,
+    pub(crate) fields: Vec<FieldModel<'a>>,
+}
+
+pub(crate) struct IndexModel {
+    pub(crate) name: LitStr,
+    pub(crate) pk: Template,
+    pub(crate) sk: Option<Template>,
+}
+
+pub(crate) struct FieldModel<'a> {
+    pub(crate) ident: &'a Ident,
+    pub(crate) ty: &'a Type,
+    /// The `T` of an `Option<T>` field.
+    pub(crate) option_inner: Option<&'a Type>,
+    pub(crate) attribute: String,
+    pub(crate) skip: bool,
+    pub(crate) with: Option<Path>,
+}
+
+impl EntityModel<'_> {
+    pub(crate) fn field(&self, name: &str) -> Option<&FieldModel<'_>> {
+        self.fields.iter().find(|f| f.ident == name)
+    }
+}
+
+pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<EntityModel<'a>> {
+    let attrs = EntityAttrs::parse(cx, &input.attrs);
+    if !input.generics.params.is_empty() {
+        cx.error_at(
+            &input.generics,
+            "`#[derive(Entity)]` does not support generic types",
+        );
+    }
+    let fields = named_fields(cx, input);
+    let fields: Vec<FieldModel<'_>> = fields
+        .map(|f| f.iter().filter_map(|f| field_model(cx, f)).collect())
+        .unwrap_or_default();
+    check_attribute_names(cx, &fields);
+
+    if attrs.table.is_none() {
+        cx.error_at(&input.ident, "entity needs a table: add `#[dynamap(table = MyTable)]`, naming a type that derives `Table`");
+    }
+    if attrs.pk.is_none() {
+        cx.error_at(
+            &input.ident,
+            "entity needs a partition key template: add `#[dynamap(pk = \"PREFIX#{field}\")]`",
+        );
+    }
+    let pk = attrs.pk.as_ref().and_then(|t| Template::parse(cx, t));
+    let sk = optional_template(cx, attrs.sk.as_ref());
+    let entity_name = attrs
+        .entity
+        .as_ref()
+        .map_or_else(|| input.ident.to_string(), LitStr::value);
+    if entity_name.is_empty() {
+        if let Some(lit) = &attrs.entity {
+            cx.error_at(lit, "entity name cannot be empty");
+        }
+    }
+
+    let mut indexes = Vec::new();
+    for index in &attrs.indexes {
+        if index.name.is_none() {
+            cx.error_at(
+                &index.path,
+                "index needs a name: `index(name = \"GSI1\", pk = \"...\")`",
+            );
+        }
+        if index.pk.is_none() {
+            cx.error_at(
+                &index.path,
+                "index needs a partition key template: `pk = \"...\"`",
+            );
+        }
+        let pk = index.pk.as_ref().and_then(|t| Template::parse(cx, t));
+        let sk = optional_template(cx, index.sk.as_ref());
+        if let (Some(name), Some(pk), Some(sk)) = (&index.name, pk, sk) {
+            indexes.push(IndexModel {
+                name: name.clone(),
+                pk,
+                sk,
+            });
+        }
+    }
+
+    let model_fields = &fields;
+    for template in pk.iter().chain(sk.iter().flatten()) {
+        check_holes(cx, template, model_fields, false);
+    }
+    for index in &indexes {
+        for template in std::iter::once(&index.pk).chain(index.sk.as_ref()) {
+            check_holes(cx, template, model_fields, true);
+        }
+    }
+
+    let table = attrs.table?;
+    let pk = pk?;
+    let sk = sk?;
+    if cx.has_errors() {
+        return None;
+    }
+    Some(EntityModel {
+        ident: &input.ident,
+        vis: &input.vis,
+        table,
+        entity_name,
+        pk,
+        sk,
+        indexes,
+        fields,
+    })
+}
+
+fn named_fields<'a>(
+    cx: &mut Ctxt,
+    input: &'a DeriveInput,
+) -> Option<&'a syn::punctuated::Punctuated<syn::Field, syn::Token![,]>> {
+    match &input.data {
+        Data::Struct(data) => match &data.fields {
+            Fields::Named(named) => Some(&named.named),
+            _ => {
+                cx.error_at(
+                    &input.ident,
+                    "`#[derive(Entity)]` needs a struct with named fields",
+                );
+                None
+            }
+        },
+        _ => {
+            cx.error_at(
+                &input.ident,
+                "`#[derive(Entity)]` needs a struct with named fields",
+            );
+            None
+        }
+    }
+}
+
+fn field_model<'a>(cx: &mut Ctxt, field: &'a syn::Field) -> Option<FieldModel<'a>> {
+    let attrs = FieldAttrs::parse(cx, &field.attrs);
+    let ident = field.ident.as_ref()?;
+    let attribute = match &attrs.rename {
+        Some(lit) if lit.value().is_empty() => {
+            cx.error_at(lit, "attribute name cannot be empty");
+            String::new()
+        }
+        Some(lit) => lit.value(),
+        None => ident.to_string().trim_start_matches("r#").to_owned(),
+    };
+    let with = attrs
+        .with
+        .as_ref()
+        .and_then(|lit| match lit.parse::<Path>() {
+            Ok(path) => Some(path),
+            Err(_) => {
+                cx.error_at(
+                    lit,
+                    "`with` takes the path of a module, like \"dynamap::codec::timestamp\"",
+                );
+                None
+            }
+        });
+    if let (Some(skip), Some(_)) = (&attrs.skip, &attrs.with) {
+        cx.error_at(
+            skip,
+            "a skipped field is not stored, so `with` does not apply",
+        );
+    }
+    Some(FieldModel {
+        ident,
+        ty: &field.ty,
+        option_inner: option_inner(&field.ty),
+        attribute,
+        skip: attrs.skip.is_some(),
+        with,
+    })
+}
+
+/// Two fields stored under the same attribute name would overwrite each other.
+fn check_attribute_names(cx: &mut Ctxt, fields: &[FieldModel<'_>]) {
+    let mut seen: BTreeMap<&str, &Ident> = BTreeMap::new();
+    for field in fields.iter().filter(|f| !f.skip) {
+        if let Some(first) = seen.insert(&field.attribute, field.ident) {
+            cx.error_at(
+                field.ident,
+                format!(
+                    "field `{}` is stored as attribute `{}`, like field `{first}`",
+                    field.ident, field.attribute
+                ),
+            );
+        }
+    }
+}
+
+fn check_holes(
+    cx: &mut Ctxt,
+    template: &Template,
+    fields: &[FieldModel<'_>],
+    optional_allowed: bool,
+) {
+    for hole in template.holes() {
+        let name = hole.strip_prefix("r#").unwrap_or(hole);
+        match fields.iter().find(|f| f.ident == name) {
+            None => cx.error_at(&template.source, format!("`{{{hole}}}` in key template {:?} names no field of this struct", template.text())),
+            Some(field) if field.skip => {
+                cx.error_at(&template.source, format!("`{{{hole}}}` in key template {:?} names a skipped field", template.text()));
+            }
+            Some(field) if field.option_inner.is_some() && !optional_allowed => cx.error_at(
+                field.ty,
+                format!("field `{hole}` is in the primary key, so it cannot be optional (optional fields fit index templates, which make sparse indexes)"),
+            ),
+            Some(_) => {}
+        }
+    }
+}
+
+/// The `T` of `Option<T>`, `std::option::Option<T>` or `core::option::Option<T>`.
+fn option_inner(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else { return None };
+    if path.qself.is_some() {
+        return None;
+    }
+    let segments: Vec<_> = path
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let is_option = matches!(
+        segments
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice(),
+        ["Option"] | ["std" | "core", "option", "Option"]
+    );
+    if !is_option {
+        return None;
+    }
+    let last = path.path.segments.last()?;
+    let PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        GenericArgument::Type(inner) => Some(inner),
+        _ => None,
+    }
+}
+
+/// Parses an optional template: `Some(None)` when there is none, `None` when it is invalid.
+fn optional_template(cx: &mut Ctxt, source: Option<&LitStr>) -> Option<Option<Template>> {
+    match source {
+        None => Some(None),
+        Some(lit) => Template::parse(cx, lit).map(Some),
+    }
+}

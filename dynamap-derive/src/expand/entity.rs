@@ -1,0 +1,464 @@
+//! `#[derive(Entity)]`.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, Type};
+
+use super::keys::{parse, part_var, render};
+use crate::check::{EntityModel, FieldModel, IndexModel, entity_model};
+use crate::ctx::Ctxt;
+use crate::template::Template;
+
+pub(crate) fn expand_entity(input: &DeriveInput) -> TokenStream {
+    let mut cx = Ctxt::default();
+    match entity_model(&mut cx, input) {
+        Some(model) if !cx.has_errors() => expand(&model),
+        _ => cx.into_compile_errors(),
+    }
+}
+
+fn expand(model: &EntityModel<'_>) -> TokenStream {
+    let ident = model.ident;
+    let table = &model.table;
+    let entity = &model.entity_name;
+    let checks = layout_checks(model);
+    let key_part_assertions = key_part_assertions(model);
+    let builders = key_builders(model);
+    let key_fields = key_fields(model);
+    let key_types = key_fields.iter().map(|f| f.ty);
+    let key_idents = key_fields.iter().map(|f| f.ident);
+    let to_item = to_item(model);
+    let from_item = from_item(model);
+    let parse_key = parse_key(model);
+    quote! {
+        const _: () = {
+            #checks
+            #key_part_assertions
+            #builders
+
+            impl ::dynamap::__private::Entity for #ident {
+                type Table = #table;
+                type KeyParts = (#(#key_types,)*);
+                const ENTITY_TYPE: &'static str = #entity;
+
+                fn primary_key(&self) -> ::dynamap::__private::Key<Self> {
+                    Self::key(#(&self.#key_idents),*)
+                }
+
+                #to_item
+                #from_item
+                #parse_key
+            }
+        };
+    }
+}
+
+fn schema(model: &EntityModel<'_>) -> TokenStream {
+    let table = &model.table;
+    quote!(<#table as ::dynamap::__private::Table>::SCHEMA)
+}
+
+/// The fields of the primary key templates, each once, in order of first appearance.
+fn key_fields<'m>(model: &'m EntityModel<'_>) -> Vec<&'m FieldModel<'m>> {
+    fields_of(model, std::iter::once(&model.pk).chain(model.sk.as_ref()))
+}
+
+fn fields_of<'m, 't>(
+    model: &'m EntityModel<'_>,
+    templates: impl Iterator<Item = &'t Template>,
+) -> Vec<&'m FieldModel<'m>> {
+    let mut out: Vec<&FieldModel<'_>> = Vec::new();
+    for hole in templates.flat_map(Template::holes) {
+        if let Some(field) = model.field(hole) {
+            if !out.iter().any(|f| f.ident == field.ident) {
+                out.push(field);
+            }
+        }
+    }
+    out
+}
+
+/// The type a hole renders: the field's type, or `T` for an `Option<T>` field.
+fn part_type<'a>(field: &FieldModel<'a>) -> &'a Type {
+    field.option_inner.unwrap_or(field.ty)
+}
+
+/// Checks, at compile time, that the entity fits its table's layout.
+fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
+    let schema = schema(model);
+    let entity = &model.entity_name;
+    let table = model
+        .table
+        .segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default();
+    let has_sk = model.sk.is_some();
+    let sk_message = if has_sk {
+        format!("entity `{entity}` has an `sk` template, but table `{table}` has no sort key")
+    } else {
+        format!("entity `{entity}` needs an `sk` template, because table `{table}` has a sort key")
+    };
+    let fields = model.fields.iter().filter(|f| !f.skip).map(|f| {
+        let attribute = &f.attribute;
+        let message = format!(
+            "entity `{entity}`: field `{}` is stored as attribute `{attribute}`, which table `{table}` uses for keys or the entity type; rename it with #[dynamap(rename = \"...\")]",
+            f.ident
+        );
+        quote!(if #schema.is_reserved_attribute(#attribute) { ::core::panic!(#message) })
+    });
+    let indexes = model.indexes.iter().map(|index| {
+        let name = &index.name;
+        let missing = format!("entity `{entity}`: table `{table}` has no index {:?}", name.value());
+        let has_sk = index.sk.is_some();
+        let sk_message = if has_sk {
+            format!("entity `{entity}`: index {:?} of table `{table}` has no sort key, so the index cannot have an `sk` template", name.value())
+        } else {
+            format!("entity `{entity}`: index {:?} of table `{table}` has a sort key, so the index needs an `sk` template", name.value())
+        };
+        quote! {
+            match #schema.index(#name) {
+                ::core::option::Option::None => ::core::panic!(#missing),
+                ::core::option::Option::Some(index) => if index.sk.is_some() != #has_sk { ::core::panic!(#sk_message) },
+            }
+        }
+    });
+    quote! {
+        const _: () = {
+            if #schema.sk.is_some() != #has_sk { ::core::panic!(#sk_message) }
+            #(#fields)*
+            #(#indexes)*
+        };
+    }
+}
+
+/// Every hole's type must be a key part; the error points at the field's type.
+fn key_part_assertions(model: &EntityModel<'_>) -> TokenStream {
+    let templates = std::iter::once(&model.pk).chain(model.sk.as_ref()).chain(
+        model
+            .indexes
+            .iter()
+            .flat_map(|i| std::iter::once(&i.pk).chain(i.sk.as_ref())),
+    );
+    let asserts = fields_of(model, templates).into_iter().map(|field| {
+        let ty = part_type(field);
+        quote_spanned!(ty.span()=> ::dynamap::__private::assert_key_part::<#ty>();)
+    });
+    quote!(const _: () = { #(#asserts)* };)
+}
+
+fn render_template(
+    model: &EntityModel<'_>,
+    template: &Template,
+    attribute: TokenStream,
+    limit: TokenStream,
+    value: impl Fn(&FieldModel<'_>) -> TokenStream,
+) -> TokenStream {
+    let limit = quote!(::dynamap::__private::#limit);
+    render(
+        &model.entity_name,
+        &attribute,
+        &limit,
+        template,
+        |hole| match model.field(hole) {
+            Some(field) => (part_type(field).clone(), value(field)),
+            None => (syn::parse_quote!(()), quote!(())),
+        },
+    )
+}
+
+fn key_builders(model: &EntityModel<'_>) -> TokenStream {
+    let ident = model.ident;
+    let vis = model.vis;
+    let schema = schema(model);
+    let param = |f: &&FieldModel<'_>| {
+        let (name, ty) = (f.ident, part_type(f));
+        quote!(#name: impl ::dynamap::__private::KeyArg<#ty>)
+    };
+    let by_name = |f: &FieldModel<'_>| {
+        let name = f.ident;
+        quote!(#name)
+    };
+    let key_params = key_fields(model);
+    let key_params = key_params.iter().map(param);
+    let pk_params = fields_of(model, std::iter::once(&model.pk));
+    let pk_params = pk_params.iter().map(param);
+    let pk = render_template(
+        model,
+        &model.pk,
+        quote!(__dynamap_schema.pk),
+        quote!(MAX_PARTITION_KEY_BYTES),
+        by_name,
+    );
+    let sk = match &model.sk {
+        Some(sk) => {
+            let sk = render_template(
+                model,
+                sk,
+                quote!(__dynamap_sk_attribute),
+                quote!(MAX_SORT_KEY_BYTES),
+                by_name,
+            );
+            quote! {
+                ::core::option::Option::Some({
+                    let __dynamap_sk_attribute = match __dynamap_schema.sk {
+                        ::core::option::Option::Some(attribute) => attribute,
+                        ::core::option::Option::None => "",
+                    };
+                    #sk
+                })
+            }
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let key_doc = format!(
+        "The primary key of the `{}` with these key fields: partition key `{}`{}.",
+        model.entity_name,
+        model.pk.text(),
+        model
+            .sk
+            .as_ref()
+            .map(|sk| format!(", sort key `{}`", sk.text()))
+            .unwrap_or_default()
+    );
+    let partition_doc = format!(
+        "Every `{}` item of the partition `{}` with these fields.",
+        model.entity_name,
+        model.pk.text()
+    );
+    quote! {
+        impl #ident {
+            #[doc = #key_doc]
+            #[allow(clippy::too_many_arguments)] // one argument per key field, as the template says
+            #vis fn key(#(#key_params),*) -> ::dynamap::__private::Key<Self> {
+                let __dynamap_schema = &#schema;
+                ::dynamap::__private::Key::from_rendered(#pk, #sk)
+            }
+
+            #[doc = #partition_doc]
+            #[allow(clippy::too_many_arguments)] // one argument per key field, as the template says
+            #vis fn partition(#(#pk_params),*) -> ::dynamap::__private::PartitionKey<Self> {
+                let __dynamap_schema = &#schema;
+                ::dynamap::__private::PartitionKey::from_rendered(#pk)
+            }
+        }
+    }
+}
+
+fn to_item(model: &EntityModel<'_>) -> TokenStream {
+    let schema = schema(model);
+    let entity = &model.entity_name;
+    let capacity = model.fields.len() + 3 + 2 * model.indexes.len();
+    let indexes = model
+        .indexes
+        .iter()
+        .map(|index| index_attributes(model, index));
+    let fields = model
+        .fields
+        .iter()
+        .filter(|f| !f.skip)
+        .map(|f| encode_field(entity, f));
+    quote! {
+        fn to_item(&self) -> ::dynamap::__private::Result<::dynamap::__private::Item> {
+            let __dynamap_schema = &#schema;
+            let (__dynamap_pk, __dynamap_sk) = ::dynamap::__private::Entity::primary_key(self).into_values()?;
+            let mut __dynamap_item = ::dynamap::__private::Item::with_capacity(#capacity);
+            __dynamap_item.insert(
+                ::core::convert::From::from(__dynamap_schema.pk),
+                ::dynamap::__private::AttributeValue::S(__dynamap_pk),
+            );
+            if let (::core::option::Option::Some(attribute), ::core::option::Option::Some(value)) = (__dynamap_schema.sk, __dynamap_sk) {
+                __dynamap_item.insert(::core::convert::From::from(attribute), ::dynamap::__private::AttributeValue::S(value));
+            }
+            __dynamap_item.insert(
+                ::core::convert::From::from(__dynamap_schema.entity_type),
+                ::dynamap::__private::AttributeValue::S(::core::convert::From::from(#entity)),
+            );
+            #(#indexes)*
+            #(#fields)*
+            ::core::result::Result::Ok(__dynamap_item)
+        }
+    }
+}
+
+/// Writes an index's key attributes, but only when every field its templates need is
+/// present: items missing one stay out of the index (a sparse index).
+fn index_attributes(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream {
+    let name = &index.name;
+    let fields = fields_of(model, std::iter::once(&index.pk).chain(index.sk.as_ref()));
+    let optional: Vec<_> = fields.iter().filter(|f| f.option_inner.is_some()).collect();
+    let bindings = optional
+        .iter()
+        .map(|f| format_ident!("__dynamap_opt_{}", f.ident));
+    let sources = optional.iter().map(|f| {
+        let ident = f.ident;
+        quote!(&self.#ident)
+    });
+    let value = |f: &FieldModel<'_>| {
+        let ident = f.ident;
+        if f.option_inner.is_some() {
+            let binding = format_ident!("__dynamap_opt_{}", ident);
+            quote!(*#binding)
+        } else {
+            quote!(self.#ident)
+        }
+    };
+    let pk = render_template(
+        model,
+        &index.pk,
+        quote!(__dynamap_index.pk),
+        quote!(MAX_PARTITION_KEY_BYTES),
+        value,
+    );
+    let sk = index.sk.as_ref().map(|sk| {
+        let sk = render_template(model, sk, quote!(attribute), quote!(MAX_SORT_KEY_BYTES), value);
+        quote! {
+            if let ::core::option::Option::Some(attribute) = __dynamap_index.sk {
+                __dynamap_item.insert(::core::convert::From::from(attribute), ::dynamap::__private::AttributeValue::S(#sk?));
+            }
+        }
+    });
+    quote! {
+        if let (::core::option::Option::Some(__dynamap_index), #(::core::option::Option::Some(#bindings),)*) = (__dynamap_schema.index(#name), #(#sources,)*) {
+            __dynamap_item.insert(::core::convert::From::from(__dynamap_index.pk), ::dynamap::__private::AttributeValue::S(#pk?));
+            #sk
+        }
+    }
+}
+
+fn encode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
+    let ident = field.ident;
+    let attribute = &field.attribute;
+    let encode = |value: TokenStream| quote!(::dynamap::__private::encode_field(&mut __dynamap_item, #entity, #attribute, #value)?;);
+    match (&field.with, field.option_inner) {
+        (None, None) => encode(quote!(&self.#ident)),
+        (None, Some(_)) => {
+            let encode = encode(quote!(value));
+            quote!(if let ::core::option::Option::Some(value) = &self.#ident { #encode })
+        }
+        (Some(with), optional) => {
+            let ty = field.ty;
+            let encode = encode(quote!(&With(&self.#ident)));
+            let write = quote! {{
+                struct With<'a>(&'a #ty);
+                impl ::dynamap::__private::serde::Serialize for With<'_> {
+                    fn serialize<S: ::dynamap::__private::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                        #with::serialize(self.0, serializer)
+                    }
+                }
+                #encode
+            }};
+            match optional {
+                Some(_) => quote!(if ::core::option::Option::is_some(&self.#ident) #write),
+                None => write,
+            }
+        }
+    }
+}
+
+fn from_item(model: &EntityModel<'_>) -> TokenStream {
+    let schema = schema(model);
+    let entity = &model.entity_name;
+    let fields = model.fields.iter().map(|f| {
+        let ident = f.ident;
+        let value = decode_field(entity, f);
+        quote!(#ident: #value)
+    });
+    quote! {
+        fn from_item(mut __dynamap_item: ::dynamap::__private::Item) -> ::dynamap::__private::Result<Self> {
+            let __dynamap_schema = &#schema;
+            ::dynamap::__private::check_entity_type(&__dynamap_item, __dynamap_schema.entity_type, #entity)?;
+            ::core::result::Result::Ok(Self { #(#fields,)* })
+        }
+    }
+}
+
+fn decode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
+    if field.skip {
+        return quote!(::core::default::Default::default());
+    }
+    let attribute = &field.attribute;
+    let ty = field.ty;
+    match (&field.with, field.option_inner) {
+        (None, None) => {
+            quote!(::dynamap::__private::decode_field::<#ty>(&mut __dynamap_item, #entity, #attribute)?)
+        }
+        (None, Some(inner)) => {
+            quote!(::dynamap::__private::decode_optional_field::<#inner>(&mut __dynamap_item, #entity, #attribute)?)
+        }
+        (Some(with), optional) => {
+            let read = match optional {
+                Some(_) => quote! {
+                    ::dynamap::__private::decode_optional_field::<With>(&mut __dynamap_item, #entity, #attribute)?.and_then(|w| w.0)
+                },
+                None => {
+                    quote!(::dynamap::__private::decode_field::<With>(&mut __dynamap_item, #entity, #attribute)?.0)
+                }
+            };
+            quote! {{
+                struct With(#ty);
+                impl<'de> ::dynamap::__private::serde::Deserialize<'de> for With {
+                    fn deserialize<D: ::dynamap::__private::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                        #with::deserialize(deserializer).map(With)
+                    }
+                }
+                #read
+            }}
+        }
+    }
+}
+
+fn parse_key(model: &EntityModel<'_>) -> TokenStream {
+    let schema = schema(model);
+    let entity = &model.entity_name;
+    let ty = |hole: &str| {
+        model
+            .field(hole)
+            .map_or_else(|| syn::parse_quote!(()), |f| part_type(f).clone())
+    };
+    let mut bound = Vec::new();
+    let pk = parse(
+        entity,
+        &quote!(__dynamap_schema.pk),
+        &quote!(pk),
+        &model.pk,
+        &mut bound,
+        ty,
+    );
+    let sk = model.sk.as_ref().map(|sk| {
+        let steps = parse(
+            entity,
+            &quote!(__dynamap_sk_attribute),
+            &quote!(__dynamap_sk_text),
+            sk,
+            &mut bound,
+            ty,
+        );
+        quote! {
+            let __dynamap_sk_attribute = match __dynamap_schema.sk {
+                ::core::option::Option::Some(attribute) => attribute,
+                ::core::option::Option::None => "",
+            };
+            let __dynamap_sk_text = sk.unwrap_or_default();
+            #steps
+        }
+    });
+    let sk_param = if model.sk.is_some() {
+        quote!(sk)
+    } else {
+        quote!(_sk)
+    };
+    let parts = bound.iter().map(|field| part_var(field));
+    quote! {
+        fn parse_key(
+            pk: &str,
+            #sk_param: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<Self::KeyParts, ::dynamap::__private::KeyError> {
+            let __dynamap_schema = &#schema;
+            #pk
+            #sk
+            ::core::result::Result::Ok((#(#parts,)*))
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! Code that renders a template into a key value, and reads one back.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{Ident, Type};
+
+use crate::template::{Segment, Template};
+
+/// An expression of type `Result<String, KeyError>` rendering `template`. `value(field)`
+/// gives, for each hole, the part's type and an expression of a type implementing
+/// `KeyArg<that type>`.
+pub(crate) fn render(
+    entity: &str,
+    attribute: &TokenStream,
+    limit: &TokenStream,
+    template: &Template,
+    mut value: impl FnMut(&str) -> (Type, TokenStream),
+) -> TokenStream {
+    let steps = template.segments.iter().map(|segment| match segment {
+        Segment::Literal(text) => quote!(__dynamap_writer.literal(#text);),
+        Segment::Hole(field) => {
+            let (ty, expr) = value(field);
+            quote!(__dynamap_writer.part::<#ty, _>(#field, &#expr);)
+        }
+    });
+    quote!({
+        let mut __dynamap_writer = ::dynamap::__private::KeyWriter::new(#entity, #attribute, #limit);
+        #(#steps)*
+        __dynamap_writer.finish()
+    })
+}
+
+/// Statements reading `text` (an expression of type `&str`) with `template`, binding each
+/// hole to a variable `__dynamap_part_{field}` and returning early with `?` on a mismatch.
+/// A field that occurs twice is read twice; the second reading is checked, then dropped.
+pub(crate) fn parse(
+    entity: &str,
+    attribute: &TokenStream,
+    text: &TokenStream,
+    template: &Template,
+    bound: &mut Vec<String>,
+    mut ty: impl FnMut(&str) -> Type,
+) -> TokenStream {
+    let source = template.text();
+    let steps = template.segments.iter().map(|segment| match segment {
+        Segment::Literal(text) => quote!(__dynamap_reader.literal(#text, #source)?;),
+        Segment::Hole(field) => {
+            let field_ty = ty(field);
+            if bound.iter().any(|b| b == field) {
+                quote!(let _: #field_ty = __dynamap_reader.part(#field, #source)?;)
+            } else {
+                bound.push(field.clone());
+                let var = part_var(field);
+                quote!(let #var: #field_ty = __dynamap_reader.part(#field, #source)?;)
+            }
+        }
+    });
+    quote! {
+        let mut __dynamap_reader = ::dynamap::__private::KeyReader::new(#entity, #attribute, #text);
+        #(#steps)*
+        __dynamap_reader.finish(#source)?;
+    }
+}
+
+/// The variable a parsed part is bound to.
+pub(crate) fn part_var(field: &str) -> Ident {
+    quote::format_ident!("__dynamap_part_{}", field.trim_start_matches("r#"))
+}

@@ -1,0 +1,11 @@
+//! Code generation, one derive per module. Generated code names only
+//! `::dynamap::__private::…` and `::core::…` paths and sits in `const _: () = { … };`.
+
+mod entity;
+mod key_part;
+mod keys;
+mod table;
+
+pub(crate) use entity::expand_entity;
+pub(crate) use key_part::expand_key_part;
+pub(crate) use table::expand_table;

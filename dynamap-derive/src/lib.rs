@@ -1,0 +1,29 @@
+//! Derive macros for dynamap. Use them through the `dynamap` crate, which re-exports them
+//! and documents their attributes.
+
+mod attr;
+mod check;
+mod ctx;
+mod expand;
+mod template;
+
+use proc_macro::TokenStream;
+use syn::{DeriveInput, parse_macro_input};
+
+/// Implements `dynamap::Table`. See `dynamap::Table`.
+#[proc_macro_derive(Table, attributes(dynamap))]
+pub fn derive_table(input: TokenStream) -> TokenStream {
+    expand::expand_table(&parse_macro_input!(input as DeriveInput)).into()
+}
+
+/// Implements `dynamap::Entity`. See `dynamap::Entity`.
+#[proc_macro_derive(Entity, attributes(dynamap))]
+pub fn derive_entity(input: TokenStream) -> TokenStream {
+    expand::expand_entity(&parse_macro_input!(input as DeriveInput)).into()
+}
+
+/// Implements `dynamap::KeyPart`. See `dynamap::KeyPart`.
+#[proc_macro_derive(KeyPart, attributes(dynamap))]
+pub fn derive_key_part(input: TokenStream) -> TokenStream {
+    expand::expand_key_part(&parse_macro_input!(input as DeriveInput)).into()
+}

@@ -1,0 +1,67 @@
+//! Stores a `time::OffsetDateTime` as a sortable UTC string, the same text its key part
+//! uses: `2020-03-01T12:30:00.000000000Z`.
+//!
+//! `time`'s own serde form is a list of numbers, which reads poorly in the console and does
+//! not sort; use this module instead with `#[dynamap(with = "dynamap::codec::timestamp")]`.
+//! A field of type `Option<OffsetDateTime>` uses [`option`].
+//!
+//! ```
+//! use dynamap::{Entity, Table};
+//! use time::OffsetDateTime;
+//!
+//! #[derive(Table)]
+//! #[dynamap(pk = "PK", sk = "SK")]
+//! struct App;
+//!
+//! #[derive(Entity)]
+//! #[dynamap(table = App, entity = "Order", pk = "ORDER#{id}", sk = "ORDER")]
+//! struct Order {
+//!     id: String,
+//!     #[dynamap(with = "dynamap::codec::timestamp")]
+//!     placed_at: OffsetDateTime,
+//! }
+//!
+//! let order = Order { id: "o-1".into(), placed_at: time::macros::datetime!(2020-03-01 14:30 +02:00) };
+//! let item = order.to_item().unwrap();
+//! assert_eq!(item["placed_at"].as_s().unwrap(), "2020-03-01T12:30:00.000000000Z");
+//! ```
+
+use serde::{Deserialize, Deserializer, Serializer};
+use time::OffsetDateTime;
+
+use crate::key::{format_timestamp, parse_timestamp};
+
+/// Serializes a timestamp as its sortable UTC text.
+pub fn serialize<S: Serializer>(value: &OffsetDateTime, serializer: S) -> Result<S::Ok, S::Error> {
+    let text = format_timestamp(value).map_err(serde::ser::Error::custom)?;
+    serializer.serialize_str(&text)
+}
+
+/// Deserializes a timestamp from its sortable UTC text.
+pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<OffsetDateTime, D::Error> {
+    let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+    parse_timestamp(&text).map_err(serde::de::Error::custom)
+}
+
+/// The same form for `Option<OffsetDateTime>` fields.
+pub mod option {
+    use super::*;
+
+    /// Serializes a present timestamp as its sortable UTC text.
+    pub fn serialize<S: Serializer>(
+        value: &Option<OffsetDateTime>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(value) => super::serialize(value, serializer),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    /// Deserializes a timestamp from its sortable UTC text.
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<OffsetDateTime>, D::Error> {
+        super::deserialize(deserializer).map(Some)
+    }
+}

@@ -1,0 +1,175 @@
+//! The error types every dynamap operation returns.
+
+use std::fmt;
+
+use crate::key::KeyError;
+
+/// The result type of dynamap operations.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in a dynamap operation.
+///
+/// Errors found before anything is sent (bad keys, oversized items) name the entity and the
+/// attribute involved. Errors that DynamoDB returns keep their error code, so they can be
+/// matched without looking at message text:
+///
+/// ```
+/// # fn check(err: dynamap::Error) {
+/// if err.is_conditional_check_failed() {
+///     // the item already existed (create) or did not exist (replace)
+/// } else if err.is_throttled() {
+///     // back off and try again
+/// }
+/// # }
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A key could not be rendered or parsed: an empty or malformed part, or a key over
+    /// DynamoDB's size limit.
+    #[error(transparent)]
+    Key(#[from] KeyError),
+
+    /// The item is larger than DynamoDB's 400 KB (409,600 bytes) item limit.
+    #[error("item of entity `{entity}` is {size} bytes, over DynamoDB's limit of {limit} bytes")]
+    ItemTooLarge {
+        /// The entity the item belongs to.
+        entity: &'static str,
+        /// The item's size as DynamoDB counts it.
+        size: usize,
+        /// The limit (409,600 bytes).
+        limit: usize,
+    },
+
+    /// A field's value could not be turned into a DynamoDB attribute.
+    #[error("cannot encode attribute `{attribute}` of entity `{entity}`: {source}")]
+    Encode {
+        /// The entity being written.
+        entity: &'static str,
+        /// The attribute name in the item.
+        attribute: &'static str,
+        /// What serialization reported.
+        source: serde_dynamo::Error,
+    },
+
+    /// A stored item lacks an attribute its entity requires.
+    #[error("item of entity `{entity}` has no attribute `{attribute}`")]
+    MissingAttribute {
+        /// The entity being read.
+        entity: &'static str,
+        /// The missing attribute.
+        attribute: &'static str,
+    },
+
+    /// A stored attribute holds a value of the wrong type or shape for its field.
+    #[error("attribute `{attribute}` of entity `{entity}` cannot be decoded: {source}")]
+    InvalidAttribute {
+        /// The entity being read.
+        entity: &'static str,
+        /// The attribute that failed to decode.
+        attribute: &'static str,
+        /// What deserialization reported.
+        source: serde_dynamo::Error,
+    },
+
+    /// A stored item belongs to another entity type than the one asked for.
+    #[error("item has entity type {found:?} in attribute `{attribute}`, expected `{expected}`")]
+    WrongEntityType {
+        /// The entity type asked for.
+        expected: &'static str,
+        /// The entity-type attribute's name.
+        attribute: &'static str,
+        /// What the item holds there (`None` when the attribute is missing or not a string).
+        found: Option<String>,
+    },
+
+    /// A conditional write found the item in the wrong state: `create` found an item already
+    /// there, `replace` or a conditional delete found none.
+    #[error("conditional check failed: {operation} of entity `{entity}`")]
+    ConditionalCheckFailed {
+        /// The entity written.
+        entity: &'static str,
+        /// The operation (`create`, `replace`, `delete`).
+        operation: &'static str,
+    },
+
+    /// DynamoDB (or the transport to it) answered with an error.
+    #[error("{operation} failed{}: {message}", code.as_deref().map(|c| format!(" with {c}")).unwrap_or_default())]
+    Service {
+        /// The DynamoDB operation, such as `PutItem`.
+        operation: &'static str,
+        /// The DynamoDB error code, such as `ProvisionedThroughputExceededException`.
+        code: Option<String>,
+        /// The service's message, or a description of a transport failure.
+        message: String,
+        /// The SDK error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+
+    /// The DynamoDB Local launcher could not install, start or reach DynamoDB Local.
+    #[cfg(feature = "local")]
+    #[error("dynamodb local: {0}")]
+    Local(String),
+}
+
+/// Error codes DynamoDB uses when a request was throttled.
+const THROTTLING_CODES: &[&str] = &[
+    "ProvisionedThroughputExceededException",
+    "ThrottlingException",
+    "RequestLimitExceeded",
+    "TransactionInProgressException",
+];
+
+impl Error {
+    /// True when a conditional write failed because the item was in the wrong state.
+    pub fn is_conditional_check_failed(&self) -> bool {
+        match self {
+            Error::ConditionalCheckFailed { .. } => true,
+            Error::Service { code, .. } => {
+                code.as_deref() == Some("ConditionalCheckFailedException")
+            }
+            _ => false,
+        }
+    }
+
+    /// True when DynamoDB throttled the request; retrying later may succeed.
+    pub fn is_throttled(&self) -> bool {
+        self.code().is_some_and(|c| THROTTLING_CODES.contains(&c))
+    }
+
+    /// The DynamoDB error code, when DynamoDB answered with one.
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            Error::Service { code, .. } => code.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// Wraps an SDK error, keeping its code and message.
+    pub(crate) fn service<E, R>(
+        operation: &'static str,
+        err: aws_sdk_dynamodb::error::SdkError<E, R>,
+    ) -> Self
+    where
+        E: aws_sdk_dynamodb::error::ProvideErrorMetadata
+            + std::error::Error
+            + Send
+            + Sync
+            + 'static,
+        R: fmt::Debug + Send + Sync + 'static,
+    {
+        use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+        let code = err.code().map(str::to_owned);
+        let message = err
+            .message()
+            .map(str::to_owned)
+            .unwrap_or_else(|| aws_sdk_dynamodb::error::DisplayErrorContext(&err).to_string());
+        Error::Service {
+            operation,
+            code,
+            message,
+            source: Box::new(err),
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! Keys rendered from templates.
+//!
+//! An entity declares its keys as templates: literal text with `{field}` holes, such as
+//! `pk = "SENSOR#{id}"` and `sk = "READ#{at}"`. The derive checks the templates at compile
+//! time and generates typed builders (`Reading::key(id, at)`, `Reading::partition(id)`) and a
+//! parser back to the parts (`Reading::parse_key(pk, sk)`).
+//!
+//! # Keys cannot be forged
+//!
+//! Segments are separated by `#`. Values are **escaped**, never rejected and never
+//! rewritten: `#` in a value is stored as `%23` and `%` as `%25`, and parsing reverses it.
+//! So a building named `A#2` can never produce the key of building `A`, floor `2`, and a
+//! prefix query for building `A` never matches building `A#2` or `AB`. Case and every other
+//! character are stored exactly as given. Empty parts are rejected, because DynamoDB rejects
+//! empty key values and an empty segment would make keys ambiguous.
+//!
+//! The derive requires every hole to be followed by `#` or by the end of the template, so
+//! that a stored key splits back into its parts in exactly one way.
+//!
+//! # Order
+//!
+//! Numbers and timestamps use order-preserving encodings (see [`KeyPart`]), so sort-key
+//! ranges and descending queries follow the values' own order, negative numbers and time
+//! zones included.
+//!
+//! # Limits
+//!
+//! A rendered partition key may be at most 2,048 bytes and a sort key 1,024 bytes, as in
+//! DynamoDB; longer keys are a [`KeyError`] before anything is sent.
+
+mod escape;
+mod part;
+mod template;
+
+use std::fmt;
+use std::marker::PhantomData;
+
+pub use escape::DELIMITER;
+pub use part::{KeyArg, KeyPart, KeyPartError};
+#[cfg(feature = "time")]
+pub(crate) use part::{format_timestamp, parse_timestamp};
+pub use template::{KeyReader, KeyWriter};
+
+/// A key that could not be rendered or parsed, naming the entity, the key attribute and,
+/// where one is to blame, the field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyError {
+    /// The entity whose key it is.
+    pub entity: &'static str,
+    /// The key attribute (`PK`, `SK`, or an index's key attribute).
+    pub attribute: &'static str,
+    /// The template field at fault, if one is.
+    pub field: Option<&'static str>,
+    /// What went wrong.
+    pub kind: KeyErrorKind,
+}
+
+/// What went wrong with a key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KeyErrorKind {
+    /// A part could not be rendered or parsed.
+    Part(KeyPartError),
+    /// The rendered key is longer than DynamoDB allows for this attribute.
+    TooLong {
+        /// The rendered length in bytes.
+        len: usize,
+        /// The limit: 2,048 bytes for partition keys, 1,024 for sort keys.
+        limit: usize,
+    },
+    /// A stored key does not have the template's shape.
+    NoMatch {
+        /// The stored key.
+        key: String,
+        /// The template it was read with.
+        template: &'static str,
+    },
+}
+
+impl fmt::Display for KeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "key attribute `{}` of entity `{}`",
+            self.attribute, self.entity
+        )?;
+        if let Some(field) = self.field {
+            write!(f, ", field `{field}`")?;
+        }
+        match &self.kind {
+            KeyErrorKind::Part(err) => write!(f, ": {err}"),
+            KeyErrorKind::TooLong { len, limit } => {
+                write!(
+                    f,
+                    ": rendered key is {len} bytes, over DynamoDB's limit of {limit} bytes"
+                )
+            }
+            KeyErrorKind::NoMatch { key, template } => {
+                write!(
+                    f,
+                    ": stored key {key:?} does not match template {template:?}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for KeyError {}
+
+/// The primary key of one item of entity `E`, built by the generated `E::key(...)`.
+///
+/// Building a key never fails on the spot: a bad part (an empty string, say) is kept and
+/// returned by the operation the key is used in, or by [`Key::values`].
+pub struct Key<E> {
+    values: Result<(String, Option<String>), KeyError>,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E> Key<E> {
+    /// Wraps rendered key values. Used by generated code.
+    #[doc(hidden)]
+    pub fn from_rendered(
+        pk: Result<String, KeyError>,
+        sk: Option<Result<String, KeyError>>,
+    ) -> Self {
+        let values = match (pk, sk.transpose()) {
+            (Ok(pk), Ok(sk)) => Ok((pk, sk)),
+            (Err(err), _) | (_, Err(err)) => Err(err),
+        };
+        Self {
+            values,
+            entity: PhantomData,
+        }
+    }
+
+    /// The rendered partition key value and sort key value (if the table has a sort key).
+    pub fn values(&self) -> Result<(&str, Option<&str>), KeyError> {
+        match &self.values {
+            Ok((pk, sk)) => Ok((pk, sk.as_deref())),
+            Err(err) => Err(err.clone()),
+        }
+    }
+
+    /// The rendered values, taken out of the key.
+    pub fn into_values(self) -> Result<(String, Option<String>), KeyError> {
+        self.values
+    }
+}
+
+impl<E> Clone for Key<E> {
+    fn clone(&self) -> Self {
+        Self {
+            values: self.values.clone(),
+            entity: PhantomData,
+        }
+    }
+}
+
+impl<E> fmt::Debug for Key<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Key")
+            .field("entity", &std::any::type_name::<E>())
+            .field("values", &self.values)
+            .finish()
+    }
+}
+
+impl<E> PartialEq for Key<E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.values == other.values
+    }
+}
+
+/// The partition key of entity `E` alone, built by the generated `E::partition(...)`:
+/// every item of the partition, whatever its sort key.
+pub struct PartitionKey<E> {
+    value: Result<String, KeyError>,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E> PartitionKey<E> {
+    /// Wraps a rendered partition key value. Used by generated code.
+    #[doc(hidden)]
+    pub fn from_rendered(value: Result<String, KeyError>) -> Self {
+        Self {
+            value,
+            entity: PhantomData,
+        }
+    }
+
+    /// The rendered partition key value.
+    pub fn value(&self) -> Result<&str, KeyError> {
+        self.value.as_deref().map_err(Clone::clone)
+    }
+}
+
+impl<E> Clone for PartitionKey<E> {
+    fn clone(&self) -> Self {
+        Self {
+            value: self.value.clone(),
+            entity: PhantomData,
+        }
+    }
+}
+
+impl<E> fmt::Debug for PartitionKey<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PartitionKey")
+            .field("entity", &std::any::type_name::<E>())
+            .field("value", &self.value)
+            .finish()
+    }
+}
+
+impl<E> PartialEq for PartitionKey<E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}

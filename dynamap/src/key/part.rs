@@ -1,0 +1,368 @@
+//! Types that can fill a hole in a key template, and their text encodings.
+//!
+//! Every encoding is order-preserving: comparing two rendered parts as strings (which is how
+//! DynamoDB orders sort keys) gives the same answer as comparing the values.
+//!
+//! | type | encoding | example |
+//! |---|---|---|
+//! | `String`, `&str` | the text itself (escaped by the template, see [`crate::key`]) | `humidity-1` |
+//! | unsigned integers | zero-padded decimal, fixed width per type | `u32` 42 → `0000000042` |
+//! | signed integers | non-negative: zero-padded decimal; negative: `-` then the distance from the type's minimum, zero-padded | `i32` 42 → `0000000042`, -1 → `-2147483647` |
+//! | `time::OffsetDateTime` | UTC, RFC 3339 with nine fraction digits | `2020-03-01T12:30:00.000000000Z` |
+//! | `uuid::Uuid` | lowercase hyphenated | `67e55044-10b1-426f-9247-bb680e5fe0c8` |
+//!
+//! `-` sorts before every digit, and the distance from the minimum grows with the value, so
+//! negative numbers sort before positive ones and in their own order.
+
+use std::fmt;
+
+/// A value that can fill a `{field}` hole in a key template.
+///
+/// Implemented for strings, every integer type, `time::OffsetDateTime` (feature `time`) and
+/// `uuid::Uuid` (feature `uuid`). String newtypes and fieldless enums get it from
+/// `#[derive(KeyPart)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a key part",
+    label = "this field is used in a key template",
+    note = "key parts are strings, integers, `time::OffsetDateTime`, `uuid::Uuid`, and types with `#[derive(dynamap::KeyPart)]` (string newtypes and fieldless enums)"
+)]
+pub trait KeyPart: Sized {
+    /// Appends this value's text to `out`. The text may hold any character; the template
+    /// escapes the delimiter afterwards.
+    fn write_key_part(&self, out: &mut String) -> Result<(), KeyPartError>;
+
+    /// Reads a value back from the text [`write_key_part`](KeyPart::write_key_part) wrote.
+    fn parse_key_part(text: &str) -> Result<Self, KeyPartError>;
+}
+
+/// Why a value could not become a key part, or a key part could not be read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KeyPartError {
+    /// The part rendered to empty text. DynamoDB rejects empty key values, and an empty
+    /// segment would make keys ambiguous.
+    Empty,
+    /// The value cannot be encoded in order (a timestamp outside years 0000 to 9999).
+    OutOfRange {
+        /// The value, as debug text.
+        value: String,
+        /// What the encoding supports.
+        supported: &'static str,
+    },
+    /// Stored text is not in the form this type writes.
+    Malformed {
+        /// The text found.
+        text: String,
+        /// The form expected.
+        expected: &'static str,
+    },
+}
+
+impl fmt::Display for KeyPartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeyPartError::Empty => f.write_str("key parts cannot be empty"),
+            KeyPartError::OutOfRange { value, supported } => {
+                write!(
+                    f,
+                    "{value} cannot be a key part: supported range is {supported}"
+                )
+            }
+            KeyPartError::Malformed { text, expected } => {
+                write!(f, "{text:?} is not {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for KeyPartError {}
+
+/// A value accepted where a key part of type `T` is expected: `T` itself, `&T`, and `&str`
+/// for `String` parts. Generated key builders take `impl KeyArg<FieldType>`.
+pub trait KeyArg<T: KeyPart> {
+    /// Appends the part's text, as [`KeyPart::write_key_part`].
+    fn write_key_arg(&self, out: &mut String) -> Result<(), KeyPartError>;
+}
+
+impl<T: KeyPart> KeyArg<T> for T {
+    fn write_key_arg(&self, out: &mut String) -> Result<(), KeyPartError> {
+        self.write_key_part(out)
+    }
+}
+
+impl<T: KeyPart> KeyArg<T> for &T {
+    fn write_key_arg(&self, out: &mut String) -> Result<(), KeyPartError> {
+        (**self).write_key_part(out)
+    }
+}
+
+impl KeyArg<String> for &str {
+    fn write_key_arg(&self, out: &mut String) -> Result<(), KeyPartError> {
+        out.push_str(self);
+        Ok(())
+    }
+}
+
+impl KeyPart for String {
+    fn write_key_part(&self, out: &mut String) -> Result<(), KeyPartError> {
+        out.push_str(self);
+        Ok(())
+    }
+
+    fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
+        Ok(text.to_owned())
+    }
+}
+
+fn malformed(text: &str, expected: &'static str) -> KeyPartError {
+    KeyPartError::Malformed {
+        text: text.to_owned(),
+        expected,
+    }
+}
+
+/// Parses exactly `width` ASCII digits (no sign, no `+`, which `str::parse` would accept).
+fn parse_digits<U: std::str::FromStr>(
+    text: &str,
+    width: usize,
+    expected: &'static str,
+) -> Result<U, KeyPartError> {
+    if text.len() != width || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(malformed(text, expected));
+    }
+    text.parse().map_err(|_| malformed(text, expected))
+}
+
+macro_rules! unsigned_key_part {
+    ($($ty:ty => $width:literal),* $(,)?) => {$(
+        impl KeyPart for $ty {
+            fn write_key_part(&self, out: &mut String) -> Result<(), KeyPartError> {
+                use fmt::Write;
+                // Writing to a String cannot fail.
+                let _ = write!(out, "{:0width$}", self, width = $width);
+                Ok(())
+            }
+
+            fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
+                parse_digits(text, $width, concat!("a zero-padded ", $width, "-digit ", stringify!($ty)))
+            }
+        }
+    )*};
+}
+
+unsigned_key_part!(u8 => 3, u16 => 5, u32 => 10, u64 => 20, u128 => 39, usize => 20);
+
+macro_rules! signed_key_part {
+    ($($ty:ty as $unsigned:ty => $width:literal),* $(,)?) => {$(
+        impl KeyPart for $ty {
+            fn write_key_part(&self, out: &mut String) -> Result<(), KeyPartError> {
+                use fmt::Write;
+                // Writing to a String cannot fail.
+                let _ = if *self >= 0 {
+                    write!(out, "{:0width$}", self, width = $width)
+                } else {
+                    let distance = self.wrapping_sub(<$ty>::MIN) as $unsigned;
+                    write!(out, "-{:0width$}", distance, width = $width)
+                };
+                Ok(())
+            }
+
+            fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
+                const EXPECTED: &str = concat!("a zero-padded ", $width, "-digit ", stringify!($ty));
+                match text.strip_prefix('-') {
+                    None => {
+                        let value: $unsigned = parse_digits(text, $width, EXPECTED)?;
+                        <$ty>::try_from(value).map_err(|_| malformed(text, EXPECTED))
+                    }
+                    Some(digits) => {
+                        let distance: $unsigned = parse_digits(digits, $width, EXPECTED)?;
+                        if distance > <$ty>::MAX as $unsigned {
+                            return Err(malformed(text, EXPECTED));
+                        }
+                        Ok(<$ty>::MIN.wrapping_add(distance as $ty))
+                    }
+                }
+            }
+        }
+    )*};
+}
+
+signed_key_part!(
+    i8 as u8 => 3,
+    i16 as u16 => 5,
+    i32 as u32 => 10,
+    i64 as u64 => 19,
+    i128 as u128 => 39,
+    isize as usize => 19,
+);
+
+#[cfg(feature = "time")]
+mod timestamp {
+    use super::{KeyPart, KeyPartError, malformed};
+    use time::{
+        OffsetDateTime, UtcOffset, format_description::FormatItem, macros::format_description,
+    };
+
+    const FORMAT: &[FormatItem<'static>] =
+        format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:9]Z");
+    const EXPECTED: &str = "a UTC timestamp like 2020-03-01T12:30:00.000000000Z";
+
+    /// Renders a timestamp in the fixed-width, order-preserving UTC form keys use.
+    pub(crate) fn format(value: &OffsetDateTime) -> Result<String, KeyPartError> {
+        let utc = value.to_offset(UtcOffset::UTC);
+        if !(0..=9999).contains(&utc.year()) {
+            return Err(KeyPartError::OutOfRange {
+                value: value.to_string(),
+                supported: "years 0000 to 9999 (UTC)",
+            });
+        }
+        utc.format(FORMAT).map_err(|_| KeyPartError::OutOfRange {
+            value: value.to_string(),
+            supported: "years 0000 to 9999 (UTC)",
+        })
+    }
+
+    /// Parses the form [`format`] writes.
+    pub(crate) fn parse(text: &str) -> Result<OffsetDateTime, KeyPartError> {
+        time::PrimitiveDateTime::parse(text, FORMAT)
+            .map(|t| t.assume_utc())
+            .map_err(|_| malformed(text, EXPECTED))
+    }
+
+    impl KeyPart for OffsetDateTime {
+        fn write_key_part(&self, out: &mut String) -> Result<(), KeyPartError> {
+            out.push_str(&format(self)?);
+            Ok(())
+        }
+
+        fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
+            parse(text)
+        }
+    }
+}
+
+#[cfg(feature = "time")]
+pub(crate) use timestamp::{format as format_timestamp, parse as parse_timestamp};
+
+#[cfg(feature = "uuid")]
+impl KeyPart for uuid::Uuid {
+    fn write_key_part(&self, out: &mut String) -> Result<(), KeyPartError> {
+        out.push_str(
+            self.hyphenated()
+                .encode_lower(&mut uuid::Uuid::encode_buffer()),
+        );
+        Ok(())
+    }
+
+    fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
+        const EXPECTED: &str = "a lowercase hyphenated UUID";
+        let value = uuid::Uuid::try_parse(text).map_err(|_| malformed(text, EXPECTED))?;
+        // Only the form we write, so one value has exactly one key.
+        let mut buffer = uuid::Uuid::encode_buffer();
+        if value.hyphenated().encode_lower(&mut buffer) != text {
+            return Err(malformed(text, EXPECTED));
+        }
+        Ok(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render<T: KeyPart>(value: T) -> String {
+        let mut out = String::new();
+        value.write_key_part(&mut out).expect("renders");
+        out
+    }
+
+    fn assert_order_preserved<T: KeyPart + Ord + Copy + fmt::Debug>(values: &[T]) {
+        for a in values {
+            let ra = render(*a);
+            assert_eq!(T::parse_key_part(&ra), Ok(*a), "round trip of {a:?}");
+            for b in values {
+                assert_eq!(ra.cmp(&render(*b)), a.cmp(b), "{a:?} vs {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn unsigned_integers_keep_order() {
+        assert_order_preserved(&[0u8, 1, 9, 10, 99, 100, 255]);
+        assert_order_preserved(&[0u64, 7, 10, 1_000, u64::MAX - 1, u64::MAX]);
+        assert_eq!(render(42u32), "0000000042");
+    }
+
+    #[test]
+    fn signed_integers_keep_order_across_zero() {
+        assert_order_preserved(&[i8::MIN, -100, -10, -2, -1, 0, 1, 2, 10, 100, i8::MAX]);
+        assert_order_preserved(&[
+            i64::MIN,
+            i64::MIN + 1,
+            -1_000_000,
+            -1,
+            0,
+            1,
+            1_000_000,
+            i64::MAX,
+        ]);
+        assert_order_preserved(&[i128::MIN, -1, 0, i128::MAX]);
+        assert_eq!(render(-1i32), "-2147483647");
+        assert_eq!(render(42i32), "0000000042");
+    }
+
+    #[test]
+    fn integer_parsing_rejects_other_forms() {
+        for text in [
+            "42",
+            "+000000042",
+            "00000000042",
+            "-0000000000x",
+            "",
+            "-",
+            "-2147483648",
+        ] {
+            assert!(i32::parse_key_part(text).is_err(), "{text:?}");
+        }
+        assert!(u8::parse_key_part("256").is_err());
+        assert!(i8::parse_key_part("128").is_err());
+    }
+
+    #[cfg(feature = "time")]
+    #[test]
+    fn timestamps_normalise_to_utc_and_keep_order() {
+        use time::macros::datetime;
+        let a = datetime!(2020-03-01 12:30:00 +02:00);
+        assert_eq!(render(a), "2020-03-01T10:30:00.000000000Z");
+        assert_order_preserved(&[
+            datetime!(0000-01-01 00:00 UTC),
+            datetime!(1969-12-31 23:59:59.999999999 UTC),
+            datetime!(2020-03-01 10:30:00 UTC),
+            datetime!(2020-03-01 12:29:59.5 +02:00),
+            datetime!(2020-03-01 10:30:00.000000001 UTC),
+            datetime!(9999-12-31 23:59:59.999999999 UTC),
+        ]);
+        let parsed = time::OffsetDateTime::parse_key_part(&render(a)).expect("parses");
+        assert_eq!(parsed, a);
+        assert_eq!(parsed.offset(), time::UtcOffset::UTC);
+    }
+
+    #[cfg(feature = "time")]
+    #[test]
+    fn timestamps_outside_four_digit_years_are_rejected() {
+        use time::macros::datetime;
+        let mut out = String::new();
+        let err = datetime!(-0001-12-31 00:00 UTC).write_key_part(&mut out);
+        assert!(matches!(err, Err(KeyPartError::OutOfRange { .. })));
+    }
+
+    #[cfg(feature = "uuid")]
+    #[test]
+    fn uuids_render_lowercase_and_parse_back() {
+        let id = uuid::Uuid::parse_str("67E55044-10B1-426F-9247-BB680E5FE0C8").expect("valid");
+        let text = render(id);
+        assert_eq!(text, "67e55044-10b1-426f-9247-bb680e5fe0c8");
+        assert_eq!(uuid::Uuid::parse_key_part(&text), Ok(id));
+        assert!(uuid::Uuid::parse_key_part("67E55044-10B1-426F-9247-BB680E5FE0C8").is_err());
+    }
+}

@@ -1,0 +1,252 @@
+//! Rendering keys from templates and parsing them back. Generated code drives these with
+//! the template's literal text and holes, in order.
+
+use super::escape::{DELIMITER, escape_tail, unescape};
+use super::{KeyArg, KeyError, KeyErrorKind, KeyPart, KeyPartError};
+
+/// Renders one key attribute from a template, segment by segment.
+///
+/// The first failure is kept and returned by [`finish`](KeyWriter::finish), so generated
+/// code can render a whole template without checking after every hole.
+#[derive(Debug)]
+pub struct KeyWriter {
+    entity: &'static str,
+    attribute: &'static str,
+    limit: usize,
+    out: String,
+    error: Option<KeyError>,
+}
+
+impl KeyWriter {
+    /// Starts a key for `attribute` of `entity`, at most `limit` bytes long.
+    pub fn new(entity: &'static str, attribute: &'static str, limit: usize) -> Self {
+        Self {
+            entity,
+            attribute,
+            limit,
+            out: String::with_capacity(32),
+            error: None,
+        }
+    }
+
+    /// Appends literal template text.
+    pub fn literal(&mut self, text: &str) {
+        self.out.push_str(text);
+    }
+
+    /// Appends the value of the hole `{field}`, escaped.
+    pub fn part<T: KeyPart, A: KeyArg<T> + ?Sized>(&mut self, field: &'static str, value: &A) {
+        if self.error.is_some() {
+            return;
+        }
+        let start = self.out.len();
+        let result = value.write_key_arg(&mut self.out);
+        let result = result.and_then(|()| {
+            if self.out.len() == start {
+                Err(KeyPartError::Empty)
+            } else {
+                Ok(())
+            }
+        });
+        match result {
+            Ok(()) => escape_tail(&mut self.out, start),
+            Err(err) => self.error = Some(self.error(Some(field), KeyErrorKind::Part(err))),
+        }
+    }
+
+    fn error(&self, field: Option<&'static str>, kind: KeyErrorKind) -> KeyError {
+        KeyError {
+            entity: self.entity,
+            attribute: self.attribute,
+            field,
+            kind,
+        }
+    }
+
+    /// The rendered key, or the first error: a bad part, or a key over the byte limit.
+    pub fn finish(self) -> Result<String, KeyError> {
+        if let Some(err) = self.error {
+            return Err(err);
+        }
+        if self.out.len() > self.limit {
+            let kind = KeyErrorKind::TooLong {
+                len: self.out.len(),
+                limit: self.limit,
+            };
+            return Err(self.error(None, kind));
+        }
+        Ok(self.out)
+    }
+}
+
+/// Reads a stored key back into its parts, following the same template.
+#[derive(Debug)]
+pub struct KeyReader<'a> {
+    entity: &'static str,
+    attribute: &'static str,
+    text: &'a str,
+    rest: &'a str,
+}
+
+impl<'a> KeyReader<'a> {
+    /// Starts reading `text`, the stored value of `attribute` of `entity`.
+    pub fn new(entity: &'static str, attribute: &'static str, text: &'a str) -> Self {
+        Self {
+            entity,
+            attribute,
+            text,
+            rest: text,
+        }
+    }
+
+    fn mismatch(&self, field: Option<&'static str>, kind: KeyErrorKind) -> KeyError {
+        KeyError {
+            entity: self.entity,
+            attribute: self.attribute,
+            field,
+            kind,
+        }
+    }
+
+    fn no_match(&self, template: &'static str) -> KeyError {
+        self.mismatch(
+            None,
+            KeyErrorKind::NoMatch {
+                key: self.text.to_owned(),
+                template,
+            },
+        )
+    }
+
+    /// Expects literal template text next.
+    pub fn literal(&mut self, text: &str, template: &'static str) -> Result<(), KeyError> {
+        match self.rest.strip_prefix(text) {
+            Some(rest) => {
+                self.rest = rest;
+                Ok(())
+            }
+            None => Err(self.no_match(template)),
+        }
+    }
+
+    /// Reads the hole `{field}`: everything up to the next delimiter or the end.
+    pub fn part<T: KeyPart>(
+        &mut self,
+        field: &'static str,
+        template: &'static str,
+    ) -> Result<T, KeyError> {
+        let end = self.rest.find(DELIMITER).unwrap_or(self.rest.len());
+        let (raw, rest) = self.rest.split_at(end);
+        if raw.is_empty() {
+            return Err(self.no_match(template));
+        }
+        let text = unescape(raw).ok_or_else(|| self.no_match(template))?;
+        let value = T::parse_key_part(&text)
+            .map_err(|err| self.mismatch(Some(field), KeyErrorKind::Part(err)))?;
+        self.rest = rest;
+        Ok(value)
+    }
+
+    /// Expects the end of the key.
+    pub fn finish(self, template: &'static str) -> Result<(), KeyError> {
+        if self.rest.is_empty() {
+            Ok(())
+        } else {
+            Err(self.no_match(template))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEMPLATE: &str = "LOC#{building}#{floor}";
+
+    fn render(building: &str, floor: i32) -> Result<String, KeyError> {
+        let mut w = KeyWriter::new("Sensor", "SK", 1024);
+        w.literal("LOC#");
+        w.part::<String, _>("building", &building);
+        w.literal("#");
+        w.part::<i32, _>("floor", &floor);
+        w.finish()
+    }
+
+    fn parse(text: &str) -> Result<(String, i32), KeyError> {
+        let mut r = KeyReader::new("Sensor", "SK", text);
+        r.literal("LOC#", TEMPLATE)?;
+        let building = r.part("building", TEMPLATE)?;
+        r.literal("#", TEMPLATE)?;
+        let floor = r.part("floor", TEMPLATE)?;
+        r.finish(TEMPLATE)?;
+        Ok((building, floor))
+    }
+
+    #[test]
+    fn renders_and_parses_back() {
+        let key = render("A", -1).expect("renders");
+        assert_eq!(key, "LOC#A#-2147483647");
+        assert_eq!(parse(&key).expect("parses"), ("A".to_owned(), -1));
+    }
+
+    #[test]
+    fn delimiters_in_values_cannot_forge_keys() {
+        let forged = render("A#0000000002", 3).expect("renders");
+        let honest = render("A", 2).expect("renders");
+        assert_ne!(forged, honest);
+        assert!(
+            !forged.starts_with("LOC#A#"),
+            "a prefix for building A must not match {forged}"
+        );
+        assert_eq!(
+            parse(&forged).expect("parses"),
+            ("A#0000000002".to_owned(), 3)
+        );
+    }
+
+    #[test]
+    fn empty_parts_are_rejected_with_the_field_named() {
+        let err = render("", 1).expect_err("empty building");
+        assert_eq!(err.field, Some("building"));
+        assert!(matches!(err.kind, KeyErrorKind::Part(KeyPartError::Empty)));
+        assert_eq!(
+            err.to_string(),
+            "key attribute `SK` of entity `Sensor`, field `building`: key parts cannot be empty"
+        );
+    }
+
+    #[test]
+    fn keys_over_the_limit_are_rejected() {
+        let long = "x".repeat(1024);
+        let err = render(&long, 1).expect_err("too long");
+        assert!(
+            matches!(
+                err.kind,
+                KeyErrorKind::TooLong {
+                    len: 1039,
+                    limit: 1024
+                }
+            ),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn keys_of_another_shape_are_rejected() {
+        for text in [
+            "LOC#A",
+            "LOC#A#0000000001#x",
+            "READ#A#0000000001",
+            "LOC##0000000001",
+            "LOC#A%2#0000000001",
+        ] {
+            let err = parse(text).expect_err(text);
+            assert!(
+                matches!(err.kind, KeyErrorKind::NoMatch { .. }),
+                "{text}: {err:?}"
+            );
+        }
+        let err = parse("LOC#A#12").expect_err("short number");
+        assert_eq!(err.field, Some("floor"));
+    }
+}

@@ -1,0 +1,1 @@
+//! DynamoDB Local launcher (placeholder, being written).

@@ -1,0 +1,89 @@
+//! DeleteItem.
+
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+
+use tracing::Instrument;
+
+use super::{call_span, key_item};
+use crate::key::Key;
+use crate::table::Table;
+use crate::{Db, Entity, Error, Result};
+
+/// A pending DeleteItem, sent when awaited. Made by [`Db::delete`].
+#[must_use = "a delete does nothing until it is awaited"]
+pub struct Delete<'a, E> {
+    db: &'a Db,
+    key: Key<E>,
+    must_exist: bool,
+}
+
+impl Db {
+    /// Deletes the item `key` names. Deleting an item that is not there succeeds, unless
+    /// [`if_exists`](Delete::if_exists) asks otherwise.
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO")]
+    /// # struct Sensor { id: String }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// db.delete(Sensor::key("S1")).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn delete<E: Entity>(&self, key: Key<E>) -> Delete<'_, E> {
+        Delete {
+            db: self,
+            key,
+            must_exist: false,
+        }
+    }
+}
+
+impl<E: Entity> Delete<'_, E> {
+    /// Fails with a conditional-check error when there is no item to delete.
+    pub fn if_exists(mut self) -> Self {
+        self.must_exist = true;
+        self
+    }
+
+    /// Sends the request.
+    pub async fn send(self) -> Result<()> {
+        let key = key_item(self.key)?;
+        let mut request = self
+            .db
+            .client()
+            .delete_item()
+            .table_name(self.db.table_name())
+            .set_key(Some(key));
+        if self.must_exist {
+            request = request
+                .condition_expression("attribute_exists(#pk)")
+                .expression_attribute_names("#pk", <E::Table as Table>::SCHEMA.pk);
+        }
+        let span = call_span("DeleteItem", self.db.table_name(), E::ENTITY_TYPE);
+        match request.send().instrument(span).await {
+            Ok(_) => Ok(()),
+            Err(err)
+                if err
+                    .as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
+                Err(Error::ConditionalCheckFailed {
+                    entity: E::ENTITY_TYPE,
+                    operation: "delete",
+                })
+            }
+            Err(err) => Err(Error::service("DeleteItem", err)),
+        }
+    }
+}
+
+impl<'a, E: Entity + 'a> IntoFuture for Delete<'a, E> {
+    type Output = Result<()>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Result<()>> + Send + 'a>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}

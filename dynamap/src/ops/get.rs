@@ -1,0 +1,76 @@
+//! GetItem.
+
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+
+use tracing::Instrument;
+
+use super::{call_span, key_item};
+use crate::key::Key;
+use crate::{Db, Entity, Error, Result};
+
+/// A pending GetItem, sent when awaited. Made by [`Db::get`].
+#[must_use = "a get does nothing until it is awaited"]
+pub struct Get<'a, E> {
+    db: &'a Db,
+    key: Key<E>,
+    consistent: bool,
+}
+
+impl Db {
+    /// Reads the item `key` names: `None` when there is none.
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO")]
+    /// # struct Sensor { id: String }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let sensor: Option<Sensor> = db.get(Sensor::key("S1")).consistent().await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn get<E: Entity>(&self, key: Key<E>) -> Get<'_, E> {
+        Get {
+            db: self,
+            key,
+            consistent: false,
+        }
+    }
+}
+
+impl<E: Entity> Get<'_, E> {
+    /// Reads with strong consistency: the result reflects every write that succeeded
+    /// before the read. Costs twice the read capacity.
+    pub fn consistent(mut self) -> Self {
+        self.consistent = true;
+        self
+    }
+
+    /// Sends the request.
+    pub async fn send(self) -> Result<Option<E>> {
+        let key = key_item(self.key)?;
+        let request = self
+            .db
+            .client()
+            .get_item()
+            .table_name(self.db.table_name())
+            .set_key(Some(key))
+            .consistent_read(self.consistent);
+        let span = call_span("GetItem", self.db.table_name(), E::ENTITY_TYPE);
+        let output = request
+            .send()
+            .instrument(span)
+            .await
+            .map_err(|err| Error::service("GetItem", err))?;
+        output.item.map(E::from_item).transpose()
+    }
+}
+
+impl<'a, E: Entity + 'a> IntoFuture for Get<'a, E> {
+    type Output = Result<Option<E>>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Result<Option<E>>> + Send + 'a>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}

@@ -1,0 +1,53 @@
+//! Single-item operations: put, get, delete; and creating the table.
+
+mod create_table;
+mod delete;
+mod get;
+mod put;
+
+pub use delete::Delete;
+pub use get::Get;
+pub use put::{Put, PutMode};
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::codec::Item;
+use crate::key::Key;
+use crate::limits::{MAX_ITEM_BYTES, item_size};
+use crate::table::Table;
+use crate::{Entity, Error, Result};
+
+/// The item to write for `entity`, checked against DynamoDB's item size limit.
+pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<Item> {
+    let item = entity.to_item()?;
+    let size = item_size(&item);
+    if size > MAX_ITEM_BYTES {
+        return Err(Error::ItemTooLarge {
+            entity: E::ENTITY_TYPE,
+            size,
+            limit: MAX_ITEM_BYTES,
+        });
+    }
+    Ok(item)
+}
+
+/// The key attributes that address the item `key` names.
+pub(crate) fn key_item<E: Entity>(key: Key<E>) -> Result<Item> {
+    let schema = <E::Table as Table>::SCHEMA;
+    let (pk, sk) = key.into_values()?;
+    let mut item = Item::with_capacity(2);
+    item.insert(schema.pk.to_owned(), AttributeValue::S(pk));
+    if let (Some(name), Some(sk)) = (schema.sk, sk) {
+        item.insert(name.to_owned(), AttributeValue::S(sk));
+    }
+    Ok(item)
+}
+
+/// A span for one DynamoDB call.
+pub(crate) fn call_span(
+    operation: &'static str,
+    table: &str,
+    entity: &'static str,
+) -> tracing::Span {
+    tracing::debug_span!("dynamodb", operation, table, entity)
+}

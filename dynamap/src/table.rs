@@ -1,0 +1,122 @@
+//! The physical table: key attribute names, indexes, the entity-type and TTL attributes.
+
+/// A physical DynamoDB table layout, usually declared with `#[derive(Table)]`:
+///
+/// ```
+/// use dynamap::Table;
+///
+/// #[derive(Table)]
+/// #[dynamap(pk = "PK", sk = "SK", ttl = "expires_at",
+///           index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK"))]
+/// struct App;
+///
+/// assert_eq!(App::SCHEMA.pk, "PK");
+/// assert_eq!(App::SCHEMA.entity_type, "_type");
+/// assert_eq!(App::SCHEMA.indexes[0].name, "GSI1");
+/// ```
+///
+/// The table's *name* is not part of the layout: it is given to [`Db::new`](crate::Db::new),
+/// so one layout serves every stage and every test table.
+pub trait Table {
+    /// The layout.
+    const SCHEMA: TableSchema;
+}
+
+/// The layout of a table. Every key attribute is a string (`S`) attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableSchema {
+    /// The Rust type that declared the layout, for messages.
+    pub type_name: &'static str,
+    /// The partition key attribute.
+    pub pk: &'static str,
+    /// The sort key attribute, if the table has one.
+    pub sk: Option<&'static str>,
+    /// The attribute holding each item's entity type (default `_type`).
+    pub entity_type: &'static str,
+    /// The attribute DynamoDB's time to live reads, if TTL is enabled.
+    pub ttl: Option<&'static str>,
+    /// The global secondary indexes.
+    pub indexes: &'static [IndexSchema],
+}
+
+/// A global secondary index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IndexSchema {
+    /// The index name.
+    pub name: &'static str,
+    /// The index's partition key attribute.
+    pub pk: &'static str,
+    /// The index's sort key attribute, if it has one.
+    pub sk: Option<&'static str>,
+    /// Which attributes the index holds.
+    pub projection: Projection,
+}
+
+/// Which attributes a global secondary index holds besides its keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Projection {
+    /// Every attribute (the default).
+    #[default]
+    All,
+    /// Only the table's and the index's key attributes.
+    KeysOnly,
+    /// The keys and the listed attributes.
+    Include(&'static [&'static str]),
+}
+
+impl TableSchema {
+    /// The index called `name`, if the table has one.
+    pub const fn index(&self, name: &str) -> Option<&IndexSchema> {
+        let mut i = 0;
+        while i < self.indexes.len() {
+            if str_eq(self.indexes[i].name, name) {
+                return Some(&self.indexes[i]);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// True when `attribute` is one the table itself manages: a table or index key
+    /// attribute, the entity-type attribute. Fields cannot be stored under these names.
+    pub const fn is_reserved_attribute(&self, attribute: &str) -> bool {
+        if str_eq(self.pk, attribute) || str_eq(self.entity_type, attribute) {
+            return true;
+        }
+        if let Some(sk) = self.sk {
+            if str_eq(sk, attribute) {
+                return true;
+            }
+        }
+        let mut i = 0;
+        while i < self.indexes.len() {
+            let index = &self.indexes[i];
+            if str_eq(index.pk, attribute) {
+                return true;
+            }
+            if let Some(sk) = index.sk {
+                if str_eq(sk, attribute) {
+                    return true;
+                }
+            }
+            i += 1;
+        }
+        false
+    }
+}
+
+/// String equality usable in constants, so generated code can check layouts at compile time.
+pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
