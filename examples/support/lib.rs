@@ -1,1 +1,31 @@
 //! Helpers shared by the example apps.
+
+use dynamap::local::DynamoLocal;
+use dynamap::{Db, Table};
+
+/// The table an example works in.
+///
+/// With `AWS_ENDPOINT_URL_DYNAMODB` set, the example uses that endpoint and a table named
+/// `name`, created if missing and left in place afterwards so the data can be inspected.
+/// Otherwise it starts DynamoDB Local (installing it on first use) and works in a fresh
+/// table that disappears with the server when the example ends.
+pub async fn example_db<T: Table>(name: &str) -> dynamap::Result<Db> {
+    let local = DynamoLocal::shared()?;
+    if local.is_external() {
+        let db = Db::new(local.client(), name);
+        db.create_table::<T>().await?;
+        println!(
+            "using {} (table `{name}` is left in place)",
+            local.endpoint()
+        );
+        Ok(db)
+    } else {
+        let db = local.fresh_db::<T>(name).await?;
+        println!(
+            "started DynamoDB Local at {} (table `{}`)",
+            local.endpoint(),
+            db.table_name()
+        );
+        Ok(db)
+    }
+}

@@ -52,12 +52,20 @@ impl Connection {
 fn from_vars(var: impl Fn(&str) -> Option<String>) -> Option<Connection> {
     let var = |name| var(name).filter(|value| !value.trim().is_empty());
     let endpoint = var(ENDPOINT_VAR)?;
-    let region = var("AWS_REGION").or_else(|| var("AWS_DEFAULT_REGION")).unwrap_or_else(|| DEFAULT_REGION.to_owned());
+    let region = var("AWS_REGION")
+        .or_else(|| var("AWS_DEFAULT_REGION"))
+        .unwrap_or_else(|| DEFAULT_REGION.to_owned());
     let credentials = match (var("AWS_ACCESS_KEY_ID"), var("AWS_SECRET_ACCESS_KEY")) {
-        (Some(id), Some(secret)) => Credentials::new(id, secret, var("AWS_SESSION_TOKEN"), None, "environment"),
+        (Some(id), Some(secret)) => {
+            Credentials::new(id, secret, var("AWS_SESSION_TOKEN"), None, "environment")
+        }
         _ => Credentials::new("local", "local", None, None, "dynamap-local"),
     };
-    Some(Connection { endpoint: endpoint.trim().to_owned(), region, credentials })
+    Some(Connection {
+        endpoint: endpoint.trim().to_owned(),
+        region,
+        credentials,
+    })
 }
 
 #[cfg(test)]
@@ -65,7 +73,11 @@ mod tests {
     use super::*;
 
     fn vars<'a>(set: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
-        move |name| set.iter().find(|(n, _)| *n == name).map(|(_, v)| (*v).to_owned())
+        move |name| {
+            set.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (*v).to_owned())
+        }
     }
 
     #[test]
@@ -78,7 +90,10 @@ mod tests {
     fn external_endpoint_defaults_region_and_credentials() {
         let conn = from_vars(vars(&[(ENDPOINT_VAR, "http://localhost:8000")]));
         let conn = conn.as_ref();
-        assert_eq!(conn.map(|c| c.endpoint.as_str()), Some("http://localhost:8000"));
+        assert_eq!(
+            conn.map(|c| c.endpoint.as_str()),
+            Some("http://localhost:8000")
+        );
         assert_eq!(conn.map(|c| c.region.as_str()), Some("us-east-1"));
         assert_eq!(conn.map(|c| c.credentials.access_key_id()), Some("local"));
     }
@@ -98,13 +113,20 @@ mod tests {
 
     #[test]
     fn aws_region_beats_aws_default_region() {
-        let conn = from_vars(vars(&[(ENDPOINT_VAR, "x"), ("AWS_REGION", "a"), ("AWS_DEFAULT_REGION", "b")]));
+        let conn = from_vars(vars(&[
+            (ENDPOINT_VAR, "x"),
+            ("AWS_REGION", "a"),
+            ("AWS_DEFAULT_REGION", "b"),
+        ]));
         assert_eq!(conn.map(|c| c.region), Some("a".to_owned()));
     }
 
     #[test]
     fn half_set_credentials_fall_back_to_dummies() {
         let conn = from_vars(vars(&[(ENDPOINT_VAR, "x"), ("AWS_ACCESS_KEY_ID", "AKID")]));
-        assert_eq!(conn.map(|c| c.credentials.access_key_id().to_owned()), Some("local".to_owned()));
+        assert_eq!(
+            conn.map(|c| c.credentials.access_key_id().to_owned()),
+            Some("local".to_owned())
+        );
     }
 }

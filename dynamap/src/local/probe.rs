@@ -23,7 +23,10 @@ pub(super) fn list_tables_status(port: u16) -> io::Result<u16> {
     stream.write_all(request(port).as_bytes())?;
     let line = read_status_line(&mut stream)?;
     parse_status_line(&line).ok_or_else(|| {
-        io::Error::new(io::ErrorKind::InvalidData, format!("not an HTTP status line: {line:?}"))
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("not an HTTP status line: {line:?}"),
+        )
     })
 }
 
@@ -63,7 +66,8 @@ fn parse_status_line(line: &str) -> Option<u16> {
     let mut parts = line.split_whitespace();
     let version = parts.next()?;
     let code = parts.next()?;
-    if !version.starts_with("HTTP/") || code.len() != 3 || !code.bytes().all(|b| b.is_ascii_digit()) {
+    if !version.starts_with("HTTP/") || code.len() != 3 || !code.bytes().all(|b| b.is_ascii_digit())
+    {
         return None;
     }
     code.parse().ok()
@@ -82,7 +86,14 @@ mod tests {
 
     #[test]
     fn rejects_other_lines() {
-        for line in ["", "HTTP/1.1", "SSH-2.0-OpenSSH 200", "HTTP/1.1 20 OK", "HTTP/1.1 2000 OK", "HTTP/1.1 +20 OK"] {
+        for line in [
+            "",
+            "HTTP/1.1",
+            "SSH-2.0-OpenSSH 200",
+            "HTTP/1.1 20 OK",
+            "HTTP/1.1 2000 OK",
+            "HTTP/1.1 +20 OK",
+        ] {
             assert_eq!(parse_status_line(line), None, "{line:?}");
         }
     }

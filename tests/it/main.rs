@@ -1,0 +1,35 @@
+//! Integration tests against a real DynamoDB Local, started once for this test binary.
+//! Every test works in its own freshly created table, so they run in parallel.
+
+mod items;
+mod keys;
+mod limits;
+mod models;
+mod table;
+
+use dynamap::local::DynamoLocal;
+use dynamap::{Db, Table};
+
+/// A new, empty table with layout `T`, named after the test.
+pub(crate) async fn fresh_db<T: Table>(test: &str) -> Db {
+    DynamoLocal::shared()
+        .expect("DynamoDB Local starts")
+        .fresh_db::<T>(test)
+        .await
+        .expect("test table is created")
+}
+
+/// The item as stored, read with the raw SDK client.
+pub(crate) async fn raw_item(db: &Db, pk: &str, sk: &str) -> Option<dynamap::codec::Item> {
+    use dynamap::codec::AttributeValue::S;
+    db.client()
+        .get_item()
+        .table_name(db.table_name())
+        .key("PK", S(pk.to_owned()))
+        .key("SK", S(sk.to_owned()))
+        .consistent_read(true)
+        .send()
+        .await
+        .expect("raw get")
+        .item
+}

@@ -1,0 +1,93 @@
+//! The entities the tests store: seed 003's sensors and readings, and one entity using every
+//! kind of key part.
+
+use dynamap::{Entity, KeyPart, Table};
+use time::OffsetDateTime;
+
+#[derive(Table)]
+#[dynamap(
+    pk = "PK",
+    sk = "SK",
+    ttl = "expires_at",
+    index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK")
+)]
+pub(crate) struct App;
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(
+    table = App,
+    entity = "Sensor",
+    pk = "SENSOR#{id}",
+    sk = "SENSORINFO",
+    index(name = "GSI1", pk = "CITY#{city}", sk = "LOC#{building}#{floor}#{room}")
+)]
+pub(crate) struct Sensor {
+    pub(crate) id: String,
+    pub(crate) city: String,
+    pub(crate) building: String,
+    pub(crate) floor: String,
+    /// Sensors not yet placed in a room stay out of the location index.
+    pub(crate) room: Option<String>,
+    #[dynamap(rename = "type")]
+    pub(crate) kind: SensorKind,
+    pub(crate) note: Option<String>,
+    #[dynamap(skip)]
+    pub(crate) cached_label: String,
+}
+
+#[derive(
+    KeyPart,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+pub(crate) enum SensorKind {
+    Gas,
+    Humidity,
+    #[dynamap(rename = "co2")]
+    CarbonDioxide,
+}
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{at}")]
+pub(crate) struct Reading {
+    pub(crate) sensor_id: String,
+    #[dynamap(with = "dynamap::codec::timestamp")]
+    pub(crate) at: OffsetDateTime,
+    pub(crate) value: f64,
+}
+
+#[derive(KeyPart, Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Tenant(pub(crate) String);
+
+/// Every kind of key part in one sort key.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = App, entity = "Sample", pk = "TENANT#{tenant}", sk = "S#{small}#{big}#{at}#{id}#{kind}")]
+pub(crate) struct Sample {
+    pub(crate) tenant: Tenant,
+    pub(crate) small: u8,
+    pub(crate) big: i64,
+    #[dynamap(with = "dynamap::codec::timestamp")]
+    pub(crate) at: OffsetDateTime,
+    pub(crate) id: uuid::Uuid,
+    pub(crate) kind: SensorKind,
+}
+
+pub(crate) fn sensor(id: &str) -> Sensor {
+    Sensor {
+        id: id.to_owned(),
+        city: "Poznań".to_owned(),
+        building: "A".to_owned(),
+        floor: "2".to_owned(),
+        room: Some("13".to_owned()),
+        kind: SensorKind::Gas,
+        note: None,
+        cached_label: String::new(),
+    }
+}

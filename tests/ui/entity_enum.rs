@@ -1,0 +1,14 @@
+use dynamap::{Entity, Table};
+
+#[derive(Table)]
+#[dynamap(pk = "PK", sk = "SK", index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK"))]
+struct App;
+
+#[derive(Entity)]
+#[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO")]
+enum Sensor {
+    Gas { id: String },
+    Humidity { id: String },
+}
+
+fn main() {}

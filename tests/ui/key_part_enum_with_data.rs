@@ -1,0 +1,10 @@
+use dynamap::KeyPart;
+
+#[derive(KeyPart)]
+enum Kind {
+    Gas,
+    Humidity,
+    Other(String),
+}
+
+fn main() {}

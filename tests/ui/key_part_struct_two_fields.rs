@@ -1,0 +1,6 @@
+use dynamap::KeyPart;
+
+#[derive(KeyPart)]
+struct SensorRef(String, u32);
+
+fn main() {}

@@ -1,0 +1,7 @@
+use dynamap::Table;
+
+#[derive(Table)]
+#[dynamap(sk = "SK")]
+struct App;
+
+fn main() {}
