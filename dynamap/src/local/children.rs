@@ -77,8 +77,8 @@ fn start_spawner() -> io::Result<Sender<Job>> {
                 let spawned = job.run();
                 let _ = job.reply.send(spawned);
             }
-            // The sender sits in a static, so the queue never closes; should it ever, returning would
-            // still kill every child, so the thread stays.
+            // The sender sits in a static, so the queue never closes; should it ever, the
+            // thread must stay anyway, since its end would kill every child.
             loop {
                 thread::park();
             }

@@ -36,7 +36,7 @@
 //! 4. The launcher waits until the server answers a `ListTables` request (at most 60 s).
 //!
 //! The launcher blocks while it does this, and needs no async runtime. A missing `npm` or
-//! `java` gives an [`Error::Local`](crate::Error::Local) saying what to install.
+//! `java` gives an [`Error::Local`] saying what to install.
 //!
 //! # Shared and dedicated servers
 //!

@@ -38,7 +38,8 @@ fn request(port: u16) -> String {
          Host: 127.0.0.1:{port}\r\n\
          Content-Type: application/x-amz-json-1.0\r\n\
          X-Amz-Target: DynamoDB_20120810.ListTables\r\n\
-         Authorization: AWS4-HMAC-SHA256 Credential=dynamap/20200101/us-east-1/dynamodb/aws4_request, \
+         Authorization: AWS4-HMAC-SHA256 \
+         Credential=dynamap/20200101/us-east-1/dynamodb/aws4_request, \
          SignedHeaders=host, Signature=0\r\n\
          Content-Length: 2\r\n\
          Connection: close\r\n\
@@ -113,7 +114,11 @@ mod tests {
         let (head, body) = request.split_once("\r\n\r\n").unwrap_or_default();
         assert!(head.starts_with("POST / HTTP/1.1\r\nHost: 127.0.0.1:8000\r\n"));
         assert!(head.contains("\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n"));
-        assert!(head.contains("\r\nAuthorization: AWS4-HMAC-SHA256 Credential=dynamap/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0\r\n"));
+        let authorization = "\r\nAuthorization: AWS4-HMAC-SHA256 \
+            Credential=dynamap/20200101/us-east-1/dynamodb/aws4_request, \
+            SignedHeaders=host, Signature=0\r\n";
+        assert!(head.contains(authorization));
+        assert!(head.contains("\r\nContent-Length: 2\r\nConnection: close"));
         assert_eq!(body, "{}");
     }
 }

@@ -20,6 +20,7 @@ const POLL_INTERVAL: Duration = Duration::from_millis(50);
 /// The free port we picked may be taken by another process before Java binds it.
 const START_ATTEMPTS: u32 = 3;
 
+/// How long a log left behind by a killed process is kept.
 const LOG_MAX_AGE: Duration = Duration::from_secs(7 * 24 * 60 * 60);
 
 /// Extra JVM options, e.g. `-Xmx4g` to raise the heap (the last `-Xmx` wins).
@@ -78,13 +79,19 @@ impl Server {
             // Inheriting would flood test output; losing the log only makes failures terser.
             Err(_) => command.stdout(Stdio::null()).stderr(Stdio::null()),
         };
-        let id = children::spawn(command, log.clone()).map_err(|e| match e.kind() {
-            io::ErrorKind::NotFound => Error::Local(
-                "java not found: install a Java runtime, version 17 or newer (or set JAVA_HOME), \
-                 or set AWS_ENDPOINT_URL_DYNAMODB to a running DynamoDB"
-                    .to_owned(),
-            ),
-            _ => Error::Local(format!("cannot start java: {e}")),
+        let id = children::spawn(command, log.clone()).map_err(|e| {
+            // Nothing ran, so the log is empty.
+            if let Some(log) = &log {
+                let _ = fs::remove_file(log);
+            }
+            match e.kind() {
+                io::ErrorKind::NotFound => Error::Local(
+                    "java not found: install a Java runtime, version 17 or newer (or set \
+                     JAVA_HOME), or set AWS_ENDPOINT_URL_DYNAMODB to a running DynamoDB"
+                        .to_owned(),
+                ),
+                _ => Error::Local(format!("cannot start java: {e}")),
+            }
         })?;
         let mut server = Server {
             id,
@@ -127,8 +134,8 @@ impl Server {
             };
             if Instant::now() >= deadline {
                 return Err(Failed::Other(Error::Local(format!(
-                    "DynamoDB Local on port {} did not answer ListTables within {} s (last try: {last}); \
-                     its output is in {}",
+                    "DynamoDB Local on port {} did not answer ListTables within {} s \
+                     (last try: {last}); its output is in {}",
                     self.port,
                     READY_TIMEOUT.as_secs(),
                     self.log_name()
