@@ -14,6 +14,7 @@ pub(crate) struct TableAttrs {
     pub(crate) entity_type: Option<LitStr>,
     pub(crate) ttl: Option<LitStr>,
     pub(crate) indexes: Vec<TableIndex>,
+    pub(crate) given: Given,
 }
 
 /// `index(name = "...", pk = "...", sk = "...", projection = "...", include("a", "b"))`
@@ -25,6 +26,7 @@ pub(crate) struct TableIndex {
     pub(crate) sk: Option<LitStr>,
     pub(crate) projection: Option<LitStr>,
     pub(crate) include: Option<Vec<LitStr>>,
+    pub(crate) given: Given,
 }
 
 /// `#[dynamap(...)]` on a `#[derive(Entity)]` struct.
@@ -35,6 +37,7 @@ pub(crate) struct EntityAttrs {
     pub(crate) pk: Option<LitStr>,
     pub(crate) sk: Option<LitStr>,
     pub(crate) indexes: Vec<EntityIndex>,
+    pub(crate) given: Given,
 }
 
 /// `index(name = "...", pk = "...", sk = "...")` on an entity: the templates of one of the
@@ -44,6 +47,7 @@ pub(crate) struct EntityIndex {
     pub(crate) name: Option<LitStr>,
     pub(crate) pk: Option<LitStr>,
     pub(crate) sk: Option<LitStr>,
+    pub(crate) given: Given,
 }
 
 /// `#[dynamap(...)]` on a field.
@@ -60,6 +64,21 @@ pub(crate) struct VariantAttrs {
     pub(crate) rename: Option<LitStr>,
 }
 
+/// The keys written in one attribute list, even those with a malformed value: a key given
+/// with a bad value is reported once, for its value, and not again as missing.
+#[derive(Default)]
+pub(crate) struct Given(Vec<String>);
+
+impl Given {
+    fn record(&mut self, path: &Path) {
+        self.0.push(path_name(path));
+    }
+
+    pub(crate) fn contains(&self, key: &str) -> bool {
+        self.0.iter().any(|k| k == key)
+    }
+}
+
 const TABLE_KEYS: &str = "`pk`, `sk`, `entity_type`, `ttl`, `index`";
 const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `projection`, `include`";
 const ENTITY_KEYS: &str = "`table`, `entity`, `pk`, `sk`, `index`";
@@ -71,6 +90,7 @@ impl TableAttrs {
     pub(crate) fn parse(cx: &mut Ctxt, attrs: &[Attribute]) -> Self {
         let mut out = TableAttrs::default();
         for_each_meta(cx, attrs, |cx, meta| {
+            out.given.record(&meta.path);
             if meta.path.is_ident("pk") {
                 set_once(cx, &mut out.pk, meta, parse_str(meta)?);
             } else if meta.path.is_ident("sk") {
@@ -82,7 +102,7 @@ impl TableAttrs {
             } else if meta.path.is_ident("index") {
                 out.indexes.push(TableIndex::parse(cx, meta)?);
             } else {
-                unknown(cx, meta, TABLE_KEYS)?;
+                unknown(meta, TABLE_KEYS)?;
             }
             Ok(())
         });
@@ -99,8 +119,10 @@ impl TableIndex {
             sk: None,
             projection: None,
             include: None,
+            given: Given::default(),
         };
         nested(cx, meta, |cx, meta| {
+            out.given.record(&meta.path);
             if meta.path.is_ident("name") {
                 set_once(cx, &mut out.name, meta, parse_str(meta)?);
             } else if meta.path.is_ident("pk") {
@@ -115,7 +137,7 @@ impl TableIndex {
                 let names = content.parse_terminated(|input| input.parse::<LitStr>(), Token![,])?;
                 set_once(cx, &mut out.include, meta, names.into_iter().collect());
             } else {
-                unknown(cx, meta, TABLE_INDEX_KEYS)?;
+                unknown(meta, TABLE_INDEX_KEYS)?;
             }
             Ok(())
         })?;
@@ -127,9 +149,9 @@ impl EntityAttrs {
     pub(crate) fn parse(cx: &mut Ctxt, attrs: &[Attribute]) -> Self {
         let mut out = EntityAttrs::default();
         for_each_meta(cx, attrs, |cx, meta| {
+            out.given.record(&meta.path);
             if meta.path.is_ident("table") {
-                let path: Path = meta.value()?.parse()?;
-                set_once(cx, &mut out.table, meta, path);
+                set_once(cx, &mut out.table, meta, parse_table(meta)?);
             } else if meta.path.is_ident("entity") {
                 set_once(cx, &mut out.entity, meta, parse_str(meta)?);
             } else if meta.path.is_ident("pk") {
@@ -139,7 +161,7 @@ impl EntityAttrs {
             } else if meta.path.is_ident("index") {
                 out.indexes.push(EntityIndex::parse(cx, meta)?);
             } else {
-                unknown(cx, meta, ENTITY_KEYS)?;
+                unknown(meta, ENTITY_KEYS)?;
             }
             Ok(())
         });
@@ -154,8 +176,10 @@ impl EntityIndex {
             name: None,
             pk: None,
             sk: None,
+            given: Given::default(),
         };
         nested(cx, meta, |cx, meta| {
+            out.given.record(&meta.path);
             if meta.path.is_ident("name") {
                 set_once(cx, &mut out.name, meta, parse_str(meta)?);
             } else if meta.path.is_ident("pk") {
@@ -163,7 +187,7 @@ impl EntityIndex {
             } else if meta.path.is_ident("sk") {
                 set_once(cx, &mut out.sk, meta, parse_str(meta)?);
             } else {
-                unknown(cx, meta, ENTITY_INDEX_KEYS)?;
+                unknown(meta, ENTITY_INDEX_KEYS)?;
             }
             Ok(())
         })?;
@@ -178,11 +202,11 @@ impl FieldAttrs {
             if meta.path.is_ident("rename") {
                 set_once(cx, &mut out.rename, meta, parse_str(meta)?);
             } else if meta.path.is_ident("skip") {
-                set_once(cx, &mut out.skip, meta, meta.path.clone());
+                set_once(cx, &mut out.skip, meta, parse_flag(meta)?);
             } else if meta.path.is_ident("with") {
                 set_once(cx, &mut out.with, meta, parse_str(meta)?);
             } else {
-                unknown(cx, meta, FIELD_KEYS)?;
+                unknown(meta, FIELD_KEYS)?;
             }
             Ok(())
         });
@@ -197,7 +221,7 @@ impl VariantAttrs {
             if meta.path.is_ident("rename") {
                 set_once(cx, &mut out.rename, meta, parse_str(meta)?);
             } else {
-                unknown(cx, meta, VARIANT_KEYS)?;
+                unknown(meta, VARIANT_KEYS)?;
             }
             Ok(())
         });
@@ -212,17 +236,10 @@ fn for_each_meta(
     mut f: impl FnMut(&mut Ctxt, &ParseNestedMeta<'_>) -> syn::Result<()>,
 ) {
     for attr in attrs.iter().filter(|a| a.path().is_ident("dynamap")) {
-        let mut errors = Vec::new();
-        let parsed = attr.parse_nested_meta(|meta| {
-            f(cx, &meta).or_else(|e| {
-                errors.push(e);
-                Ok(())
-            })
-        });
+        let parsed = attr.parse_nested_meta(|meta| recover(cx, &meta, &mut f));
         if let Err(err) = parsed {
             cx.push(err);
         }
-        errors.into_iter().for_each(|e| cx.push(e));
     }
 }
 
@@ -232,11 +249,53 @@ fn nested(
     meta: &ParseNestedMeta<'_>,
     mut f: impl FnMut(&mut Ctxt, &ParseNestedMeta<'_>) -> syn::Result<()>,
 ) -> syn::Result<()> {
-    meta.parse_nested_meta(|inner| f(cx, &inner))
+    meta.parse_nested_meta(|inner| recover(cx, &inner, &mut f))
+}
+
+/// Runs `f` on one item. When the item is malformed, records the error and skips to the
+/// next `,`, so the items after it are still read: one bad value gives one error, not a
+/// parse error at the next token and "missing" errors for everything after it.
+fn recover(
+    cx: &mut Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    f: &mut impl FnMut(&mut Ctxt, &ParseNestedMeta<'_>) -> syn::Result<()>,
+) -> syn::Result<()> {
+    if let Err(err) = f(cx, meta) {
+        cx.push(err);
+        while !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+            meta.input.parse::<proc_macro2::TokenTree>()?;
+        }
+    }
+    Ok(())
 }
 
 fn parse_str(meta: &ParseNestedMeta<'_>) -> syn::Result<LitStr> {
-    meta.value()?.parse()
+    let name = path_name(&meta.path);
+    let value = meta.value()?;
+    if value.peek(LitStr) {
+        value.parse()
+    } else {
+        Err(value.error(format!("`{name}` takes a string: `{name} = \"...\"`")))
+    }
+}
+
+/// A flag like `skip`, which takes no value.
+fn parse_flag(meta: &ParseNestedMeta<'_>) -> syn::Result<Path> {
+    if meta.input.is_empty() || meta.input.peek(Token![,]) {
+        Ok(meta.path.clone())
+    } else {
+        let name = path_name(&meta.path);
+        Err(meta.error(format!("`{name}` takes no value: write `{name}` alone")))
+    }
+}
+
+/// The table type of `table = App`.
+fn parse_table(meta: &ParseNestedMeta<'_>) -> syn::Result<Path> {
+    let value = meta.value()?;
+    if value.peek(LitStr) {
+        return Err(value.error("`table` takes the table type itself, not a string: `table = App`"));
+    }
+    value.parse()
 }
 
 /// Stores `value` in `slot`, or records a duplicate-attribute error at the second one.
@@ -249,21 +308,13 @@ fn set_once<T>(cx: &mut Ctxt, slot: &mut Option<T>, meta: &ParseNestedMeta<'_>, 
     }
 }
 
-/// Records an unknown-attribute error and skips the attribute's value, so parsing goes on.
-fn unknown(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>, expected: &str) -> syn::Result<()> {
+/// The error for an unknown attribute; [`recover`] then skips its value, so parsing goes on.
+fn unknown(meta: &ParseNestedMeta<'_>, expected: &str) -> syn::Result<()> {
     let name = path_name(&meta.path);
-    cx.error_at(
+    Err(syn::Error::new_spanned(
         &meta.path,
         format!("unknown dynamap attribute `{name}`; expected one of {expected}"),
-    );
-    if meta.input.peek(Token![=]) {
-        let _: syn::Expr = meta.value()?.parse()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        let content;
-        syn::parenthesized!(content in meta.input);
-        content.parse::<proc_macro2::TokenStream>()?;
-    }
-    Ok(())
+    ))
 }
 
 fn path_name(path: &Path) -> String {

@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use proc_macro2::Span;
+
 use syn::{
     Data, DeriveInput, Fields, GenericArgument, Ident, LitStr, Path, PathArguments, Type,
     Visibility,
@@ -35,6 +37,8 @@ pub(crate) struct FieldModel<'a> {
     /// The `T` of an `Option<T>` field.
     pub(crate) option_inner: Option<&'a Type>,
     pub(crate) attribute: String,
+    /// Where the attribute name comes from: the `rename` literal, or the field's name.
+    pub(crate) attribute_span: Span,
     pub(crate) skip: bool,
     pub(crate) with: Option<Path>,
 }
@@ -54,15 +58,17 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         );
     }
     let fields = named_fields(cx, input);
+    // Without named fields every hole would be reported as naming no field: noise.
+    let has_fields = fields.is_some();
     let fields: Vec<FieldModel<'_>> = fields
         .map(|f| f.iter().filter_map(|f| field_model(cx, f)).collect())
         .unwrap_or_default();
     check_attribute_names(cx, &fields);
 
-    if attrs.table.is_none() {
+    if attrs.table.is_none() && !attrs.given.contains("table") {
         cx.error_at(&input.ident, "entity needs a table: add `#[dynamap(table = MyTable)]`, naming a type that derives `Table`");
     }
-    if attrs.pk.is_none() {
+    if attrs.pk.is_none() && !attrs.given.contains("pk") {
         cx.error_at(
             &input.ident,
             "entity needs a partition key template: add `#[dynamap(pk = \"PREFIX#{field}\")]`",
@@ -81,14 +87,27 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
     }
 
     let mut indexes = Vec::new();
+    let mut index_names = Vec::new();
     for index in &attrs.indexes {
-        if index.name.is_none() {
+        if let Some(name) = &index.name {
+            if index_names.contains(&name.value()) {
+                cx.error_at(
+                    name,
+                    format!(
+                        "duplicate index {:?}: give each index's templates in one `index(...)`",
+                        name.value()
+                    ),
+                );
+            }
+            index_names.push(name.value());
+        }
+        if index.name.is_none() && !index.given.contains("name") {
             cx.error_at(
                 &index.path,
                 "index needs a name: `index(name = \"GSI1\", pk = \"...\")`",
             );
         }
-        if index.pk.is_none() {
+        if index.pk.is_none() && !index.given.contains("pk") {
             cx.error_at(
                 &index.path,
                 "index needs a partition key template: `pk = \"...\"`",
@@ -106,12 +125,14 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
     }
 
     let model_fields = &fields;
-    for template in pk.iter().chain(sk.iter().flatten()) {
-        check_holes(cx, template, model_fields, false);
-    }
-    for index in &indexes {
-        for template in std::iter::once(&index.pk).chain(index.sk.as_ref()) {
-            check_holes(cx, template, model_fields, true);
+    if has_fields {
+        for template in pk.iter().chain(sk.iter().flatten()) {
+            check_holes(cx, template, model_fields, false);
+        }
+        for index in &indexes {
+            for template in std::iter::once(&index.pk).chain(index.sk.as_ref()) {
+                check_holes(cx, template, model_fields, true);
+            }
         }
     }
 
@@ -193,6 +214,10 @@ fn field_model<'a>(cx: &mut Ctxt, field: &'a syn::Field) -> Option<FieldModel<'a
         ty: &field.ty,
         option_inner: option_inner(&field.ty),
         attribute,
+        attribute_span: attrs
+            .rename
+            .as_ref()
+            .map_or_else(|| ident.span(), LitStr::span),
         skip: attrs.skip.is_some(),
         with,
     })

@@ -22,6 +22,12 @@ pub fn derive_entity(input: TokenStream) -> TokenStream {
     expand::expand_entity(&parse_macro_input!(input as DeriveInput)).into()
 }
 
+/// Implements `dynamap::query::Decode` for an enum of entities. See `dynamap::query`.
+#[proc_macro_derive(EntityEnum)]
+pub fn derive_entity_enum(input: TokenStream) -> TokenStream {
+    expand::expand_entity_enum(&parse_macro_input!(input as DeriveInput)).into()
+}
+
 /// Implements `dynamap::KeyPart`. See `dynamap::KeyPart`.
 #[proc_macro_derive(KeyPart, attributes(dynamap))]
 pub fn derive_key_part(input: TokenStream) -> TokenStream {

@@ -2,10 +2,13 @@
 
 pub use crate::codec::{AttributeValue, Item, decode_field, decode_optional_field, encode_field};
 pub use crate::entity::Entity;
+pub use crate::expr::Attr;
 pub use crate::key::{
     Key, KeyArg, KeyError, KeyPart, KeyPartError, KeyReader, KeyWriter, PartitionKey,
 };
+pub use crate::key::{Segment, SortArgs};
 pub use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
+pub use crate::query::{Decode, UnknownEntity};
 pub use crate::table::{IndexSchema, Projection, Table, TableSchema};
 pub use crate::{Error, Result};
 pub use serde;
@@ -28,5 +31,33 @@ pub fn check_entity_type(
             attribute,
             found: other.and_then(|v| v.as_s().ok()).cloned(),
         }),
+    }
+}
+
+/// The entity type an item holds, if it holds one as a string.
+pub fn entity_type_of<'a>(item: &'a Item, attribute: &str) -> Option<&'a str> {
+    match item.get(attribute) {
+        Some(AttributeValue::S(found)) => Some(found),
+        _ => None,
+    }
+}
+
+/// What a mixed query does with an item of an entity type its enum does not know.
+pub fn unknown_entity<T>(
+    policy: UnknownEntity,
+    target: &'static str,
+    attribute: &'static str,
+    found: Option<&str>,
+) -> Result<Option<T>> {
+    match policy {
+        UnknownEntity::Error => Err(Error::UnknownEntityType {
+            target,
+            attribute,
+            found: found.map(str::to_owned),
+        }),
+        _ => {
+            tracing::debug!(target: "dynamap", entity_type = ?found, decoder = target, "skipping an item of an unknown entity type");
+            Ok(None)
+        }
     }
 }

@@ -16,10 +16,11 @@ use aws_sdk_dynamodb::Client;
 /// assert_eq!(db.table_name(), "app");
 /// # }
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Db {
     client: Client,
     table: Arc<str>,
+    cursor_key: Option<Arc<[u8]>>,
 }
 
 impl Db {
@@ -28,7 +29,21 @@ impl Db {
         Self {
             client,
             table: Arc::from(table.into()),
+            cursor_key: None,
         }
+    }
+
+    /// Signs page cursors with `key` (HMAC-SHA256), so clients given a cursor can neither
+    /// forge nor alter one. Without a key, cursors are still bound to their query and
+    /// checked for edits, but not secret. Use the same key in every process that reads the
+    /// cursors; see [`Cursor`](crate::query::Cursor).
+    pub fn with_cursor_key(mut self, key: impl AsRef<[u8]>) -> Self {
+        self.cursor_key = Some(Arc::from(key.as_ref()));
+        self
+    }
+
+    pub(crate) fn cursor_key(&self) -> Option<&[u8]> {
+        self.cursor_key.as_deref()
     }
 
     /// The SDK client, for anything dynamap does not cover.
@@ -39,5 +54,15 @@ impl Db {
     /// The table's name.
     pub fn table_name(&self) -> &str {
         &self.table
+    }
+}
+
+impl std::fmt::Debug for Db {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The cursor key is a secret: say whether there is one, not what it is.
+        f.debug_struct("Db")
+            .field("table", &self.table)
+            .field("cursor_key", &self.cursor_key.as_ref().map(|_| "<set>"))
+            .finish_non_exhaustive()
     }
 }

@@ -93,6 +93,44 @@ pub enum Error {
         operation: &'static str,
     },
 
+    /// A condition or filter could not be built: a value that does not encode, or an `in`
+    /// with no values or more than DynamoDB's 100.
+    #[error("invalid expression: {reason}")]
+    InvalidExpression {
+        /// What is wrong.
+        reason: String,
+    },
+
+    /// A request asks for something DynamoDB does not offer, such as a consistent read on
+    /// a global secondary index. Found before sending.
+    #[error("invalid request: {reason}")]
+    InvalidRequest {
+        /// What is wrong.
+        reason: String,
+    },
+
+    /// A page cursor was edited, made for another query (table, index or partition), or
+    /// signed with another key.
+    #[error("invalid cursor: {reason}")]
+    InvalidCursor {
+        /// What is wrong.
+        reason: &'static str,
+    },
+
+    /// A mixed query met an item whose entity type is none of the enum's, and the query's
+    /// policy is [`UnknownEntity::Error`](crate::query::UnknownEntity::Error).
+    #[error(
+        "item has entity type {found:?} in attribute `{attribute}`, which `{target}` does not know"
+    )]
+    UnknownEntityType {
+        /// The enum decoding the item.
+        target: &'static str,
+        /// The entity-type attribute's name.
+        attribute: &'static str,
+        /// What the item holds there.
+        found: Option<String>,
+    },
+
     /// DynamoDB (or the transport to it) answered with an error.
     #[error("{operation} failed{}: {message}", code.as_deref().map(|c| format!(" with {c}")).unwrap_or_default())]
     Service {

@@ -96,11 +96,13 @@ pub mod codec;
 mod db;
 mod entity;
 mod error;
+pub mod expr;
 pub mod key;
 pub mod limits;
 #[cfg(feature = "local")]
 pub mod local;
 pub mod ops;
+pub mod query;
 mod table;
 
 #[doc(hidden)]
@@ -112,7 +114,7 @@ pub mod __private;
 pub struct ReadmeDoctests;
 
 pub use db::Db;
-pub use dynamap_derive::{Entity, KeyPart, Table};
+pub use dynamap_derive::{Entity, EntityEnum, KeyPart, Table};
 pub use entity::Entity;
 pub use error::{Error, Result};
 pub use key::{Key, KeyError, KeyPart, PartitionKey};

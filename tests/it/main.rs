@@ -5,6 +5,7 @@ mod items;
 mod keys;
 mod limits;
 mod models;
+mod queries;
 mod table;
 
 use dynamap::local::DynamoLocal;

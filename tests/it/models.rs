@@ -91,3 +91,29 @@ pub(crate) fn sensor(id: &str) -> Sensor {
         cached_label: String::new(),
     }
 }
+
+/// A game's scores, ordered by score (negative ones too), ties broken by user.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+pub(crate) struct Score {
+    pub(crate) game: String,
+    pub(crate) score: i64,
+    pub(crate) user: String,
+}
+
+/// A customer's orders by time (seed 001).
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = App, entity = "Order", pk = "CUSTOMER#{customer}", sk = "ORDER#{placed_at}")]
+pub(crate) struct Order {
+    pub(crate) customer: String,
+    #[dynamap(with = "dynamap::codec::timestamp")]
+    pub(crate) placed_at: OffsetDateTime,
+    pub(crate) total: f64,
+}
+
+/// A sensor with the readings of its partition, as one query returns them (seed 003).
+#[derive(dynamap::EntityEnum, Debug, Clone, PartialEq)]
+pub(crate) enum SensorItem {
+    Sensor(Sensor),
+    Reading(Reading),
+}

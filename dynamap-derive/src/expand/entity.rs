@@ -1,11 +1,11 @@
 //! `#[derive(Entity)]`.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, Type};
 
-use super::keys::{parse, part_var, render};
+use super::keys::{parse, part_var, render, type_span};
 use crate::check::{EntityModel, FieldModel, IndexModel, entity_model};
 use crate::ctx::Ctxt;
 use crate::template::Template;
@@ -27,7 +27,10 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     let builders = key_builders(model);
     let key_fields = key_fields(model);
     let key_types = key_fields.iter().map(|f| f.ty);
-    let key_idents = key_fields.iter().map(|f| f.ident);
+    let key_args = key_fields.iter().map(|f| {
+        let ident = f.ident;
+        quote_spanned!(type_span(part_type(f))=> &self.#ident)
+    });
     let to_item = to_item(model);
     let from_item = from_item(model);
     let parse_key = parse_key(model);
@@ -43,7 +46,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 const ENTITY_TYPE: &'static str = #entity;
 
                 fn primary_key(&self) -> ::dynamap::__private::Key<Self> {
-                    Self::key(#(&self.#key_idents),*)
+                    Self::key(#(#key_args),*)
                 }
 
                 #to_item
@@ -54,7 +57,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     }
 }
 
-fn schema(model: &EntityModel<'_>) -> TokenStream {
+pub(super) fn schema(model: &EntityModel<'_>) -> TokenStream {
     let table = &model.table;
     quote!(<#table as ::dynamap::__private::Table>::SCHEMA)
 }
@@ -64,7 +67,7 @@ fn key_fields<'m>(model: &'m EntityModel<'_>) -> Vec<&'m FieldModel<'m>> {
     fields_of(model, std::iter::once(&model.pk).chain(model.sk.as_ref()))
 }
 
-fn fields_of<'m, 't>(
+pub(super) fn fields_of<'m, 't>(
     model: &'m EntityModel<'_>,
     templates: impl Iterator<Item = &'t Template>,
 ) -> Vec<&'m FieldModel<'m>> {
@@ -80,11 +83,12 @@ fn fields_of<'m, 't>(
 }
 
 /// The type a hole renders: the field's type, or `T` for an `Option<T>` field.
-fn part_type<'a>(field: &FieldModel<'a>) -> &'a Type {
+pub(super) fn part_type<'a>(field: &FieldModel<'a>) -> &'a Type {
     field.option_inner.unwrap_or(field.ty)
 }
 
-/// Checks, at compile time, that the entity fits its table's layout.
+/// Checks, at compile time, that the entity fits its table's layout. Each check panics at
+/// the attribute it is about, so the const-evaluation error points there.
 fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
     let schema = schema(model);
     let entity = &model.entity_name;
@@ -95,42 +99,67 @@ fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
         .map(|s| s.ident.to_string())
         .unwrap_or_default();
     let has_sk = model.sk.is_some();
-    let sk_message = if has_sk {
-        format!("entity `{entity}` has an `sk` template, but table `{table}` has no sort key")
-    } else {
-        format!("entity `{entity}` needs an `sk` template, because table `{table}` has a sort key")
+    let sk_check = match &model.sk {
+        Some(sk) => panic_at(
+            sk.source.span(),
+            format!("entity `{entity}` has an `sk` template, but table `{table}` has no sort key"),
+        ),
+        None => panic_at(
+            model.table.span(),
+            format!(
+                "entity `{entity}` needs an `sk` template, because table `{table}` has a sort key"
+            ),
+        ),
     };
     let fields = model.fields.iter().filter(|f| !f.skip).map(|f| {
         let attribute = &f.attribute;
-        let message = format!(
-            "entity `{entity}`: field `{}` is stored as attribute `{attribute}`, which table `{table}` uses for keys or the entity type; rename it with #[dynamap(rename = \"...\")]",
-            f.ident
+        let reserved = panic_at(
+            f.attribute_span,
+            format!(
+                "entity `{entity}`: field `{}` is stored as attribute `{attribute}`, which table `{table}` uses for keys or the entity type; rename it with #[dynamap(rename = \"...\")]",
+                f.ident
+            ),
         );
-        quote!(if #schema.is_reserved_attribute(#attribute) { ::core::panic!(#message) })
+        quote!(if #schema.is_reserved_attribute(#attribute) { #reserved })
     });
     let indexes = model.indexes.iter().map(|index| {
         let name = &index.name;
-        let missing = format!("entity `{entity}`: table `{table}` has no index {:?}", name.value());
+        let missing = panic_at(
+            name.span(),
+            format!("entity `{entity}`: table `{table}` has no index {:?}", name.value()),
+        );
         let has_sk = index.sk.is_some();
-        let sk_message = if has_sk {
-            format!("entity `{entity}`: index {:?} of table `{table}` has no sort key, so the index cannot have an `sk` template", name.value())
-        } else {
-            format!("entity `{entity}`: index {:?} of table `{table}` has a sort key, so the index needs an `sk` template", name.value())
+        let sk_check = match &index.sk {
+            Some(sk) => panic_at(
+                sk.source.span(),
+                format!("entity `{entity}`: index {:?} of table `{table}` has no sort key, so the index cannot have an `sk` template", name.value()),
+            ),
+            None => panic_at(
+                name.span(),
+                format!("entity `{entity}`: index {:?} of table `{table}` has a sort key, so the index needs an `sk` template", name.value()),
+            ),
         };
         quote! {
             match #schema.index(#name) {
-                ::core::option::Option::None => ::core::panic!(#missing),
-                ::core::option::Option::Some(index) => if index.sk.is_some() != #has_sk { ::core::panic!(#sk_message) },
+                ::core::option::Option::None => #missing,
+                ::core::option::Option::Some(index) => if index.sk.is_some() != #has_sk { #sk_check },
             }
         }
     });
     quote! {
         const _: () = {
-            if #schema.sk.is_some() != #has_sk { ::core::panic!(#sk_message) }
+            if #schema.sk.is_some() != #has_sk { #sk_check }
             #(#fields)*
             #(#indexes)*
         };
     }
+}
+
+/// A compile-time panic reported at `span`. The message is an argument, not the format
+/// string, so braces in user-given names are printed as they are.
+fn panic_at(span: Span, message: String) -> TokenStream {
+    let span = Span::call_site().located_at(span);
+    quote_spanned!(span=> ::core::panic!("{}", #message))
 }
 
 /// Every hole's type must be a key part; the error points at the field's type.
@@ -148,7 +177,7 @@ fn key_part_assertions(model: &EntityModel<'_>) -> TokenStream {
     quote!(const _: () = { #(#asserts)* };)
 }
 
-fn render_template(
+pub(super) fn render_template(
     model: &EntityModel<'_>,
     template: &Template,
     attribute: TokenStream,
@@ -174,7 +203,7 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
     let schema = schema(model);
     let param = |f: &&FieldModel<'_>| {
         let (name, ty) = (f.ident, part_type(f));
-        quote!(#name: impl ::dynamap::__private::KeyArg<#ty>)
+        quote_spanned!(type_span(ty)=> #name: impl ::dynamap::__private::KeyArg<#ty>)
     };
     let by_name = |f: &FieldModel<'_>| {
         let name = f.ident;
@@ -182,8 +211,6 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
     };
     let key_params = key_fields(model);
     let key_params = key_params.iter().map(param);
-    let pk_params = fields_of(model, std::iter::once(&model.pk));
-    let pk_params = pk_params.iter().map(param);
     let pk = render_template(
         model,
         &model.pk,
@@ -222,11 +249,8 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
             .map(|sk| format!(", sort key `{}`", sk.text()))
             .unwrap_or_default()
     );
-    let partition_doc = format!(
-        "Every `{}` item of the partition `{}` with these fields.",
-        model.entity_name,
-        model.pk.text()
-    );
+    let partition_builders = super::partition::partition_builders(model);
+    let field_attrs = super::partition::field_attrs(model);
     quote! {
         impl #ident {
             #[doc = #key_doc]
@@ -236,12 +260,8 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
                 ::dynamap::__private::Key::from_rendered(#pk, #sk)
             }
 
-            #[doc = #partition_doc]
-            #[allow(clippy::too_many_arguments)] // one argument per key field, as the template says
-            #vis fn partition(#(#pk_params),*) -> ::dynamap::__private::PartitionKey<Self> {
-                let __dynamap_schema = &#schema;
-                ::dynamap::__private::PartitionKey::from_rendered(#pk)
-            }
+            #partition_builders
+            #field_attrs
         }
     }
 }
@@ -331,10 +351,12 @@ fn encode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
     let ident = field.ident;
     let attribute = &field.attribute;
     let encode = |value: TokenStream| quote!(::dynamap::__private::encode_field(&mut __dynamap_item, #entity, #attribute, #value)?;);
+    // Spanned at the field's type, so a type that is not `Serialize` is reported there.
+    let span = type_span(field.ty);
     match (&field.with, field.option_inner) {
-        (None, None) => encode(quote!(&self.#ident)),
+        (None, None) => encode(quote_spanned!(span=> &self.#ident)),
         (None, Some(_)) => {
-            let encode = encode(quote!(value));
+            let encode = encode(quote_spanned!(span=> value));
             quote!(if let ::core::option::Option::Some(value) = &self.#ident { #encode })
         }
         (Some(with), optional) => {

@@ -1,7 +1,8 @@
 //! Code that renders a template into a key value, and reads one back.
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{Ident, Type};
 
 use crate::template::{Segment, Template};
@@ -20,7 +21,7 @@ pub(crate) fn render(
         Segment::Literal(text) => quote!(__dynamap_writer.literal(#text);),
         Segment::Hole(field) => {
             let (ty, expr) = value(field);
-            quote!(__dynamap_writer.part::<#ty, _>(#field, &#expr);)
+            quote_spanned!(type_span(&ty)=> __dynamap_writer.part::<#ty, _>(#field, &#expr);)
         }
     });
     quote!({
@@ -46,12 +47,13 @@ pub(crate) fn parse(
         Segment::Literal(text) => quote!(__dynamap_reader.literal(#text, #source)?;),
         Segment::Hole(field) => {
             let field_ty = ty(field);
+            let read = quote_spanned!(type_span(&field_ty)=> __dynamap_reader.part::<#field_ty>(#field, #source)?);
             if bound.iter().any(|b| b == field) {
-                quote!(let _: #field_ty = __dynamap_reader.part(#field, #source)?;)
+                quote!(let _: #field_ty = #read;)
             } else {
                 bound.push(field.clone());
                 let var = part_var(field);
-                quote!(let #var: #field_ty = __dynamap_reader.part(#field, #source)?;)
+                quote!(let #var: #field_ty = #read;)
             }
         }
     });
@@ -65,4 +67,11 @@ pub(crate) fn parse(
 /// The variable a parsed part is bound to.
 pub(crate) fn part_var(field: &str) -> Ident {
     quote::format_ident!("__dynamap_part_{}", field.trim_start_matches("r#"))
+}
+
+/// A span that resolves names like the macro's own tokens but points at `ty` in the
+/// user's source: code that needs `ty: KeyPart` gets it, so an unsatisfied bound is
+/// reported at the field's type rather than at `#[derive(Entity)]`.
+pub(crate) fn type_span(ty: &Type) -> Span {
+    Span::call_site().located_at(ty.span())
 }

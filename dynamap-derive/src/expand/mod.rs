@@ -2,10 +2,13 @@
 //! `::dynamap::__private::…` and `::core::…` paths and sits in `const _: () = { … };`.
 
 mod entity;
+mod entity_enum;
 mod key_part;
 mod keys;
+mod partition;
 mod table;
 
 pub(crate) use entity::expand_entity;
+pub(crate) use entity_enum::expand_entity_enum;
 pub(crate) use key_part::expand_key_part;
 pub(crate) use table::expand_table;

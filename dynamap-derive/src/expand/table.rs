@@ -18,7 +18,7 @@ pub(crate) fn expand_table(input: &DeriveInput) -> TokenStream {
             "`#[derive(Table)]` does not support generic types",
         );
     }
-    if attrs.pk.is_none() {
+    if attrs.pk.is_none() && !attrs.given.contains("pk") {
         cx.error_at(
             &input.ident,
             "table needs a partition key attribute: add `#[dynamap(pk = \"PK\")]`",
@@ -81,6 +81,7 @@ pub(crate) fn expand_table(input: &DeriveInput) -> TokenStream {
 
 fn check_index(cx: &mut Ctxt, index: &TableIndex) {
     match &index.name {
+        None if index.given.contains("name") => {}
         None => cx.error_at(
             &index.path,
             "index needs a name: `index(name = \"GSI1\", pk = \"GSI1PK\")`",
@@ -88,6 +89,7 @@ fn check_index(cx: &mut Ctxt, index: &TableIndex) {
         Some(name) => check_name(cx, name),
     }
     match &index.pk {
+        None if index.given.contains("pk") => {}
         None => cx.error_at(
             &index.path,
             "index needs a partition key attribute: `pk = \"GSI1PK\"`",

@@ -30,6 +30,7 @@
 
 mod escape;
 mod part;
+mod sort;
 mod template;
 
 use std::fmt;
@@ -39,6 +40,7 @@ pub use escape::DELIMITER;
 pub use part::{KeyArg, KeyPart, KeyPartError};
 #[cfg(feature = "time")]
 pub(crate) use part::{format_timestamp, parse_timestamp};
+pub use sort::{Segment, SortArgs, SortBound, sort_bound};
 pub use template::{KeyReader, KeyWriter};
 
 /// A key that could not be rendered or parsed, naming the entity, the key attribute and,
@@ -171,19 +173,31 @@ impl<E> PartialEq for Key<E> {
     }
 }
 
-/// The partition key of entity `E` alone, built by the generated `E::partition(...)`:
-/// every item of the partition, whatever its sort key.
-pub struct PartitionKey<E> {
+/// One partition of entity `E`, in the table or in one of its indexes: what a query reads.
+/// Built by the generated `E::partition(...)` (the table) and `E::<index>(...)` (an index,
+/// named after it in snake case, such as `E::gsi1(...)`).
+///
+/// `S` is the tuple of the sort key's part types, so sort-key conditions are typed by the
+/// template's fields.
+pub struct PartitionKey<E, S = ()> {
     value: Result<String, KeyError>,
-    entity: PhantomData<fn() -> E>,
+    index: Option<&'static str>,
+    sort: &'static [Segment],
+    entity: PhantomData<fn() -> (E, S)>,
 }
 
-impl<E> PartitionKey<E> {
+impl<E, S> PartitionKey<E, S> {
     /// Wraps a rendered partition key value. Used by generated code.
     #[doc(hidden)]
-    pub fn from_rendered(value: Result<String, KeyError>) -> Self {
+    pub fn from_rendered(
+        value: Result<String, KeyError>,
+        index: Option<&'static str>,
+        sort: &'static [Segment],
+    ) -> Self {
         Self {
             value,
+            index,
+            sort,
             entity: PhantomData,
         }
     }
@@ -192,28 +206,45 @@ impl<E> PartitionKey<E> {
     pub fn value(&self) -> Result<&str, KeyError> {
         self.value.as_deref().map_err(Clone::clone)
     }
+
+    /// The index this partition belongs to, or `None` for the table itself.
+    pub fn index(&self) -> Option<&'static str> {
+        self.index
+    }
+
+    /// The sort key template of the table or index, at run time.
+    pub fn sort_template(&self) -> &'static [Segment] {
+        self.sort
+    }
+
+    pub(crate) fn into_value(self) -> Result<String, KeyError> {
+        self.value
+    }
 }
 
-impl<E> Clone for PartitionKey<E> {
+impl<E, S> Clone for PartitionKey<E, S> {
     fn clone(&self) -> Self {
         Self {
             value: self.value.clone(),
+            index: self.index,
+            sort: self.sort,
             entity: PhantomData,
         }
     }
 }
 
-impl<E> fmt::Debug for PartitionKey<E> {
+impl<E, S> fmt::Debug for PartitionKey<E, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PartitionKey")
             .field("entity", &std::any::type_name::<E>())
+            .field("index", &self.index)
             .field("value", &self.value)
             .finish()
     }
 }
 
-impl<E> PartialEq for PartitionKey<E> {
+impl<E, S> PartialEq for PartitionKey<E, S> {
     fn eq(&self, other: &Self) -> bool {
-        self.value == other.value
+        self.value == other.value && self.index == other.index
     }
 }

@@ -1,0 +1,96 @@
+//! `#[derive(EntityEnum)]`: an enum of entities of one table, decoded by entity type.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields};
+
+use crate::ctx::Ctxt;
+
+pub(crate) fn expand_entity_enum(input: &DeriveInput) -> TokenStream {
+    let mut cx = Ctxt::default();
+    if !input.generics.params.is_empty() {
+        cx.error_at(
+            &input.generics,
+            "`#[derive(EntityEnum)]` does not support generic types",
+        );
+    }
+    let Data::Enum(data) = &input.data else {
+        cx.error_at(&input.ident, "`#[derive(EntityEnum)]` needs an enum whose variants each hold one entity, like `Sensor(Sensor)`");
+        return cx.into_compile_errors();
+    };
+    let mut variants = Vec::new();
+    for variant in &data.variants {
+        match &variant.fields {
+            Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
+                if let Some(field) = fields.unnamed.first() {
+                    variants.push((&variant.ident, &field.ty));
+                }
+            }
+            _ => cx.error_at(
+                &variant.ident,
+                "each variant holds exactly one entity, like `Sensor(Sensor)`",
+            ),
+        }
+    }
+    if variants.is_empty() && !cx.has_errors() {
+        cx.error_at(
+            &input.ident,
+            "`#[derive(EntityEnum)]` needs at least one variant",
+        );
+    }
+    if cx.has_errors() {
+        return cx.into_compile_errors();
+    }
+
+    let ident = &input.ident;
+    let name = ident.to_string();
+    let first = variants[0].1;
+    let table = quote!(<#first as ::dynamap::__private::Entity>::Table);
+    // Every variant's entity must live in the same table; the error points at the variant.
+    let same_table = variants.iter().skip(1).map(|(_, ty)| {
+        quote_spanned! {ty.span()=>
+            let _: ::core::marker::PhantomData<#table> =
+                ::core::marker::PhantomData::<<#ty as ::dynamap::__private::Entity>::Table>;
+        }
+    });
+    let arms = variants.iter().map(|(variant, ty)| {
+        quote! {
+            if __dynamap_found == ::core::option::Option::Some(<#ty as ::dynamap::__private::Entity>::ENTITY_TYPE) {
+                return <#ty as ::dynamap::__private::Entity>::from_item(__dynamap_item)
+                    .map(|entity| ::core::option::Option::Some(Self::#variant(entity)));
+            }
+        }
+    });
+    let froms = variants.iter().map(|(variant, ty)| {
+        quote! {
+            impl ::core::convert::From<#ty> for #ident {
+                fn from(entity: #ty) -> Self {
+                    Self::#variant(entity)
+                }
+            }
+        }
+    });
+    quote! {
+        const _: () = {
+            const _: fn() = || { #(#same_table)* };
+
+            impl ::dynamap::__private::Decode for #ident {
+                type Table = #table;
+                const SINGLE_ENTITY: ::core::option::Option<&'static str> = ::core::option::Option::None;
+
+                fn decode(
+                    __dynamap_item: ::dynamap::__private::Item,
+                    __dynamap_unknown: ::dynamap::__private::UnknownEntity,
+                ) -> ::dynamap::__private::Result<::core::option::Option<Self>> {
+                    let __dynamap_attribute = <#table as ::dynamap::__private::Table>::SCHEMA.entity_type;
+                    let __dynamap_found = ::dynamap::__private::entity_type_of(&__dynamap_item, __dynamap_attribute);
+                    #(#arms)*
+                    ::dynamap::__private::unknown_entity(__dynamap_unknown, #name, __dynamap_attribute, __dynamap_found)
+                }
+            }
+
+            #(#froms)*
+        };
+    }
+}

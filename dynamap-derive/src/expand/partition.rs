@@ -1,0 +1,161 @@
+//! What `#[derive(Entity)]` generates for queries: a partition builder for the table and
+//! one per index, and a typed attribute constant per stored field.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::Ident;
+
+use super::entity::{fields_of, part_type, render_template, schema};
+use super::keys::type_span;
+use crate::check::{EntityModel, FieldModel};
+use crate::template::{Segment, Template};
+
+/// `partition(...)` for the table, and `<index>(...)` (the index name in snake case) for
+/// each index the entity declares templates for.
+pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
+    let table = partition_builder(
+        model,
+        &format_ident!("partition"),
+        &model.pk,
+        model.sk.as_ref(),
+        quote!(__dynamap_schema.pk),
+        quote!(::core::option::Option::None),
+        format!(
+            "Every `{}` item of the partition `{}` with these fields: a query's starting point.",
+            model.entity_name,
+            model.pk.text()
+        ),
+    );
+    let indexes = model.indexes.iter().map(|index| {
+        let name = &index.name;
+        let method = format_ident!("{}", snake_case(&name.value()), span = name.span());
+        let doc = format!(
+            "Every `{}` item under `{}` in index `{}`: a query's starting point.",
+            model.entity_name,
+            index.pk.text(),
+            name.value()
+        );
+        partition_builder(
+            model,
+            &method,
+            &index.pk,
+            index.sk.as_ref(),
+            quote!(match __dynamap_schema.index(#name) {
+                ::core::option::Option::Some(index) => index.pk,
+                ::core::option::Option::None => "",
+            }),
+            quote!(::core::option::Option::Some(#name)),
+            doc,
+        )
+    });
+    quote!(#table #(#indexes)*)
+}
+
+fn partition_builder(
+    model: &EntityModel<'_>,
+    method: &Ident,
+    pk: &Template,
+    sk: Option<&Template>,
+    attribute: TokenStream,
+    index: TokenStream,
+    doc: String,
+) -> TokenStream {
+    let vis = model.vis;
+    let schema = schema(model);
+    let params = fields_of(model, std::iter::once(pk));
+    let params = params.iter().map(|f| {
+        let (name, ty) = (f.ident, part_type(f));
+        quote_spanned!(type_span(ty)=> #name: impl ::dynamap::__private::KeyArg<#ty>)
+    });
+    let render = render_template(model, pk, attribute, quote!(MAX_PARTITION_KEY_BYTES), |f| {
+        let name = f.ident;
+        quote!(#name)
+    });
+    let shape = sort_shape(model, sk);
+    let segments = sk.map(|sk| sort_segments(sk)).unwrap_or_default();
+    quote! {
+        #[doc = #doc]
+        #[allow(clippy::too_many_arguments)] // one argument per key field, as the template says
+        #vis fn #method(#(#params),*) -> ::dynamap::__private::PartitionKey<Self, #shape> {
+            let __dynamap_schema = &#schema;
+            ::dynamap::__private::PartitionKey::from_rendered(#render, #index, &[#(#segments),*])
+        }
+    }
+}
+
+/// The tuple of the sort key template's part types, in hole order.
+fn sort_shape(model: &EntityModel<'_>, sk: Option<&Template>) -> TokenStream {
+    let types = sk
+        .into_iter()
+        .flat_map(Template::holes)
+        .filter_map(|hole| model.field(hole))
+        .map(part_type);
+    quote!((#(#types,)*))
+}
+
+fn sort_segments(template: &Template) -> Vec<TokenStream> {
+    template
+        .segments
+        .iter()
+        .map(|segment| match segment {
+            Segment::Literal(text) => quote!(::dynamap::__private::Segment::Literal(#text)),
+            Segment::Hole(name) => quote!(::dynamap::__private::Segment::Hole(#name)),
+        })
+        .collect()
+}
+
+/// `Sensor::CITY`: each stored field's attribute name and value type, for filters,
+/// conditions and projections. `Option<T>` fields compare with `T`.
+pub(crate) fn field_attrs(model: &EntityModel<'_>) -> TokenStream {
+    let vis = model.vis;
+    let consts = model.fields.iter().filter(|f| !f.skip).map(|f: &FieldModel<'_>| {
+        let name = format_ident!("{}", f.ident.to_string().trim_start_matches("r#").to_uppercase(), span = f.ident.span());
+        let ty = part_type(f);
+        let attribute = &f.attribute;
+        let doc = format!("Attribute `{attribute}` (field `{}`), for filters and projections.", f.ident);
+        quote! {
+            #[doc = #doc]
+            #vis const #name: ::dynamap::__private::Attr<Self, #ty> = ::dynamap::__private::Attr::new(#attribute);
+        }
+    });
+    quote!(#(#consts)*)
+}
+
+/// `GSI1` → `gsi1`, `by-city` → `by_city`, `2nd` → `_2nd`.
+fn snake_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 1);
+    for (i, ch) in name.chars().enumerate() {
+        if ch.is_ascii_uppercase()
+            && i > 0
+            && name[..i]
+                .chars()
+                .last()
+                .is_some_and(|p| p.is_ascii_lowercase())
+        {
+            out.push('_');
+        }
+        if ch.is_ascii_alphanumeric() {
+            out.push(ch.to_ascii_lowercase());
+        } else {
+            out.push('_');
+        }
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) || out.is_empty() {
+        out.insert(0, '_');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::snake_case;
+
+    #[test]
+    fn index_names_become_method_names() {
+        assert_eq!(snake_case("GSI1"), "gsi1");
+        assert_eq!(snake_case("byCity"), "by_city");
+        assert_eq!(snake_case("by-city"), "by_city");
+        assert_eq!(snake_case("2nd"), "_2nd");
+        assert_eq!(snake_case("LocationIndex"), "location_index");
+    }
+}

@@ -1,0 +1,400 @@
+//! Typed conditions on an entity's attributes.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::Serialize;
+
+use super::placeholders::{Placeholders, Rendered};
+use crate::codec::AttributeValue;
+use crate::{Error, Result};
+
+/// The most operands DynamoDB accepts in one `IN`.
+const MAX_IN_OPERANDS: usize = 100;
+
+/// A stored attribute of entity `E` holding values of type `T`. The derive makes one per
+/// field, as an associated constant: `Sensor::CITY`.
+pub struct Attr<E, T> {
+    name: &'static str,
+    marker: PhantomData<fn() -> (E, T)>,
+}
+
+impl<E, T> Clone for Attr<E, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E, T> Copy for Attr<E, T> {}
+
+impl<E, T> fmt::Debug for Attr<E, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Attr({})", self.name)
+    }
+}
+
+impl<E, T> Attr<E, T> {
+    /// The attribute called `name`. Used by generated code.
+    #[doc(hidden)]
+    pub const fn new(name: &'static str) -> Self {
+        Self {
+            name,
+            marker: PhantomData,
+        }
+    }
+
+    /// The attribute's name in the item.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// True when the item has the attribute.
+    pub fn exists(self) -> Condition<E> {
+        Condition::new(Node::Exists(self.name))
+    }
+
+    /// True when the item lacks the attribute.
+    pub fn not_exists(self) -> Condition<E> {
+        Condition::new(Node::NotExists(self.name))
+    }
+}
+
+impl<E, T: Serialize> Attr<E, T> {
+    fn compare(self, op: Op, value: impl Into<T>) -> Condition<E> {
+        Condition::from_values(vec![value.into()], |mut v| {
+            Node::Compare(self.name, op, v.remove(0))
+        })
+    }
+
+    /// The attribute equals `value`.
+    pub fn eq(self, value: impl Into<T>) -> Condition<E> {
+        self.compare(Op::Eq, value)
+    }
+
+    /// The attribute differs from `value` (or is missing).
+    pub fn ne(self, value: impl Into<T>) -> Condition<E> {
+        self.compare(Op::Ne, value)
+    }
+
+    /// The attribute is less than `value`.
+    pub fn lt(self, value: impl Into<T>) -> Condition<E> {
+        self.compare(Op::Lt, value)
+    }
+
+    /// The attribute is at most `value`.
+    pub fn le(self, value: impl Into<T>) -> Condition<E> {
+        self.compare(Op::Le, value)
+    }
+
+    /// The attribute is greater than `value`.
+    pub fn gt(self, value: impl Into<T>) -> Condition<E> {
+        self.compare(Op::Gt, value)
+    }
+
+    /// The attribute is at least `value`.
+    pub fn ge(self, value: impl Into<T>) -> Condition<E> {
+        self.compare(Op::Ge, value)
+    }
+
+    /// `low <= attribute <= high`.
+    pub fn between(self, low: impl Into<T>, high: impl Into<T>) -> Condition<E> {
+        Condition::from_values(vec![low.into(), high.into()], |mut v| {
+            let high = v.remove(1);
+            Node::Between(self.name, v.remove(0), high)
+        })
+    }
+
+    /// The attribute equals one of `values` (at most 100).
+    pub fn is_in<V: Into<T>>(self, values: impl IntoIterator<Item = V>) -> Condition<E> {
+        let values: Vec<T> = values.into_iter().map(Into::into).collect();
+        if values.is_empty() || values.len() > MAX_IN_OPERANDS {
+            return Condition::invalid(format!(
+                "`in` on attribute `{}` takes 1 to {MAX_IN_OPERANDS} values, got {}",
+                self.name,
+                values.len()
+            ));
+        }
+        Condition::from_values(values, |v| Node::In(self.name, v))
+    }
+}
+
+impl<E> Attr<E, String> {
+    /// The string attribute starts with `prefix`.
+    pub fn begins_with(self, prefix: impl Into<String>) -> Condition<E> {
+        Condition::new(Node::BeginsWith(
+            self.name,
+            AttributeValue::S(prefix.into()),
+        ))
+    }
+
+    /// The string attribute contains `part`.
+    pub fn contains(self, part: impl Into<String>) -> Condition<E> {
+        Condition::new(Node::Contains(self.name, AttributeValue::S(part.into())))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Op {
+    fn symbol(self) -> &'static str {
+        match self {
+            Op::Eq => "=",
+            Op::Ne => "<>",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Node {
+    Compare(&'static str, Op, AttributeValue),
+    Between(&'static str, AttributeValue, AttributeValue),
+    In(&'static str, Vec<AttributeValue>),
+    BeginsWith(&'static str, AttributeValue),
+    Contains(&'static str, AttributeValue),
+    Exists(&'static str),
+    NotExists(&'static str),
+    And(Box<Node>, Box<Node>),
+    Or(Box<Node>, Box<Node>),
+    Not(Box<Node>),
+}
+
+/// A condition on items of entity `E`, for filters (and, later, conditional writes).
+/// Combine with [`and`](Condition::and), [`or`](Condition::or) and [`not`](Condition::not).
+///
+/// A value that cannot be encoded is kept as an error and reported by the request that
+/// uses the condition, before anything is sent.
+pub struct Condition<E> {
+    node: std::result::Result<Node, String>,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E> Clone for Condition<E> {
+    fn clone(&self) -> Self {
+        Self {
+            node: self.node.clone(),
+            entity: PhantomData,
+        }
+    }
+}
+
+impl<E> fmt::Debug for Condition<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Condition").field(&self.node).finish()
+    }
+}
+
+impl<E> Condition<E> {
+    fn new(node: Node) -> Self {
+        Self {
+            node: Ok(node),
+            entity: PhantomData,
+        }
+    }
+
+    fn invalid(reason: String) -> Self {
+        Self {
+            node: Err(reason),
+            entity: PhantomData,
+        }
+    }
+
+    fn from_values<T: Serialize>(
+        values: Vec<T>,
+        build: impl FnOnce(Vec<AttributeValue>) -> Node,
+    ) -> Self {
+        let encoded: std::result::Result<Vec<AttributeValue>, _> = values
+            .iter()
+            .map(serde_dynamo::to_attribute_value)
+            .collect();
+        match encoded {
+            Ok(values) => Self::new(build(values)),
+            Err(err) => Self::invalid(format!("cannot encode a condition value: {err}")),
+        }
+    }
+
+    fn combine(self, other: Self, build: impl FnOnce(Box<Node>, Box<Node>) -> Node) -> Self {
+        match (self.node, other.node) {
+            (Ok(a), Ok(b)) => Self::new(build(Box::new(a), Box::new(b))),
+            (Err(e), _) | (_, Err(e)) => Self::invalid(e),
+        }
+    }
+
+    /// Both conditions hold.
+    pub fn and(self, other: Self) -> Self {
+        self.combine(other, Node::And)
+    }
+
+    /// Either condition holds.
+    pub fn or(self, other: Self) -> Self {
+        self.combine(other, Node::Or)
+    }
+
+    /// The condition does not hold.
+    #[allow(clippy::should_implement_trait)] // also offered as `!condition`
+    pub fn not(self) -> Self {
+        match self.node {
+            Ok(node) => Self::new(Node::Not(Box::new(node))),
+            Err(e) => Self::invalid(e),
+        }
+    }
+
+    /// Renders the expression into `placeholders`, returning its text.
+    pub fn render_into(&self, placeholders: &mut Placeholders) -> Result<String> {
+        let node = self
+            .node
+            .as_ref()
+            .map_err(|reason| Error::InvalidExpression {
+                reason: reason.clone(),
+            })?;
+        let mut out = String::new();
+        write_node(node, placeholders, &mut out);
+        Ok(out)
+    }
+
+    /// Renders the expression on its own, with its placeholder maps.
+    pub fn render(&self) -> Result<Rendered> {
+        let mut placeholders = Placeholders::default();
+        let expression = self.render_into(&mut placeholders)?;
+        let (names, values) = placeholders.into_parts();
+        Ok(Rendered {
+            expression,
+            names: names.unwrap_or_default(),
+            values: values.unwrap_or_default(),
+        })
+    }
+}
+
+impl<E> std::ops::Not for Condition<E> {
+    type Output = Self;
+
+    fn not(self) -> Self {
+        Condition::not(self)
+    }
+}
+
+fn write_node(node: &Node, p: &mut Placeholders, out: &mut String) {
+    use std::fmt::Write;
+    // Writing to a String cannot fail.
+    let _ = match node {
+        Node::Compare(name, op, value) => {
+            let (n, v) = (p.name(name), p.value(value.clone()));
+            write!(out, "{n} {} {v}", op.symbol())
+        }
+        Node::Between(name, low, high) => {
+            let (n, l, h) = (p.name(name), p.value(low.clone()), p.value(high.clone()));
+            write!(out, "{n} BETWEEN {l} AND {h}")
+        }
+        Node::In(name, values) => {
+            let n = p.name(name);
+            let list: Vec<String> = values.iter().map(|v| p.value(v.clone())).collect();
+            write!(out, "{n} IN ({})", list.join(", "))
+        }
+        Node::BeginsWith(name, value) => {
+            let (n, v) = (p.name(name), p.value(value.clone()));
+            write!(out, "begins_with({n}, {v})")
+        }
+        Node::Contains(name, value) => {
+            let (n, v) = (p.name(name), p.value(value.clone()));
+            write!(out, "contains({n}, {v})")
+        }
+        Node::Exists(name) => write!(out, "attribute_exists({})", p.name(name)),
+        Node::NotExists(name) => write!(out, "attribute_not_exists({})", p.name(name)),
+        Node::And(a, b) | Node::Or(a, b) => {
+            let joiner = if matches!(node, Node::And(..)) {
+                " AND "
+            } else {
+                " OR "
+            };
+            out.push('(');
+            write_node(a, p, out);
+            out.push_str(joiner);
+            write_node(b, p, out);
+            out.push(')');
+            Ok(())
+        }
+        Node::Not(inner) => {
+            out.push_str("(NOT ");
+            write_node(inner, p, out);
+            out.push(')');
+            Ok(())
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Sensor;
+    const CITY: Attr<Sensor, String> = Attr::new("city");
+    const FLOOR: Attr<Sensor, i32> = Attr::new("floor");
+    const TYPE: Attr<Sensor, String> = Attr::new("type");
+
+    #[test]
+    fn comparisons_use_placeholders_for_names_and_values() {
+        let r = CITY.eq("Poznań").render().expect("renders");
+        assert_eq!(r.expression, "#n0 = :v0");
+        assert_eq!(r.names["#n0"], "city");
+        assert_eq!(r.values[":v0"], AttributeValue::S("Poznań".into()));
+        let r = FLOOR.between(-1, 3).render().expect("renders");
+        assert_eq!(r.expression, "#n0 BETWEEN :v0 AND :v1");
+        assert_eq!(r.values[":v1"], AttributeValue::N("3".into()));
+    }
+
+    #[test]
+    fn combinators_nest_and_reuse_names() {
+        let c = (CITY.eq("A").or(CITY.begins_with("B")))
+            .and(!TYPE.is_in(["gas", "co2"]))
+            .and(FLOOR.exists());
+        let r = c.render().expect("renders");
+        assert_eq!(
+            r.expression,
+            "(((#n0 = :v0 OR begins_with(#n0, :v1)) AND (NOT #n1 IN (:v2, :v3))) AND attribute_exists(#n2))"
+        );
+        assert_eq!(r.names.len(), 3);
+    }
+
+    #[test]
+    fn hostile_values_stay_values() {
+        let r = CITY
+            .eq(") OR attribute_exists(#n0")
+            .render()
+            .expect("renders");
+        assert_eq!(r.expression, "#n0 = :v0");
+    }
+
+    #[test]
+    fn in_rejects_empty_and_oversized_lists() {
+        let none: [&str; 0] = [];
+        assert!(matches!(
+            CITY.is_in(none).render(),
+            Err(Error::InvalidExpression { .. })
+        ));
+        let many = (0..101).map(|i| i.to_string());
+        let err = CITY.is_in(many).render().expect_err("too many");
+        assert!(
+            err.to_string().contains("1 to 100 values, got 101"),
+            "{err}"
+        );
+        assert!(CITY.is_in((0..100).map(|i| i.to_string())).render().is_ok());
+    }
+
+    #[test]
+    fn an_invalid_part_poisons_the_whole_condition() {
+        let none: [&str; 0] = [];
+        assert!(CITY.eq("A").and(CITY.is_in(none)).render().is_err());
+        assert!(CITY.is_in(none).not().render().is_err());
+    }
+}

@@ -1,0 +1,83 @@
+//! Placeholder allocation for expression attribute names and values.
+
+use std::collections::HashMap;
+
+use crate::codec::AttributeValue;
+
+/// Names (`#n0`) and values (`:v0`) used by one request's expressions. One instance is
+/// shared by every expression of a request (key condition, filter, projection), so the
+/// placeholders never collide.
+#[derive(Debug, Default, Clone)]
+pub struct Placeholders {
+    names: HashMap<String, String>,
+    values: HashMap<String, AttributeValue>,
+    by_attribute: HashMap<String, String>,
+}
+
+impl Placeholders {
+    /// The placeholder for attribute `name`; the same attribute always gets the same one.
+    pub fn name(&mut self, name: &str) -> String {
+        if let Some(existing) = self.by_attribute.get(name) {
+            return existing.clone();
+        }
+        let placeholder = format!("#n{}", self.names.len());
+        self.names.insert(placeholder.clone(), name.to_owned());
+        self.by_attribute
+            .insert(name.to_owned(), placeholder.clone());
+        placeholder
+    }
+
+    /// A new placeholder holding `value`.
+    pub fn value(&mut self, value: AttributeValue) -> String {
+        let placeholder = format!(":v{}", self.values.len());
+        self.values.insert(placeholder.clone(), value);
+        placeholder
+    }
+
+    /// The name map, or `None` when empty (DynamoDB rejects empty maps).
+    pub fn into_parts(
+        self,
+    ) -> (
+        Option<HashMap<String, String>>,
+        Option<HashMap<String, AttributeValue>>,
+    ) {
+        let names = (!self.names.is_empty()).then_some(self.names);
+        let values = (!self.values.is_empty()).then_some(self.values);
+        (names, values)
+    }
+}
+
+/// An expression with its placeholders, ready for a request.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// The expression text.
+    pub expression: String,
+    /// Placeholder to attribute name.
+    pub names: HashMap<String, String>,
+    /// Placeholder to value.
+    pub values: HashMap<String, AttributeValue>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_reused_and_values_are_not() {
+        let mut p = Placeholders::default();
+        assert_eq!(p.name("type"), "#n0");
+        assert_eq!(p.name("city"), "#n1");
+        assert_eq!(p.name("type"), "#n0");
+        assert_eq!(p.value(AttributeValue::S("a".into())), ":v0");
+        assert_eq!(p.value(AttributeValue::S("a".into())), ":v1");
+        let (names, values) = p.into_parts();
+        assert_eq!(names.map(|n| n.len()), Some(2));
+        assert_eq!(values.map(|v| v.len()), Some(2));
+    }
+
+    #[test]
+    fn empty_maps_are_left_out() {
+        let (names, values) = Placeholders::default().into_parts();
+        assert!(names.is_none() && values.is_none());
+    }
+}

@@ -1,0 +1,233 @@
+//! Opaque page cursors, bound to their query and protected against edits.
+//!
+//! A cursor holds the key of the last item a page returned (DynamoDB's
+//! `ExclusiveStartKey`) and what it belongs to: the table, the index and the partition. It
+//! is `base64url(payload || tag)`, where the tag is the first 16 bytes of an HMAC-SHA256 of
+//! the payload.
+//!
+//! - With [`Db::with_cursor_key`](crate::Db::with_cursor_key), the HMAC key is the
+//!   application's secret: clients cannot make or alter cursors.
+//! - Without it, a fixed public key is used: edits by hand and transmission errors are still
+//!   caught, but a determined client could compute a valid tag. Set a key when cursors leave
+//!   your process.
+//!
+//! Either way, a cursor is rejected by any query other than the one that made it (another
+//! table, index or partition), so it cannot read outside the partition the caller asked for.
+
+use std::fmt;
+use std::str::FromStr;
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
+
+use crate::codec::{AttributeValue, Item};
+use crate::{Error, Result};
+
+const VERSION: u8 = 1;
+const TAG_LEN: usize = 16;
+const PUBLIC_KEY: &[u8] = b"dynamap cursor v1 (no application key)";
+
+/// Where to resume a query: after the last item of a page. Opaque; pass it back unchanged
+/// with [`Query::after`](crate::query::Query::after).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Cursor(String);
+
+impl Cursor {
+    /// The cursor as text, safe in URLs.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Cursor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Cursor({})", self.0)
+    }
+}
+
+impl fmt::Display for Cursor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl FromStr for Cursor {
+    type Err = std::convert::Infallible;
+
+    /// Any text is accepted here; a query checks it when it uses it.
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        Ok(Cursor(s.to_owned()))
+    }
+}
+
+impl From<String> for Cursor {
+    fn from(s: String) -> Self {
+        Cursor(s)
+    }
+}
+
+/// What a cursor belongs to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Binding<'a> {
+    pub(crate) table: &'a str,
+    pub(crate) index: &'a str,
+    pub(crate) partition: &'a str,
+}
+
+fn mac(key: Option<&[u8]>) -> Hmac<Sha256> {
+    #[allow(clippy::expect_used)] // HMAC takes keys of every length; this cannot fail
+    <Hmac<Sha256> as KeyInit>::new_from_slice(key.unwrap_or(PUBLIC_KEY))
+        .expect("HMAC accepts keys of any length")
+}
+
+fn push_str(out: &mut Vec<u8>, s: &str) {
+    out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+    out.extend_from_slice(s.as_bytes());
+}
+
+/// Makes the cursor resuming after the item with key attributes `keys`.
+pub(crate) fn encode(binding: &Binding<'_>, keys: &[(&str, String)], key: Option<&[u8]>) -> Cursor {
+    let mut payload = vec![VERSION];
+    for part in [binding.table, binding.index, binding.partition] {
+        push_str(&mut payload, part);
+    }
+    payload.push(keys.len() as u8);
+    for (name, value) in keys {
+        push_str(&mut payload, name);
+        push_str(&mut payload, value);
+    }
+    let mut mac = mac(key);
+    mac.update(&payload);
+    let tag = mac.finalize().into_bytes();
+    payload.extend_from_slice(&tag[..TAG_LEN]);
+    Cursor(URL_SAFE_NO_PAD.encode(payload))
+}
+
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn byte(&mut self) -> Option<u8> {
+        let (&b, rest) = self.0.split_first()?;
+        self.0 = rest;
+        Some(b)
+    }
+
+    fn str(&mut self) -> Option<&'a str> {
+        let len = u32::from_le_bytes(self.0.get(..4)?.try_into().ok()?) as usize;
+        let bytes = self.0.get(4..4 + len)?;
+        self.0 = &self.0[4 + len..];
+        std::str::from_utf8(bytes).ok()
+    }
+}
+
+const MALFORMED: &str = "it is not a cursor dynamap made";
+
+/// Checks `cursor` and returns the `ExclusiveStartKey` it holds.
+pub(crate) fn decode(cursor: &Cursor, binding: &Binding<'_>, key: Option<&[u8]>) -> Result<Item> {
+    let invalid = |reason| Error::InvalidCursor { reason };
+    let bytes = URL_SAFE_NO_PAD
+        .decode(&cursor.0)
+        .map_err(|_| invalid(MALFORMED))?;
+    if bytes.len() < TAG_LEN + 1 {
+        return Err(invalid(MALFORMED));
+    }
+    let (payload, tag) = bytes.split_at(bytes.len() - TAG_LEN);
+    let mut mac = mac(key);
+    mac.update(payload);
+    mac.verify_truncated_left(tag)
+        .map_err(|_| invalid("it was modified, or signed with another key"))?;
+
+    let mut r = Reader(payload);
+    if r.byte() != Some(VERSION) {
+        return Err(invalid(MALFORMED));
+    }
+    let found = Binding {
+        table: r.str().ok_or(invalid(MALFORMED))?,
+        index: r.str().ok_or(invalid(MALFORMED))?,
+        partition: r.str().ok_or(invalid(MALFORMED))?,
+    };
+    if found != *binding {
+        return Err(invalid(
+            "it belongs to another query (table, index or partition)",
+        ));
+    }
+    let count = r.byte().ok_or(invalid(MALFORMED))?;
+    let mut item = Item::with_capacity(count as usize);
+    for _ in 0..count {
+        let name = r.str().ok_or(invalid(MALFORMED))?;
+        let value = r.str().ok_or(invalid(MALFORMED))?;
+        item.insert(name.to_owned(), AttributeValue::S(value.to_owned()));
+    }
+    if !r.0.is_empty() {
+        return Err(invalid(MALFORMED));
+    }
+    Ok(item)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HERE: Binding<'static> = Binding {
+        table: "app",
+        index: "",
+        partition: "SENSOR#S1",
+    };
+
+    fn cursor(key: Option<&[u8]>) -> Cursor {
+        encode(
+            &HERE,
+            &[("PK", "SENSOR#S1".into()), ("SK", "READ#2".into())],
+            key,
+        )
+    }
+
+    #[test]
+    fn round_trips_the_start_key() {
+        let item = decode(&cursor(None), &HERE, None).expect("valid");
+        assert_eq!(item["SK"], AttributeValue::S("READ#2".into()));
+        let item = decode(&cursor(Some(b"secret")), &HERE, Some(b"secret")).expect("valid");
+        assert_eq!(item.len(), 2);
+    }
+
+    #[test]
+    fn rejects_cursors_of_other_queries() {
+        for other in [
+            Binding {
+                partition: "SENSOR#S2",
+                ..HERE
+            },
+            Binding {
+                index: "GSI1",
+                ..HERE
+            },
+            Binding {
+                table: "other",
+                ..HERE
+            },
+        ] {
+            let err = decode(&cursor(None), &other, None).expect_err("foreign");
+            assert!(err.to_string().contains("another query"), "{err}");
+        }
+    }
+
+    #[test]
+    fn rejects_edited_and_wrongly_signed_cursors() {
+        let good = cursor(None).0;
+        for i in 0..good.len() {
+            let mut bytes = good.clone().into_bytes();
+            bytes[i] = if bytes[i] == b'A' { b'B' } else { b'A' };
+            let edited = Cursor(String::from_utf8(bytes).expect("ascii"));
+            assert!(
+                decode(&edited, &HERE, None).is_err(),
+                "edit at {i} accepted"
+            );
+        }
+        let err = decode(&cursor(Some(b"one")), &HERE, Some(b"two")).expect_err("other key");
+        assert!(err.to_string().contains("signed with another key"), "{err}");
+        assert!(decode(&Cursor("not a cursor!".into()), &HERE, None).is_err());
+        assert!(decode(&Cursor(String::new()), &HERE, None).is_err());
+    }
+}

@@ -1,0 +1,41 @@
+//! What a query decodes its items into: one entity, or an enum of several.
+
+use crate::codec::Item;
+use crate::table::Table;
+use crate::{Entity, Result};
+
+/// What a mixed query does with an item whose entity type its enum does not know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum UnknownEntity {
+    /// Leave the item out and emit a `tracing` event at debug level (the default): a
+    /// partition may hold entity types added after this code was written.
+    #[default]
+    Skip,
+    /// Fail with [`Error::UnknownEntityType`](crate::Error::UnknownEntityType).
+    Error,
+}
+
+/// A type query results decode into: every [`Entity`], and enums deriving
+/// `EntityEnum` that gather several entities of one table.
+pub trait Decode: Sized {
+    /// The table layout the items come from.
+    type Table: Table;
+
+    /// True for a single entity type: its queries read only items of that type (by sort
+    /// key prefix and an entity-type filter). False for enums, which read whatever the
+    /// partition holds and decode it by entity type.
+    const SINGLE_ENTITY: Option<&'static str>;
+
+    /// Decodes one item; `Ok(None)` when `unknown` says to skip it.
+    fn decode(item: Item, unknown: UnknownEntity) -> Result<Option<Self>>;
+}
+
+impl<E: Entity> Decode for E {
+    type Table = E::Table;
+    const SINGLE_ENTITY: Option<&'static str> = Some(E::ENTITY_TYPE);
+
+    fn decode(item: Item, _: UnknownEntity) -> Result<Option<Self>> {
+        E::from_item(item).map(Some)
+    }
+}

@@ -1,0 +1,354 @@
+//! Sending queries: pages, every item, streams and counts.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::Select;
+use futures_util::stream::{self, Stream, StreamExt, TryStreamExt};
+use tracing::Instrument;
+
+use super::cursor::{self, Binding};
+use super::sort_condition::SortCondition;
+use super::{Decode, Page, Query, UnknownEntity};
+use crate::codec::{AttributeValue, Item};
+use crate::expr::Placeholders;
+use crate::key::Segment;
+use crate::ops::call_span;
+use crate::table::Table;
+use crate::{Db, Result};
+
+/// Everything about a query's requests that does not change from page to page.
+pub(super) struct Prepared {
+    entity: &'static str,
+    index: Option<&'static str>,
+    partition: String,
+    key_condition: String,
+    filter: Option<String>,
+    projection: Option<String>,
+    names: Option<HashMap<String, String>>,
+    values: Option<HashMap<String, AttributeValue>>,
+    /// The attributes that make up a cursor: the table's keys and the index's.
+    key_attributes: Vec<&'static str>,
+    descending: bool,
+    consistent: bool,
+}
+
+/// The sort condition a single-entity query uses when none is given: the template's leading
+/// literal, so `READ#{at}` reads only readings.
+fn leading_literal(template: &[Segment]) -> Option<SortCondition> {
+    match template.first() {
+        Some(Segment::Literal(text)) if !text.is_empty() => {
+            Some(SortCondition::BeginsWith((*text).to_owned()))
+        }
+        _ => None,
+    }
+}
+
+impl<T: Decode, S> Query<'_, T, S> {
+    fn prepare(&self) -> Result<Prepared> {
+        self.validate()?;
+        let schema = <T::Table as Table>::SCHEMA;
+        let index = self.index();
+        let (pk_attribute, sk_attribute) = match index {
+            Some(index) => (index.pk, index.sk),
+            None => (schema.pk, schema.sk),
+        };
+        let partition = self.partition.clone()?;
+        let mut p = Placeholders::default();
+        let pk = p.name(pk_attribute);
+        let pk_value = p.value(AttributeValue::S(partition.clone()));
+        let mut key_condition = format!("{pk} = {pk_value}");
+        let sort = match &self.sort {
+            Some(sort) => Some(sort.clone()?),
+            None if T::SINGLE_ENTITY.is_some() => leading_literal(self.sort_template),
+            None => None,
+        };
+        if let (Some(sort), Some(sk_attribute)) = (sort, sk_attribute) {
+            let sk = p.name(sk_attribute);
+            let condition = sort.expression(&sk, |v| p.value(AttributeValue::S(v.to_owned())));
+            key_condition = format!("{key_condition} AND {condition}");
+        }
+
+        let mut filters = Vec::new();
+        if let Some(entity) = T::SINGLE_ENTITY {
+            let name = p.name(schema.entity_type);
+            filters.push(format!(
+                "{name} = {}",
+                p.value(AttributeValue::S(entity.to_owned()))
+            ));
+        }
+        if let Some(filter) = &self.filter {
+            filters.push(filter.render_into(&mut p)?);
+        }
+        let filter = (!filters.is_empty()).then(|| filters.join(" AND "));
+
+        let mut key_attributes = vec![schema.pk];
+        key_attributes.extend(schema.sk);
+        if let Some(index) = index {
+            key_attributes.push(index.pk);
+            key_attributes.extend(index.sk);
+        }
+        let projection = (!self.projection.is_empty()).then(|| {
+            let always = key_attributes.iter().copied().chain([schema.entity_type]);
+            let mut names: Vec<String> = always
+                .chain(self.projection.iter().copied())
+                .map(|a| p.name(a))
+                .collect();
+            names.dedup();
+            names.join(", ")
+        });
+        let (names, values) = p.into_parts();
+        Ok(Prepared {
+            entity: self.entity,
+            index: self.index_name,
+            partition,
+            key_condition,
+            filter,
+            projection,
+            names,
+            values,
+            key_attributes,
+            descending: self.descending,
+            consistent: self.consistent,
+        })
+    }
+
+    /// One page: up to [`limit`](Query::limit) items, and a cursor if more follow. Without
+    /// a limit, what one DynamoDB request returns (up to 1 MB read).
+    pub async fn send(self) -> Result<Page<T>> {
+        let prepared = self.prepare()?;
+        let db = self.db;
+        let mut start = prepared.start_key(db, self.after.as_ref())?;
+        let mut items = Vec::new();
+        let mut last_returned: Option<Vec<(&'static str, String)>> = None;
+        loop {
+            // One more than wanted, so a full page knows whether anything follows it.
+            let request_limit = self.limit.map(|n| n - items.len() + 1);
+            let (page, next) = prepared
+                .fetch(db, start.take(), request_limit, false)
+                .await?;
+            for mut raw in page {
+                if Some(items.len()) == self.limit {
+                    return Ok(Page {
+                        cursor: last_returned.map(|keys| prepared.cursor(db, &keys)),
+                        items,
+                    });
+                }
+                let keys = prepared.take_keys(&mut raw);
+                if let Some(item) = T::decode(raw, self.unknown)? {
+                    items.push(item);
+                    last_returned = Some(keys);
+                }
+            }
+            match next {
+                None => {
+                    return Ok(Page {
+                        items,
+                        cursor: None,
+                    });
+                }
+                Some(next) if self.limit.is_none() || Some(items.len()) == self.limit => {
+                    let keys = match last_returned {
+                        Some(keys) if Some(items.len()) == self.limit => keys,
+                        _ => prepared.keys_of(&next),
+                    };
+                    return Ok(Page {
+                        items,
+                        cursor: Some(prepared.cursor(db, &keys)),
+                    });
+                }
+                Some(next) => start = Some(next),
+            }
+        }
+    }
+
+    /// Every item (up to [`limit`](Query::limit)), reading page after page.
+    pub async fn all(self) -> Result<Vec<T>> {
+        self.stream().try_collect().await
+    }
+
+    /// Every item (up to [`limit`](Query::limit)) as a stream that reads the next page
+    /// when the current one is used up, so only one page is in memory at a time.
+    pub fn stream<'s>(self) -> impl Stream<Item = Result<T>> + 's
+    where
+        Self: 's,
+        T: 's,
+    {
+        let db = self.db;
+        let ready = self.prepare().and_then(|prepared| {
+            let start = prepared.start_key(db, self.after.as_ref())?;
+            Ok((prepared, start))
+        });
+        match ready {
+            Err(err) => stream::once(async move { Err(err) }).left_stream(),
+            Ok((prepared, start)) => {
+                let state = StreamState {
+                    db,
+                    prepared,
+                    start,
+                    buffer: Vec::new().into_iter(),
+                    more: true,
+                    remaining: self.limit,
+                    unknown: self.unknown,
+                };
+                stream::try_unfold(state, StreamState::next)
+                    .try_filter_map(|item| async move { Ok(item) })
+                    .right_stream()
+            }
+        }
+    }
+
+    /// How many items match, counted by DynamoDB across every page (filters apply; no
+    /// items are transferred).
+    pub async fn count(self) -> Result<usize> {
+        let prepared = self.prepare()?;
+        let mut start = prepared.start_key(self.db, self.after.as_ref())?;
+        let mut total = 0;
+        loop {
+            let output = prepared.request(self.db, start.take(), None, true).send();
+            let span = call_span("Query", self.db.table_name(), prepared.entity);
+            let output = output
+                .instrument(span)
+                .await
+                .map_err(|e| crate::Error::service("Query", e))?;
+            total += usize::try_from(output.count()).unwrap_or(0);
+            match output.last_evaluated_key {
+                Some(next) => start = Some(next),
+                None => return Ok(total),
+            }
+        }
+    }
+}
+
+struct StreamState<'a> {
+    db: &'a Db,
+    prepared: Prepared,
+    start: Option<Item>,
+    buffer: std::vec::IntoIter<Item>,
+    more: bool,
+    remaining: Option<usize>,
+    unknown: UnknownEntity,
+}
+
+impl StreamState<'_> {
+    /// The next decoded item (`None` for a skipped one), or the end.
+    async fn next<T: Decode>(mut self) -> Result<Option<(Option<T>, Self)>> {
+        loop {
+            if self.remaining == Some(0) {
+                return Ok(None);
+            }
+            if let Some(mut raw) = self.buffer.next() {
+                self.prepared.take_keys(&mut raw);
+                let item = T::decode(raw, self.unknown)?;
+                if item.is_some() {
+                    self.remaining = self.remaining.map(|n| n - 1);
+                }
+                return Ok(Some((item, self)));
+            }
+            if !self.more {
+                return Ok(None);
+            }
+            let (page, next) = self
+                .prepared
+                .fetch(self.db, self.start.take(), self.remaining, false)
+                .await?;
+            self.more = next.is_some();
+            self.start = next;
+            self.buffer = page.into_iter();
+        }
+    }
+}
+
+impl Prepared {
+    fn binding(&self, db: &Db) -> (String, String, String) {
+        (
+            db.table_name().to_owned(),
+            self.index.unwrap_or("").to_owned(),
+            self.partition.clone(),
+        )
+    }
+
+    fn start_key(&self, db: &Db, after: Option<&cursor::Cursor>) -> Result<Option<Item>> {
+        let Some(after) = after else { return Ok(None) };
+        let (table, index, partition) = self.binding(db);
+        let binding = Binding {
+            table: &table,
+            index: &index,
+            partition: &partition,
+        };
+        cursor::decode(after, &binding, db.cursor_key()).map(Some)
+    }
+
+    fn cursor(&self, db: &Db, keys: &[(&'static str, String)]) -> cursor::Cursor {
+        let (table, index, partition) = self.binding(db);
+        let binding = Binding {
+            table: &table,
+            index: &index,
+            partition: &partition,
+        };
+        let keys: Vec<(&str, String)> = keys.iter().map(|(n, v)| (*n, v.clone())).collect();
+        cursor::encode(&binding, &keys, db.cursor_key())
+    }
+
+    /// Takes the key attributes out of a returned item (decoding never needs them).
+    fn take_keys(&self, item: &mut Item) -> Vec<(&'static str, String)> {
+        self.key_attributes
+            .iter()
+            .filter_map(|name| match item.remove(*name) {
+                Some(AttributeValue::S(value)) => Some((*name, value)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The key attributes of a `LastEvaluatedKey`.
+    fn keys_of(&self, key: &Item) -> Vec<(&'static str, String)> {
+        self.key_attributes
+            .iter()
+            .filter_map(|name| match key.get(*name) {
+                Some(AttributeValue::S(value)) => Some((*name, value.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn request(
+        &self,
+        db: &Db,
+        start: Option<Item>,
+        limit: Option<usize>,
+        count: bool,
+    ) -> aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder {
+        db.client()
+            .query()
+            .table_name(db.table_name())
+            .set_index_name(self.index.map(str::to_owned))
+            .key_condition_expression(&self.key_condition)
+            .set_filter_expression(self.filter.clone())
+            .set_projection_expression(if count { None } else { self.projection.clone() })
+            .set_expression_attribute_names(self.names.clone())
+            .set_expression_attribute_values(self.values.clone())
+            .scan_index_forward(!self.descending)
+            .consistent_read(self.consistent)
+            .set_exclusive_start_key(start)
+            .set_limit(limit.map(|n| i32::try_from(n).unwrap_or(i32::MAX)))
+            .set_select(count.then_some(Select::Count))
+    }
+
+    /// One DynamoDB request: its items and its `LastEvaluatedKey`.
+    async fn fetch(
+        &self,
+        db: &Db,
+        start: Option<Item>,
+        limit: Option<usize>,
+        count: bool,
+    ) -> Result<(Vec<Item>, Option<Item>)> {
+        let span = call_span("Query", db.table_name(), self.entity);
+        let output = self
+            .request(db, start, limit, count)
+            .send()
+            .instrument(span)
+            .await
+            .map_err(|e| crate::Error::service("Query", e))?;
+        Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
+    }
+}

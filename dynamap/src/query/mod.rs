@@ -1,0 +1,273 @@
+//! Queries: one partition of the table or of an index, typed by its entity.
+//!
+//! ```no_run
+//! # use dynamap::{Entity, Table};
+//! # #[derive(Table)]
+//! # #[dynamap(pk = "PK", sk = "SK", index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK"))]
+//! # struct App;
+//! # #[derive(Entity)]
+//! # #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO",
+//! #           index(name = "GSI1", pk = "CITY#{city}", sk = "LOC#{building}#{floor}#{room}"))]
+//! # struct Sensor { id: String, city: String, building: String, floor: String, room: String }
+//! # #[derive(Entity)]
+//! # #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{at}")]
+//! # struct Reading { sensor_id: String, at: i64, value: f64 }
+//! # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+//! // The 10 latest readings of sensor S1.
+//! let latest = db.query(Reading::partition("S1")).descending().limit(10).send().await?;
+//!
+//! // Readings in a time range, all pages.
+//! let range = db.query(Reading::partition("S1")).sk_between((1_000i64,), (2_000i64,)).all().await?;
+//!
+//! // Sensors on floor 2 of building A in Poznań, through the index. Floor "2" never
+//! // matches floor "20": prefixes end on a segment boundary.
+//! let floor = db.query(Sensor::gsi1("Poznań")).sk_prefix(("A", "2")).all().await?;
+//!
+//! // Resume where a page ended.
+//! if let Some(cursor) = latest.cursor {
+//!     let next = db.query(Reading::partition("S1")).descending().limit(10).after(cursor).send().await?;
+//! }
+//! # Ok(()) }
+//! ```
+//!
+//! A query of one entity reads only that entity's items: it narrows the sort key to the
+//! template's leading literal (`READ#`) unless a sort condition is given, and filters on the
+//! entity-type attribute. [`Query::mixed`] reads every item of the partition into an enum.
+
+mod cursor;
+mod decode;
+mod exec;
+mod page;
+mod sort_condition;
+
+use std::marker::PhantomData;
+
+pub use cursor::Cursor;
+pub use decode::{Decode, UnknownEntity};
+pub use page::Page;
+use sort_condition::{SortCondition, SortOp, bound};
+
+use crate::expr::Condition;
+use crate::key::{KeyError, PartitionKey, Segment, SortArgs};
+use crate::table::{IndexSchema, Table};
+use crate::{Db, Entity, Error, Result};
+
+/// A query on one partition, sent by [`send`](Query::send) (one page),
+/// [`all`](Query::all), [`stream`](Query::stream) or [`count`](Query::count).
+///
+/// `T` is what items decode into; `S` is the tuple of the sort key's part types.
+#[must_use = "a query does nothing until it is sent"]
+pub struct Query<'a, T, S = ()> {
+    db: &'a Db,
+    entity: &'static str,
+    partition: std::result::Result<String, KeyError>,
+    index_name: Option<&'static str>,
+    sort_template: &'static [Segment],
+    sort: Option<std::result::Result<SortCondition, KeyError>>,
+    filter: Option<Condition<T>>,
+    projection: Vec<&'static str>,
+    descending: bool,
+    limit: Option<usize>,
+    consistent: bool,
+    after: Option<Cursor>,
+    unknown: UnknownEntity,
+    marker: PhantomData<fn() -> S>,
+}
+
+impl Db {
+    /// A query on `partition`: `Entity::partition(...)` for the table, or the generated
+    /// index builder (`Entity::gsi1(...)`) for an index.
+    pub fn query<E: Entity, S>(&self, partition: PartitionKey<E, S>) -> Query<'_, E, S> {
+        Query {
+            db: self,
+            entity: E::ENTITY_TYPE,
+            index_name: partition.index(),
+            sort_template: partition.sort_template(),
+            partition: partition.into_value(),
+            sort: None,
+            filter: None,
+            projection: Vec::new(),
+            descending: false,
+            limit: None,
+            consistent: false,
+            after: None,
+            unknown: UnknownEntity::default(),
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<'a, T: Decode, S> Query<'a, T, S> {
+    /// Reads every item of the partition, of any entity type, decoding each into the enum
+    /// `U` by its entity-type attribute. Sort key conditions still apply.
+    pub fn mixed<U: Decode<Table = T::Table>>(self) -> Query<'a, U, S> {
+        Query {
+            db: self.db,
+            entity: self.entity,
+            partition: self.partition,
+            index_name: self.index_name,
+            sort_template: self.sort_template,
+            sort: self.sort,
+            filter: None,
+            projection: self.projection,
+            descending: self.descending,
+            limit: self.limit,
+            consistent: self.consistent,
+            after: self.after,
+            unknown: self.unknown,
+            marker: PhantomData,
+        }
+    }
+
+    /// What a mixed query does with items of entity types its enum does not know.
+    pub fn on_unknown(mut self, policy: UnknownEntity) -> Self {
+        self.unknown = policy;
+        self
+    }
+
+    fn sort_attribute(&self) -> &'static str {
+        let schema = <T::Table as Table>::SCHEMA;
+        let sk = match self.index() {
+            Some(index) => index.sk,
+            None => schema.sk,
+        };
+        sk.unwrap_or("")
+    }
+
+    fn index(&self) -> Option<&'static IndexSchema> {
+        self.index_name
+            .and_then(|name| <T::Table as Table>::SCHEMA.index(name))
+    }
+
+    fn sort_on<A: SortArgs<S>>(mut self, op: SortOp, args: A) -> Self {
+        let attribute = self.sort_attribute();
+        let bound = bound(self.entity, attribute, self.sort_template, &args);
+        self.sort = Some(bound.map(|b| SortCondition::from_bound(op, b)));
+        self
+    }
+
+    /// Sort key equals the given parts; with fewer parts than the template has, every
+    /// key with those leading parts (as [`sk_prefix`](Query::sk_prefix)).
+    pub fn sk_eq<A: SortArgs<S>>(self, parts: A) -> Self {
+        self.sort_on(SortOp::Eq, parts)
+    }
+
+    /// Sort key's given parts are less than `parts`.
+    pub fn sk_lt<A: SortArgs<S>>(self, parts: A) -> Self {
+        self.sort_on(SortOp::Lt, parts)
+    }
+
+    /// Sort key's given parts are at most `parts`.
+    pub fn sk_le<A: SortArgs<S>>(self, parts: A) -> Self {
+        self.sort_on(SortOp::Le, parts)
+    }
+
+    /// Sort key's given parts are greater than `parts`.
+    pub fn sk_gt<A: SortArgs<S>>(self, parts: A) -> Self {
+        self.sort_on(SortOp::Gt, parts)
+    }
+
+    /// Sort key's given parts are at least `parts`.
+    pub fn sk_ge<A: SortArgs<S>>(self, parts: A) -> Self {
+        self.sort_on(SortOp::Ge, parts)
+    }
+
+    /// Sort key starts with the given leading parts, ending on a segment boundary:
+    /// `("A", "2")` matches floor `2` of building `A`, never floor `20`.
+    pub fn sk_prefix<A: SortArgs<S>>(self, parts: A) -> Self {
+        self.sort_on(SortOp::Prefix, parts)
+    }
+
+    /// `low <= sort key <= high`, both inclusive, each comparing the parts it gives.
+    pub fn sk_between<L: SortArgs<S>, H: SortArgs<S>>(mut self, low: L, high: H) -> Self {
+        let attribute = self.sort_attribute();
+        let low = bound(self.entity, attribute, self.sort_template, &low);
+        let high = bound(self.entity, attribute, self.sort_template, &high);
+        self.sort = Some(low.and_then(|low| high.map(|high| SortCondition::between(low, high))));
+        self
+    }
+
+    /// Keeps only items matching `condition`, checked by DynamoDB after reading (it costs
+    /// the reads, not the results). Filters combine with `and`.
+    pub fn filter(mut self, condition: Condition<T>) -> Self {
+        self.filter = Some(match self.filter.take() {
+            Some(existing) => existing.and(condition),
+            None => condition,
+        });
+        self
+    }
+
+    /// Reads only these attributes (plus the keys and the entity type, always). Fields
+    /// left out must be `Option` or `#[dynamap(skip)]` in the entity, or decoding names
+    /// the missing attribute.
+    pub fn project(mut self, attributes: impl IntoIterator<Item = &'static str>) -> Self {
+        self.projection.extend(attributes);
+        self
+    }
+
+    /// Newest (greatest sort key) first.
+    pub fn descending(mut self) -> Self {
+        self.descending = true;
+        self
+    }
+
+    /// At most `n` items per page (and in total, for [`all`](Query::all) and
+    /// [`stream`](Query::stream)): items returned, after filtering, not items read.
+    pub fn limit(mut self, n: usize) -> Self {
+        self.limit = Some(n);
+        self
+    }
+
+    /// The first `n` items in sort key order.
+    pub fn first(self, n: usize) -> Self {
+        self.limit(n)
+    }
+
+    /// The last `n` items in sort key order, greatest first.
+    pub fn last(self, n: usize) -> Self {
+        self.descending().limit(n)
+    }
+
+    /// Strongly consistent reads. Only the table offers them; on an index the query fails
+    /// before sending.
+    pub fn consistent(mut self) -> Self {
+        self.consistent = true;
+        self
+    }
+
+    /// Resumes after the page that returned `cursor`.
+    pub fn after(mut self, cursor: Cursor) -> Self {
+        self.after = Some(cursor);
+        self
+    }
+
+    /// Checks what can be checked before sending.
+    fn validate(&self) -> Result<()> {
+        if let Err(err) = &self.partition {
+            return Err(err.clone().into());
+        }
+        if let Some(Err(err)) = &self.sort {
+            return Err(err.clone().into());
+        }
+        if let Some(name) = self.index_name {
+            if self.index().is_none() {
+                return Err(Error::InvalidRequest {
+                    reason: format!("the table has no index `{name}`"),
+                });
+            }
+            if self.consistent {
+                return Err(Error::InvalidRequest {
+                    reason: format!(
+                        "consistent reads are not available on global secondary index `{name}`"
+                    ),
+                });
+            }
+        }
+        if self.limit == Some(0) {
+            return Err(Error::InvalidRequest {
+                reason: "a query limit must be at least 1".to_owned(),
+            });
+        }
+        Ok(())
+    }
+}
