@@ -1,5 +1,6 @@
 //! Building sensors in a single table (seed 003): register sensors, write their readings,
-//! read a sensor back.
+//! read a sensor back, find sensors by location through a sparse index, and fetch a sensor
+//! with its latest readings in one query.
 //!
 //! ```text
 //! cargo run --example sensors
@@ -8,7 +9,7 @@
 //! starts DynamoDB Local by itself. With `AWS_ENDPOINT_URL_DYNAMODB` set, it writes to table
 //! `sensors` at that endpoint and leaves it there to inspect.
 
-use dynamap::{Entity, Table};
+use dynamap::{Entity, EntityEnum, Table};
 use example_support::example_db;
 use time::{Duration, OffsetDateTime, macros::datetime};
 
@@ -51,6 +52,13 @@ struct Reading {
     value: f64,
 }
 
+/// What the sensor's partition holds: its details and its readings.
+#[derive(EntityEnum, Debug)]
+enum SensorItem {
+    Sensor(Sensor),
+    Reading(Reading),
+}
+
 fn sensor(id: &str, city: &str, building: &str, floor: &str, room: &str, kind: &str) -> Sensor {
     Sensor {
         id: id.into(),
@@ -77,6 +85,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             "7",
             "temperature",
         ),
+        sensor("smoke-sensor-4", "Poznań", "A", "2", "13", "smoke"),
+        sensor("smoke-sensor-5", "Poznań", "A", "20", "1", "smoke"),
+        sensor("co2-sensor-6", "Poznań", "B", "-1", "garage", "gas"),
+        sensor("humidity-sensor-7", "Lisbon", "F", "3", "102", "humidity"),
     ];
     for s in &sensors {
         // `put` would overwrite; registering twice should be noticed, so `create` it.
@@ -133,5 +145,77 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         "unknown sensor: {:?}",
         db.get(Sensor::key("no-such-sensor")).await?
     );
+
+    // Sensors by location, through GSI1: CITY#<city> / LOC#<building>#<floor>#<room>.
+    let ids = |found: Vec<Sensor>| found.into_iter().map(|s| s.id).collect::<Vec<_>>();
+    let poznan = || db.query(Sensor::gsi1("Poznań"));
+    println!("all sensors in Poznań: {:?}", ids(poznan().all().await?));
+    println!(
+        "in Poznań, building A: {:?}",
+        ids(poznan().sk_prefix(("A",)).all().await?)
+    );
+    println!(
+        "in Poznań, building A, floor 2 (not 20): {:?}",
+        ids(poznan().sk_prefix(("A", "2")).all().await?)
+    );
+    println!(
+        "in Poznań, building A, floor 2, room 432: {:?}",
+        ids(poznan().sk_prefix(("A", "2", "432")).all().await?)
+    );
+    println!(
+        "in Lisbon: {:?}",
+        ids(db.query(Sensor::gsi1("Lisbon")).all().await?)
+    );
+
+    // One query for a sensor and its 10 latest readings: SENSORINFO sorts after READ#...,
+    // so reading the partition newest first returns the details, then the readings.
+    let page = db
+        .query(Sensor::partition("carbon-monoxide-sensor-2"))
+        .mixed::<SensorItem>()
+        .descending()
+        .limit(11)
+        .send()
+        .await?;
+    for item in &page.items {
+        match item {
+            SensorItem::Sensor(s) => println!(
+                "sensor {} ({}) in {} {}/{}/{}",
+                s.id, s.kind, s.city, s.building, s.floor, s.room
+            ),
+            SensorItem::Reading(r) => println!("  {} -> {:.2}", r.at, r.value),
+        }
+    }
+    println!("more readings after these: {}", page.has_more());
+
+    print_index_attributes(&db).await?;
+    Ok(())
+}
+
+/// A raw scan: sensor items carry GSI1PK/GSI1SK, readings none (the index is sparse).
+async fn print_index_attributes(db: &dynamap::Db) -> Result<(), Box<dyn std::error::Error>> {
+    let scan = db
+        .client()
+        .scan()
+        .table_name(db.table_name())
+        .send()
+        .await?;
+    let (mut indexed, mut not_indexed) = (Vec::new(), 0);
+    for item in scan.items() {
+        let entity = item
+            .get("_type")
+            .and_then(|v| v.as_s().ok())
+            .map_or("?", String::as_str);
+        let text =
+            |v: &dynamap::codec::AttributeValue| v.as_s().map_or("?", String::as_str).to_owned();
+        match (item.get("GSI1PK"), item.get("GSI1SK")) {
+            (Some(pk), Some(sk)) => indexed.push(format!("{entity} {} / {}", text(pk), text(sk))),
+            _ => not_indexed += 1,
+        }
+    }
+    println!("items in GSI1 ({}):", indexed.len());
+    for line in indexed {
+        println!("  {line}");
+    }
+    println!("items without index attributes: {not_indexed}");
     Ok(())
 }

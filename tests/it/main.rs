@@ -1,11 +1,13 @@
 //! Integration tests against a real DynamoDB Local, started once for this test binary.
 //! Every test works in its own freshly created table, so they run in parallel.
 
+mod examples;
 mod items;
 mod keys;
 mod limits;
 mod models;
 mod queries;
+mod scans;
 mod table;
 
 use dynamap::local::DynamoLocal;

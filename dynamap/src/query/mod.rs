@@ -38,6 +38,7 @@ mod cursor;
 mod decode;
 mod exec;
 mod page;
+mod scan;
 mod sort_condition;
 
 use std::marker::PhantomData;
@@ -45,6 +46,7 @@ use std::marker::PhantomData;
 pub use cursor::Cursor;
 pub use decode::{Decode, UnknownEntity};
 pub use page::Page;
+pub use scan::Scan;
 use sort_condition::{SortCondition, SortOp, bound};
 
 use crate::expr::Condition;

@@ -1,0 +1,259 @@
+//! Seed 001's data models in one table: per-game leaderboards (top and bottom N through an
+//! index with an order-preserving score), users found by first and by last name through two
+//! more indexes, and a customer's orders between two dates with counts and pages.
+//!
+//! ```text
+//! cargo run --example gaming
+//! ```
+//!
+//! starts DynamoDB Local by itself. With `AWS_ENDPOINT_URL_DYNAMODB` set, it writes to table
+//! `gaming` at that endpoint and leaves it there to inspect.
+
+use dynamap::{Entity, Table};
+use example_support::example_db;
+use time::{OffsetDateTime, macros::datetime};
+
+#[derive(Table)]
+#[dynamap(
+    pk = "PK",
+    sk = "SK",
+    index(name = "Leaderboard", pk = "LB_PK", sk = "LB_SK"),
+    index(name = "FirstName", pk = "FN_PK", sk = "FN_SK"),
+    index(name = "LastName", pk = "LN_PK", sk = "LN_SK")
+)]
+struct Gaming;
+
+/// A player, findable by first name and by last name.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(
+    table = Gaming,
+    entity = "User",
+    pk = "USER#{user_id}",
+    sk = "PROFILE",
+    index(name = "FirstName", pk = "FIRST#{first_name}", sk = "USER#{user_id}"),
+    index(name = "LastName", pk = "LAST#{last_name}", sk = "USER#{user_id}")
+)]
+struct User {
+    user_id: String,
+    first_name: String,
+    last_name: String,
+    location: String,
+    #[dynamap(with = "dynamap::codec::timestamp")]
+    joined: OffsetDateTime,
+}
+
+/// A player's best score in one game; the leaderboard index orders a game's scores.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(
+    table = Gaming,
+    entity = "Score",
+    pk = "USER#{user_id}",
+    sk = "GAME#{game}",
+    index(name = "Leaderboard", pk = "GAME#{game}", sk = "SCORE#{score}#{user_id}")
+)]
+struct Score {
+    user_id: String,
+    game: String,
+    score: i64,
+}
+
+/// An order; two orders placed at the same second stay apart by their number.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = Gaming, entity = "Order", pk = "CUSTOMER#{customer}", sk = "ORDER#{placed_at}#{number}")]
+struct Order {
+    customer: String,
+    #[dynamap(with = "dynamap::codec::timestamp")]
+    placed_at: OffsetDateTime,
+    number: u32,
+    total: f64,
+}
+
+fn user(user_id: &str, first: &str, last: &str, location: &str, joined: OffsetDateTime) -> User {
+    User {
+        user_id: user_id.into(),
+        first_name: first.into(),
+        last_name: last.into(),
+        location: location.into(),
+        joined,
+    }
+}
+
+fn board(scores: &[Score]) -> String {
+    scores
+        .iter()
+        .map(|s| format!("{} {}", s.user_id, s.score))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let db = example_db::<Gaming>("gaming").await?;
+
+    let users = [
+        user(
+            "mza",
+            "Matt",
+            "Wood",
+            "Cambridge",
+            datetime!(2011-07-04 00:00 UTC),
+        ),
+        user(
+            "jeffbarr",
+            "Jeff",
+            "Barr",
+            "Seattle",
+            datetime!(2012-01-20 00:00 UTC),
+        ),
+        user(
+            "werner",
+            "Werner",
+            "Vogels",
+            "Worldwide",
+            datetime!(2011-05-15 00:00 UTC),
+        ),
+        user(
+            "mattfox",
+            "Matt",
+            "Fox",
+            "Seattle",
+            datetime!(2012-02-01 00:00 UTC),
+        ),
+    ];
+    for u in &users {
+        db.put(u).await?;
+    }
+    let scores = [
+        ("mza", 1200),
+        ("jeffbarr", 870),
+        ("werner", 2400),
+        ("mattfox", -35),
+    ];
+    for (user_id, score) in scores {
+        db.put(&Score {
+            user_id: user_id.into(),
+            game: "space-invaders".into(),
+            score,
+        })
+        .await?;
+        db.put(&Score {
+            user_id: user_id.into(),
+            game: "tetris".into(),
+            score: score / 2 + 7,
+        })
+        .await?;
+    }
+
+    let leaderboard = || db.query(Score::leaderboard("space-invaders"));
+    println!(
+        "space-invaders top 3: {}",
+        board(&leaderboard().last(3).send().await?.items)
+    );
+    println!(
+        "space-invaders bottom 2: {}",
+        board(&leaderboard().first(2).send().await?.items)
+    );
+    println!(
+        "space-invaders scores above 1000: {}",
+        leaderboard().sk_gt((1000i64,)).count().await?
+    );
+    println!(
+        "tetris top 1: {}",
+        board(
+            &db.query(Score::leaderboard("tetris"))
+                .last(1)
+                .send()
+                .await?
+                .items
+        )
+    );
+
+    let names = |found: Vec<User>| {
+        found
+            .into_iter()
+            .map(|u| format!("{} {} ({})", u.first_name, u.last_name, u.user_id))
+            .collect::<Vec<_>>()
+    };
+    println!(
+        "first name Matt: {:?}",
+        names(db.query(User::first_name("Matt")).all().await?)
+    );
+    println!(
+        "last name Vogels: {:?}",
+        names(db.query(User::last_name("Vogels")).all().await?)
+    );
+
+    let orders = [
+        ("100", datetime!(2012-05-16 09:00:10 UTC), 1, 25.00),
+        ("101", datetime!(2012-05-15 15:00:11 UTC), 1, 35.00),
+        ("101", datetime!(2012-05-16 12:00:10 UTC), 2, 100.00),
+        ("102", datetime!(2012-03-20 18:23:10 UTC), 1, 20.00),
+        ("102", datetime!(2012-03-20 18:23:10 UTC), 2, 120.00),
+    ];
+    for (customer, placed_at, number, total) in orders {
+        db.put(&Order {
+            customer: customer.into(),
+            placed_at,
+            number,
+            total,
+        })
+        .await?;
+    }
+    for n in 3..=12 {
+        let placed_at = datetime!(2012-04-01 10:00 UTC) + time::Duration::days(n.into());
+        db.put(&Order {
+            customer: "102".into(),
+            placed_at,
+            number: n,
+            total: f64::from(n) * 10.0,
+        })
+        .await?;
+    }
+    let in_april = || {
+        db.query(Order::partition("102")).sk_between(
+            (datetime!(2012-04-01 00:00 UTC),),
+            (datetime!(2012-04-30 23:59:59 UTC),),
+        )
+    };
+    println!(
+        "customer 102 orders in April 2012: {}",
+        in_april().count().await?
+    );
+    let mut cursor = None;
+    let mut page_number = 1;
+    loop {
+        let mut query = in_april().limit(4);
+        if let Some(c) = cursor.take() {
+            query = query.after(c);
+        }
+        let page = query.send().await?;
+        let line: Vec<String> = page
+            .items
+            .iter()
+            .map(|o| format!("#{} {} {:.2}", o.number, o.placed_at.date(), o.total))
+            .collect();
+        println!("  page {page_number}: {}", line.join(", "));
+        match page.cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+        page_number += 1;
+    }
+    let same_second = db
+        .query(Order::partition("102"))
+        .sk_prefix((datetime!(2012-03-20 18:23:10 UTC),))
+        .all()
+        .await?;
+    println!(
+        "customer 102 orders at 2012-03-20 18:23:10: {} (kept apart by order number)",
+        same_second.len()
+    );
+    println!(
+        "customer 101 orders before 2012-05-16: {}",
+        db.query(Order::partition("101"))
+            .sk_lt((datetime!(2012-05-16 00:00 UTC),))
+            .count()
+            .await?
+    );
+    Ok(())
+}

@@ -1,0 +1,88 @@
+//! The example apps, run against the shared DynamoDB Local and inspected afterwards.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use dynamap::local::DynamoLocal;
+
+/// The example's binary, built by `cargo test` beside the test binaries (or built now when
+/// only this test target was built).
+fn example(name: &str) -> PathBuf {
+    let deps = std::env::current_exe().expect("test binary path");
+    let profile_dir = deps
+        .parent()
+        .and_then(|d| d.parent())
+        .expect("target/<profile>");
+    let path = profile_dir.join("examples").join(name);
+    if !path.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let status = Command::new(cargo)
+            .args(["build", "--all-features", "--example", name])
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building example {name}");
+    }
+    path
+}
+
+/// Runs an example against the shared server; it then leaves its table there.
+fn run_example(name: &str) -> String {
+    let local = DynamoLocal::shared().expect("DynamoDB Local starts");
+    let output = Command::new(example(name))
+        .env("AWS_ENDPOINT_URL_DYNAMODB", local.endpoint())
+        .output()
+        .expect("example runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{name} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+#[tokio::test]
+async fn sensors_example_indexes_sensors_and_not_readings() {
+    let stdout = run_example("sensors");
+    assert!(stdout.contains("in Poznań, building A, floor 2 (not 20): [\"smoke-sensor-4\", \"carbon-monoxide-sensor-2\"]"), "{stdout}");
+
+    let client = DynamoLocal::shared().expect("running").client();
+    let scan = client
+        .scan()
+        .table_name("sensors")
+        .send()
+        .await
+        .expect("raw scan");
+    let (mut sensors, mut readings) = (0, 0);
+    for item in scan.items() {
+        let indexed = item.contains_key("GSI1PK") && item.contains_key("GSI1SK");
+        match item["_type"].as_s().expect("entity type").as_str() {
+            "Sensor" => {
+                sensors += 1;
+                assert!(indexed, "sensor without index attributes: {item:?}");
+            }
+            "Reading" => {
+                readings += 1;
+                assert!(
+                    !item.contains_key("GSI1PK") && !item.contains_key("GSI1SK"),
+                    "reading in the index: {item:?}"
+                );
+            }
+            other => panic!("unexpected entity type {other}"),
+        }
+    }
+    assert_eq!((sensors, readings), (7, 84));
+}
+
+#[tokio::test]
+async fn gaming_example_runs() {
+    let stdout = run_example("gaming");
+    assert!(
+        stdout.contains("space-invaders top 3: werner 2400, mza 1200, jeffbarr 870"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("customer 102 orders in April 2012: 10"),
+        "{stdout}"
+    );
+}
