@@ -34,8 +34,9 @@ trait Eq {}
 trait Debug {}
 mod std {}
 mod core {}
-mod dynamap_private {}
 const __private: () = ();
+// Named like the helper the derive writes for `with = "..."` fields, once plainly `With`.
+type With = ::time::OffsetDateTime;
 
 #[derive(Table)]
 #[dynamap(
@@ -94,12 +95,27 @@ struct Sensor {
     #[dynamap(rename = "k")]
     label: ::std::string::String,
     #[dynamap(with = "dynamap::codec::timestamp")]
-    installed_at: ::time::OffsetDateTime,
+    installed_at: With,
     #[dynamap(with = "dynamap::codec::timestamp::option")]
     retired_at: ::core::option::Option<::time::OffsetDateTime>,
     tags: ::std::vec::Vec<::std::string::String>,
     #[dynamap(skip)]
     cache: u32,
+}
+
+/// A second entity of the same table, for the entity enum.
+#[derive(Entity, ::core::fmt::Debug, ::core::cmp::PartialEq)]
+#[dynamap(table = App, entity = "Note", pk = "SENSOR#{sensor}", sk = "NOTE#{at}")]
+struct Note {
+    sensor: SensorId,
+    at: u64,
+    text: ::std::string::String,
+}
+
+#[derive(dynamap::EntityEnum, ::core::fmt::Debug, ::core::cmp::PartialEq)]
+enum SensorItem {
+    Sensor(Sensor),
+    Note(Note),
 }
 
 fn sensor(floor: ::core::option::Option<::std::string::String>) -> Sensor {
@@ -147,8 +163,18 @@ fn derives_expand_next_to_shadowed_prelude_names() {
             ::core::option::Option::Some("KIND#HUM#SEQ#0000000007")
         )
     );
-    let partition = Sensor::partition(&SensorId("s-1".into()));
+    let partition = Sensor::partition(SensorId("s-1".into()));
     assert_eq!(partition.value().expect("partition renders"), "SENSOR#s-1");
+
+    // Index partitions, one builder per index, named after it.
+    let city = Sensor::gsi1("Oslo");
+    assert_eq!(city.value().expect("renders"), "CITY#Oslo");
+    assert_eq!(city.index(), ::core::option::Option::Some("GSI1"));
+    let installed = Sensor::gsi2(::time::macros::datetime!(2020-03-01 12:30 UTC));
+    assert_eq!(
+        installed.value().expect("renders"),
+        "INSTALLED#2020-03-01T12:30:00.000000000Z"
+    );
 
     // ...and read back into their parts.
     let (id, kind, seq) = Sensor::parse_key(
@@ -221,6 +247,47 @@ fn entity_round_trips_through_an_item() {
     assert_eq!(Sensor::from_item(item).expect("from_item"), retired);
 }
 
+#[test]
+fn entity_enum_decodes_by_entity_type() {
+    use dynamap::query::{Decode, UnknownEntity};
+
+    let note = Note {
+        sensor: SensorId("s-1".into()),
+        at: 5,
+        text: "dusty".into(),
+    };
+    let item = note.to_item().expect("to_item");
+    assert_eq!(s(&item, "SK"), "NOTE#00000000000000000005");
+    let decoded = SensorItem::decode(item, UnknownEntity::Error).expect("decodes");
+    assert_eq!(
+        decoded,
+        ::core::option::Option::Some(SensorItem::from(Note {
+            sensor: SensorId("s-1".into()),
+            at: 5,
+            text: "dusty".into(),
+        }))
+    );
+
+    let sensor_item = sensor(::core::option::Option::None)
+        .to_item()
+        .expect("to_item");
+    assert!(::core::matches!(
+        SensorItem::decode(sensor_item, UnknownEntity::Error),
+        ::core::result::Result::Ok(::core::option::Option::Some(SensorItem::Sensor(_)))
+    ));
+
+    let mut other = note.to_item().expect("to_item");
+    other.insert(
+        "_type".into(),
+        ::dynamap::__private::AttributeValue::S("Gateway".into()),
+    );
+    assert!(::core::matches!(
+        SensorItem::decode(other.clone(), UnknownEntity::Skip),
+        ::core::result::Result::Ok(::core::option::Option::None)
+    ));
+    assert!(SensorItem::decode(other, UnknownEntity::Error).is_err());
+}
+
 /// Under `#[no_implicit_prelude]` nothing but absolute paths resolves: not `Option`, not
 /// `vec!`, not even the crate name `dynamap` without its leading `::`.
 #[no_implicit_prelude]
@@ -245,7 +312,8 @@ mod no_prelude {
     #[derive(::dynamap::Entity, ::core::fmt::Debug, ::core::cmp::PartialEq)]
     #[dynamap(
         table = App,
-        entity = "Alarm",
+        // Braces in names reach generated messages; they must not be read as format strings.
+        entity = "Alarm{v2}",
         pk = "ALARM#{id}",
         sk = "AT#{raised_at}",
         index(name = "GSI1", pk = "ZONE#{zone}", sk = "N#{count}")
@@ -262,10 +330,16 @@ mod no_prelude {
         seen: bool,
     }
 
+    #[derive(::dynamap::EntityEnum, ::core::fmt::Debug)]
+    enum AlarmItem {
+        Alarm(Alarm),
+    }
+
     #[test]
     fn derives_expand_without_any_prelude() {
         use ::dynamap::Entity as _;
 
+        ::std::assert_eq!(Alarm::ENTITY_TYPE, "Alarm{v2}");
         let raised_at = ::time::macros::datetime!(2024-05-06 07:08:09 UTC);
         let alarm = Alarm {
             id: 12,
@@ -297,6 +371,16 @@ mod no_prelude {
             "N#-9223372036854775807"
         );
         ::std::assert_eq!(item["msg"].as_s().expect("string"), "too hot");
+        let decoded = <AlarmItem as ::dynamap::query::Decode>::decode(
+            ::core::clone::Clone::clone(&item),
+            ::dynamap::query::UnknownEntity::Error,
+        )
+        .expect("decodes");
+        ::std::assert!(::core::matches!(
+            decoded,
+            ::core::option::Option::Some(AlarmItem::Alarm(_))
+        ));
+        ::std::assert_eq!(Alarm::gsi1("north").value().expect("renders"), "ZONE#north");
         let back = Alarm::from_item(item).expect("from_item");
         ::std::assert_eq!(
             back,

@@ -80,10 +80,10 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         .entity
         .as_ref()
         .map_or_else(|| input.ident.to_string(), LitStr::value);
-    if entity_name.is_empty() {
-        if let Some(lit) = &attrs.entity {
-            cx.error_at(lit, "entity name cannot be empty");
-        }
+    if entity_name.is_empty()
+        && let Some(lit) = &attrs.entity
+    {
+        cx.error_at(lit, "entity name cannot be empty");
     }
 
     let mut indexes = Vec::new();
@@ -169,7 +169,14 @@ fn named_fields<'a>(
                 None
             }
         },
-        _ => {
+        Data::Enum(_) => {
+            cx.error_at(
+                &input.ident,
+                "`#[derive(Entity)]` needs a struct with named fields; to gather several entities in one enum, derive `EntityEnum`",
+            );
+            None
+        }
+        Data::Union(_) => {
             cx.error_at(
                 &input.ident,
                 "`#[derive(Entity)]` needs a struct with named fields",

@@ -83,10 +83,10 @@ impl TableSchema {
         if str_eq(self.pk, attribute) || str_eq(self.entity_type, attribute) {
             return true;
         }
-        if let Some(sk) = self.sk {
-            if str_eq(sk, attribute) {
-                return true;
-            }
+        if let Some(sk) = self.sk
+            && str_eq(sk, attribute)
+        {
+            return true;
         }
         let mut i = 0;
         while i < self.indexes.len() {
@@ -94,10 +94,10 @@ impl TableSchema {
             if str_eq(index.pk, attribute) {
                 return true;
             }
-            if let Some(sk) = index.sk {
-                if str_eq(sk, attribute) {
-                    return true;
-                }
+            if let Some(sk) = index.sk
+                && str_eq(sk, attribute)
+            {
+                return true;
             }
             i += 1;
         }

@@ -73,10 +73,10 @@ pub(super) fn fields_of<'m, 't>(
 ) -> Vec<&'m FieldModel<'m>> {
     let mut out: Vec<&FieldModel<'_>> = Vec::new();
     for hole in templates.flat_map(Template::holes) {
-        if let Some(field) = model.field(hole) {
-            if !out.iter().any(|f| f.ident == field.ident) {
-                out.push(field);
-            }
+        if let Some(field) = model.field(hole)
+            && !out.iter().any(|f| f.ident == field.ident)
+        {
+            out.push(field);
         }
     }
     out
@@ -361,10 +361,10 @@ fn encode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
         }
         (Some(with), optional) => {
             let ty = field.ty;
-            let encode = encode(quote!(&With(&self.#ident)));
+            let encode = encode(quote!(&__DynamapWith(&self.#ident)));
             let write = quote! {{
-                struct With<'a>(&'a #ty);
-                impl ::dynamap::__private::serde::Serialize for With<'_> {
+                struct __DynamapWith<'a>(&'a #ty);
+                impl ::dynamap::__private::serde::Serialize for __DynamapWith<'_> {
                     fn serialize<S: ::dynamap::__private::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
                         #with::serialize(self.0, serializer)
                     }
@@ -412,17 +412,17 @@ fn decode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
         (Some(with), optional) => {
             let read = match optional {
                 Some(_) => quote! {
-                    ::dynamap::__private::decode_optional_field::<With>(&mut __dynamap_item, #entity, #attribute)?.and_then(|w| w.0)
+                    ::dynamap::__private::decode_optional_field::<__DynamapWith>(&mut __dynamap_item, #entity, #attribute)?.and_then(|w| w.0)
                 },
                 None => {
-                    quote!(::dynamap::__private::decode_field::<With>(&mut __dynamap_item, #entity, #attribute)?.0)
+                    quote!(::dynamap::__private::decode_field::<__DynamapWith>(&mut __dynamap_item, #entity, #attribute)?.0)
                 }
             };
             quote! {{
-                struct With(#ty);
-                impl<'de> ::dynamap::__private::serde::Deserialize<'de> for With {
+                struct __DynamapWith(#ty);
+                impl<'de> ::dynamap::__private::serde::Deserialize<'de> for __DynamapWith {
                     fn deserialize<D: ::dynamap::__private::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                        #with::deserialize(deserializer).map(With)
+                        #with::deserialize(deserializer).map(__DynamapWith)
                     }
                 }
                 #read

@@ -1,6 +1,6 @@
 //! `#[derive(EntityEnum)]`: an enum of entities of one table, decoded by entity type.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields};
@@ -47,11 +47,16 @@ pub(crate) fn expand_entity_enum(input: &DeriveInput) -> TokenStream {
     let name = ident.to_string();
     let first = variants[0].1;
     let table = quote!(<#first as ::dynamap::__private::Entity>::Table);
-    // Every variant's entity must live in the same table; the error points at the variant.
+    // Every variant's entity must live in the same table. A mismatch is reported at the
+    // variant as "expected `SameTableAsFirstVariant<App>`, found `...<Audit>`". (No
+    // `#[diagnostic::on_unimplemented]` trait: the `diagnostic` namespace does not resolve
+    // under `#[no_implicit_prelude]`.) The struct sits in a module so its name shadows no
+    // user type the variants name.
     let same_table = variants.iter().skip(1).map(|(_, ty)| {
-        quote_spanned! {ty.span()=>
-            let _: ::core::marker::PhantomData<#table> =
-                ::core::marker::PhantomData::<<#ty as ::dynamap::__private::Entity>::Table>;
+        let span = Span::call_site().located_at(ty.span());
+        quote_spanned! {span=>
+            let _: __dynamap_entity_enum::SameTableAsFirstVariant<#table> =
+                __dynamap_entity_enum::SameTableAsFirstVariant::<<#ty as ::dynamap::__private::Entity>::Table>(::core::marker::PhantomData);
         }
     });
     let arms = variants.iter().map(|(variant, ty)| {
@@ -73,6 +78,9 @@ pub(crate) fn expand_entity_enum(input: &DeriveInput) -> TokenStream {
     });
     quote! {
         const _: () = {
+            mod __dynamap_entity_enum {
+                pub struct SameTableAsFirstVariant<T>(pub ::core::marker::PhantomData<T>);
+            }
             const _: fn() = || { #(#same_table)* };
 
             impl ::dynamap::__private::Decode for #ident {

@@ -85,10 +85,10 @@ fn fieldless_enum(cx: &mut Ctxt, data: &syn::DataEnum) -> Option<TokenStream> {
             .rename
             .as_ref()
             .map_or_else(|| variant.ident.to_string(), syn::LitStr::value);
-        if name.is_empty() {
-            if let Some(lit) = &attrs.rename {
-                cx.error_at(lit, "key part names cannot be empty");
-            }
+        if name.is_empty()
+            && let Some(lit) = &attrs.rename
+        {
+            cx.error_at(lit, "key part names cannot be empty");
         }
         if names.iter().any(|(_, n)| n == &name) {
             cx.error_at(

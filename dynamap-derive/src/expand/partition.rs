@@ -72,7 +72,7 @@ fn partition_builder(
         quote!(#name)
     });
     let shape = sort_shape(model, sk);
-    let segments = sk.map(|sk| sort_segments(sk)).unwrap_or_default();
+    let segments = sk.map(sort_segments).unwrap_or_default();
     quote! {
         #[doc = #doc]
         #[allow(clippy::too_many_arguments)] // one argument per key field, as the template says
@@ -124,23 +124,19 @@ pub(crate) fn field_attrs(model: &EntityModel<'_>) -> TokenStream {
 /// `GSI1` → `gsi1`, `by-city` → `by_city`, `2nd` → `_2nd`.
 fn snake_case(name: &str) -> String {
     let mut out = String::with_capacity(name.len() + 1);
-    for (i, ch) in name.chars().enumerate() {
-        if ch.is_ascii_uppercase()
-            && i > 0
-            && name[..i]
-                .chars()
-                .last()
-                .is_some_and(|p| p.is_ascii_lowercase())
-        {
+    let mut previous_lower = false;
+    for ch in name.chars() {
+        if ch.is_ascii_uppercase() && previous_lower {
             out.push('_');
         }
-        if ch.is_ascii_alphanumeric() {
-            out.push(ch.to_ascii_lowercase());
+        previous_lower = ch.is_ascii_lowercase();
+        out.push(if ch.is_ascii_alphanumeric() {
+            ch.to_ascii_lowercase()
         } else {
-            out.push('_');
-        }
+            '_'
+        });
     }
-    if out.starts_with(|c: char| c.is_ascii_digit()) || out.is_empty() {
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, '_');
     }
     out
@@ -157,5 +153,6 @@ mod tests {
         assert_eq!(snake_case("by-city"), "by_city");
         assert_eq!(snake_case("2nd"), "_2nd");
         assert_eq!(snake_case("LocationIndex"), "location_index");
+        assert_eq!(snake_case("índiceA"), "_ndice_a");
     }
 }

@@ -33,10 +33,10 @@ pub(crate) fn expand_table(input: &DeriveInput) -> TokenStream {
     let mut index_names = BTreeSet::new();
     for index in &attrs.indexes {
         check_index(&mut cx, index);
-        if let Some(name) = &index.name {
-            if !index_names.insert(name.value()) {
-                cx.error_at(name, format!("duplicate index name {:?}", name.value()));
-            }
+        if let Some(name) = &index.name
+            && !index_names.insert(name.value())
+        {
+            cx.error_at(name, format!("duplicate index name {:?}", name.value()));
         }
     }
     if cx.has_errors() {

@@ -33,4 +33,4 @@ mod condition;
 mod placeholders;
 
 pub use condition::{Attr, Condition};
-pub use placeholders::{Placeholders, Rendered};
+pub use placeholders::{NameMap, Placeholders, Rendered, ValueMap};

@@ -4,6 +4,11 @@ use std::collections::HashMap;
 
 use crate::codec::AttributeValue;
 
+/// Placeholder to attribute name.
+pub type NameMap = HashMap<String, String>;
+/// Placeholder to value.
+pub type ValueMap = HashMap<String, AttributeValue>;
+
 /// Names (`#n0`) and values (`:v0`) used by one request's expressions. One instance is
 /// shared by every expression of a request (key condition, filter, projection), so the
 /// placeholders never collide.
@@ -34,13 +39,8 @@ impl Placeholders {
         placeholder
     }
 
-    /// The name map, or `None` when empty (DynamoDB rejects empty maps).
-    pub fn into_parts(
-        self,
-    ) -> (
-        Option<HashMap<String, String>>,
-        Option<HashMap<String, AttributeValue>>,
-    ) {
+    /// The name and value maps, each `None` when empty (DynamoDB rejects empty maps).
+    pub fn into_parts(self) -> (Option<NameMap>, Option<ValueMap>) {
         let names = (!self.names.is_empty()).then_some(self.names);
         let values = (!self.values.is_empty()).then_some(self.values);
         (names, values)

@@ -40,14 +40,10 @@ impl KeyWriter {
             return;
         }
         let start = self.out.len();
-        let result = value.write_key_arg(&mut self.out);
-        let result = result.and_then(|()| {
-            if self.out.len() == start {
-                Err(KeyPartError::Empty)
-            } else {
-                Ok(())
-            }
-        });
+        let mut result = value.write_key_arg(&mut self.out);
+        if result.is_ok() && self.out.len() == start {
+            result = Err(KeyPartError::Empty);
+        }
         match result {
             Ok(()) => escape_tail(&mut self.out, start),
             Err(err) => self.error = Some(self.error(Some(field), KeyErrorKind::Part(err))),

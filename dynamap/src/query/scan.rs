@@ -9,7 +9,7 @@ use tracing::Instrument;
 
 use super::{Decode, UnknownEntity};
 use crate::codec::{AttributeValue, Item};
-use crate::expr::{Condition, Placeholders};
+use crate::expr::{Condition, NameMap, Placeholders, ValueMap};
 use crate::ops::call_span;
 use crate::table::Table;
 use crate::{Db, Error, Result};
@@ -195,8 +195,8 @@ impl<T: Decode> Scan<'_, T> {
         segment: u32,
         start: Option<Item>,
         filter: &Option<String>,
-        names: &Option<std::collections::HashMap<String, String>>,
-        values: &Option<std::collections::HashMap<String, AttributeValue>>,
+        names: &Option<NameMap>,
+        values: &Option<ValueMap>,
         count: bool,
     ) -> Result<aws_sdk_dynamodb::operation::scan::ScanOutput> {
         let parallel = self.segments > 1;

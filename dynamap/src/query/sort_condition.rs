@@ -138,7 +138,7 @@ mod tests {
         );
         // A key of building "A" sorts inside [LOC#A#, LOC#A$); building "AB" after it.
         for key in ["LOC#A#1#1", "LOC#A#zz#zz"] {
-            assert!(key >= "LOC#A#" && key < "LOC#A$");
+            assert!(("LOC#A#".."LOC#A$").contains(&key));
         }
         assert!("LOC#AB#1#1" >= "LOC#A$");
     }

@@ -1,0 +1,16 @@
+use dynamap::{Entity, Table};
+
+#[derive(Table)]
+#[dynamap(pk = "PK", sk = "SK", index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK"))]
+struct App;
+
+#[derive(Entity)]
+#[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO",
+          index(name = "GSI1", pk = "CITY#{city}", sk = "SENSOR#{id}"),
+          index(name = "GSI1", pk = "SITE#{city}", sk = "SENSOR#{id}"))]
+struct Sensor {
+    id: String,
+    city: String,
+}
+
+fn main() {}
