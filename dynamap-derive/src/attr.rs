@@ -37,6 +37,8 @@ pub(crate) struct EntityAttrs {
     pub(crate) pk: Option<LitStr>,
     pub(crate) sk: Option<LitStr>,
     pub(crate) indexes: Vec<EntityIndex>,
+    /// `lookup(name = "...", pk = "...", sk = "...")`: items kept in sync with the entity.
+    pub(crate) lookups: Vec<EntityIndex>,
     pub(crate) given: Given,
 }
 
@@ -56,6 +58,7 @@ pub(crate) struct FieldAttrs {
     pub(crate) rename: Option<LitStr>,
     pub(crate) skip: Option<Path>,
     pub(crate) with: Option<LitStr>,
+    pub(crate) version: Option<Path>,
 }
 
 /// `#[dynamap(rename = "...")]` on an enum variant deriving `KeyPart`.
@@ -81,9 +84,9 @@ impl Given {
 
 const TABLE_KEYS: &str = "`pk`, `sk`, `entity_type`, `ttl`, `index`";
 const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `projection`, `include`";
-const ENTITY_KEYS: &str = "`table`, `entity`, `pk`, `sk`, `index`";
+const ENTITY_KEYS: &str = "`table`, `entity`, `pk`, `sk`, `index`, `lookup`";
 const ENTITY_INDEX_KEYS: &str = "`name`, `pk`, `sk`";
-const FIELD_KEYS: &str = "`rename`, `skip`, `with`";
+const FIELD_KEYS: &str = "`rename`, `skip`, `with`, `version`";
 const VARIANT_KEYS: &str = "`rename`";
 
 impl TableAttrs {
@@ -160,6 +163,8 @@ impl EntityAttrs {
                 set_once(cx, &mut out.sk, meta, parse_str(meta)?);
             } else if meta.path.is_ident("index") {
                 out.indexes.push(EntityIndex::parse(cx, meta)?);
+            } else if meta.path.is_ident("lookup") {
+                out.lookups.push(EntityIndex::parse(cx, meta)?);
             } else {
                 unknown(meta, ENTITY_KEYS)?;
             }
@@ -205,6 +210,8 @@ impl FieldAttrs {
                 set_once(cx, &mut out.skip, meta, parse_flag(meta)?);
             } else if meta.path.is_ident("with") {
                 set_once(cx, &mut out.with, meta, parse_str(meta)?);
+            } else if meta.path.is_ident("version") {
+                set_once(cx, &mut out.version, meta, parse_flag(meta)?);
             } else {
                 unknown(meta, FIELD_KEYS)?;
             }

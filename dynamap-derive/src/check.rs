@@ -10,7 +10,7 @@ use syn::{
     Visibility,
 };
 
-use crate::attr::{EntityAttrs, FieldAttrs};
+use crate::attr::{EntityAttrs, EntityIndex, FieldAttrs};
 use crate::ctx::Ctxt;
 use crate::template::Template;
 
@@ -22,6 +22,8 @@ pub(crate) struct EntityModel<'a> {
     pub(crate) pk: Template,
     pub(crate) sk: Option<Template>,
     pub(crate) indexes: Vec<IndexModel>,
+    /// Items kept in sync with the entity, in the same table.
+    pub(crate) lookups: Vec<IndexModel>,
     pub(crate) fields: Vec<FieldModel<'a>>,
 }
 
@@ -41,6 +43,8 @@ pub(crate) struct FieldModel<'a> {
     pub(crate) attribute_span: Span,
     pub(crate) skip: bool,
     pub(crate) with: Option<Path>,
+    /// The optimistic-locking version field.
+    pub(crate) version: bool,
 }
 
 impl EntityModel<'_> {
@@ -86,43 +90,9 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         cx.error_at(lit, "entity name cannot be empty");
     }
 
-    let mut indexes = Vec::new();
-    let mut index_names = Vec::new();
-    for index in &attrs.indexes {
-        if let Some(name) = &index.name {
-            if index_names.contains(&name.value()) {
-                cx.error_at(
-                    name,
-                    format!(
-                        "duplicate index {:?}: give each index's templates in one `index(...)`",
-                        name.value()
-                    ),
-                );
-            }
-            index_names.push(name.value());
-        }
-        if index.name.is_none() && !index.given.contains("name") {
-            cx.error_at(
-                &index.path,
-                "index needs a name: `index(name = \"GSI1\", pk = \"...\")`",
-            );
-        }
-        if index.pk.is_none() && !index.given.contains("pk") {
-            cx.error_at(
-                &index.path,
-                "index needs a partition key template: `pk = \"...\"`",
-            );
-        }
-        let pk = index.pk.as_ref().and_then(|t| Template::parse(cx, t));
-        let sk = optional_template(cx, index.sk.as_ref());
-        if let (Some(name), Some(pk), Some(sk)) = (&index.name, pk, sk) {
-            indexes.push(IndexModel {
-                name: name.clone(),
-                pk,
-                sk,
-            });
-        }
-    }
+    let indexes = index_models(cx, &attrs.indexes, "index", "GSI1");
+    let lookups = index_models(cx, &attrs.lookups, "lookup", "by_location");
+    check_version(cx, &fields);
 
     let model_fields = &fields;
     if has_fields {
@@ -132,6 +102,12 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         for index in &indexes {
             for template in std::iter::once(&index.pk).chain(index.sk.as_ref()) {
                 check_holes(cx, template, model_fields, true);
+            }
+        }
+        // A lookup item must always exist, so its fields cannot be optional.
+        for lookup in &lookups {
+            for template in std::iter::once(&lookup.pk).chain(lookup.sk.as_ref()) {
+                check_holes(cx, template, model_fields, false);
             }
         }
     }
@@ -150,6 +126,7 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         pk,
         sk,
         indexes,
+        lookups,
         fields,
     })
 }
@@ -227,6 +204,7 @@ fn field_model<'a>(cx: &mut Ctxt, field: &'a syn::Field) -> Option<FieldModel<'a
             .map_or_else(|| ident.span(), LitStr::span),
         skip: attrs.skip.is_some(),
         with,
+        version: attrs.version.is_some(),
     })
 }
 
@@ -306,5 +284,69 @@ fn optional_template(cx: &mut Ctxt, source: Option<&LitStr>) -> Option<Option<Te
     match source {
         None => Some(None),
         Some(lit) => Template::parse(cx, lit).map(Some),
+    }
+}
+
+/// Checks `index(...)` or `lookup(...)` declarations and keeps the usable ones.
+fn index_models(
+    cx: &mut Ctxt,
+    declared: &[EntityIndex],
+    kind: &str,
+    example: &str,
+) -> Vec<IndexModel> {
+    let mut models = Vec::new();
+    let mut names = Vec::new();
+    for index in declared {
+        if let Some(name) = &index.name {
+            if names.contains(&name.value()) {
+                let message = format!(
+                    "duplicate {kind} {:?}: give each {kind}'s templates in one `{kind}(...)`",
+                    name.value()
+                );
+                cx.error_at(name, message);
+            }
+            names.push(name.value());
+        }
+        if index.name.is_none() && !index.given.contains("name") {
+            cx.error_at(
+                &index.path,
+                format!("{kind} needs a name: `{kind}(name = \"{example}\", pk = \"...\")`"),
+            );
+        }
+        if index.pk.is_none() && !index.given.contains("pk") {
+            cx.error_at(
+                &index.path,
+                format!("{kind} needs a partition key template: `pk = \"...\"`"),
+            );
+        }
+        let pk = index.pk.as_ref().and_then(|t| Template::parse(cx, t));
+        let sk = optional_template(cx, index.sk.as_ref());
+        if let (Some(name), Some(pk), Some(sk)) = (&index.name, pk, sk) {
+            models.push(IndexModel {
+                name: name.clone(),
+                pk,
+                sk,
+            });
+        }
+    }
+    models
+}
+
+/// At most one version field, and it is stored.
+fn check_version(cx: &mut Ctxt, fields: &[FieldModel<'_>]) {
+    let mut versions = fields.iter().filter(|f| f.version);
+    if let Some(first) = versions.next() {
+        if first.skip {
+            cx.error_at(first.ident, "a version field must be stored: remove `skip`");
+        }
+        if first.option_inner.is_some() {
+            cx.error_at(
+                first.ty,
+                "a version field is a plain integer, not an `Option`",
+            );
+        }
+    }
+    for extra in versions {
+        cx.error_at(extra.ident, "an entity has at most one `version` field");
     }
 }

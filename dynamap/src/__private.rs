@@ -1,7 +1,7 @@
 //! Paths used by generated code. Not public API: anything here may change in any release.
 
 pub use crate::codec::{AttributeValue, Item, decode_field, decode_optional_field, encode_field};
-pub use crate::entity::Entity;
+pub use crate::entity::{Entity, LookupKey, WriteMeta};
 pub use crate::expr::Attr;
 pub use crate::key::{
     Key, KeyArg, KeyError, KeyPart, KeyPartError, KeyReader, KeyWriter, PartitionKey,
@@ -13,6 +13,7 @@ pub use crate::table::{IndexSchema, Projection, Table, TableSchema};
 pub use crate::{Error, Result};
 pub use serde;
 pub use std::string::String;
+pub use std::vec::Vec;
 
 /// Compile-time proof that a field type can fill a key template hole. The derive calls it
 /// with the field type's span, so the error points at the field.
@@ -61,3 +62,30 @@ pub fn unknown_entity<T>(
         }
     }
 }
+
+/// Integer types a `#[dynamap(version)]` field can have.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a version field",
+    label = "a version field is an unsigned or signed integer"
+)]
+pub trait VersionField {
+    /// The version as a `u64` (negative values count as 0).
+    fn to_version(&self) -> u64;
+    /// The field value for `version`, saturating at the type's maximum.
+    fn from_version(version: u64) -> Self;
+}
+
+macro_rules! version_field {
+    ($($ty:ty),*) => {$(
+        impl VersionField for $ty {
+            fn to_version(&self) -> u64 {
+                u64::try_from(*self).unwrap_or(0)
+            }
+            fn from_version(version: u64) -> Self {
+                <$ty>::try_from(version).unwrap_or(<$ty>::MAX)
+            }
+        }
+    )*};
+}
+
+version_field!(u16, u32, u64, usize, i32, i64);

@@ -3,6 +3,7 @@
 use crate::Result;
 use crate::codec::Item;
 use crate::key::{Key, KeyError};
+
 use crate::table::Table;
 
 /// A Rust type stored as items of a single-table design, usually derived:
@@ -59,4 +60,62 @@ pub trait Entity: Sized {
 
     /// Reads stored key values back into their parts.
     fn parse_key(pk: &str, sk: Option<&str>) -> Result<Self::KeyParts, KeyError>;
+
+    /// What writes must know beyond the item: the version attribute, the attributes keys
+    /// and indexes are made of, the lookup items kept in sync. The derive fills it in.
+    const WRITE: WriteMeta = WriteMeta::NONE;
+
+    /// The optimistic-locking version this value was read with (0 for a new value). Only
+    /// meaningful when [`WriteMeta::version`] is set.
+    fn version(&self) -> u64 {
+        0
+    }
+
+    /// Sets the version field, after a successful versioned write.
+    fn set_version(&mut self, _version: u64) {}
+
+    /// The keys of the lookup items this value owns, in [`WriteMeta::lookups`] order.
+    fn lookup_keys(&self) -> Result<Vec<LookupKey>, KeyError> {
+        Ok(Vec::new())
+    }
+}
+
+/// Write metadata of an entity; see [`Entity::WRITE`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WriteMeta {
+    /// The attribute of the `#[dynamap(version)]` field.
+    pub version: Option<&'static str>,
+    /// Attributes of the fields in the primary key templates: updates cannot change them.
+    pub key_attributes: &'static [&'static str],
+    /// Attributes of `Option` fields: the only ones an update may remove.
+    pub optional_attributes: &'static [&'static str],
+    /// `(attribute, index)` for every field an index template uses.
+    pub indexed_attributes: &'static [(&'static str, &'static str)],
+    /// The names of the entity's `lookup(...)` items.
+    pub lookups: &'static [&'static str],
+    /// `(attribute, lookup)` for every field a lookup template uses.
+    pub lookup_attributes: &'static [(&'static str, &'static str)],
+}
+
+impl WriteMeta {
+    /// No version, no indexes, no lookups.
+    pub const NONE: WriteMeta = WriteMeta {
+        version: None,
+        key_attributes: &[],
+        optional_attributes: &[],
+        indexed_attributes: &[],
+        lookups: &[],
+        lookup_attributes: &[],
+    };
+}
+
+/// The key of one lookup item, rendered from its owner's fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LookupKey {
+    /// The lookup's name.
+    pub name: &'static str,
+    /// The partition key value.
+    pub pk: String,
+    /// The sort key value, when the table has a sort key.
+    pub sk: Option<String>,
 }

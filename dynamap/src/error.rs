@@ -93,6 +93,70 @@ pub enum Error {
         operation: &'static str,
     },
 
+    /// A versioned write found another version stored than the one the value was read with:
+    /// someone else wrote the item in between. Read it again and retry.
+    #[error("version conflict on entity `{entity}`: expected stored version {expected}")]
+    VersionConflict {
+        /// The entity written.
+        entity: &'static str,
+        /// The version the write expected to replace (0: expected no item).
+        expected: u64,
+    },
+
+    /// A lookup item (such as a uniqueness guard) already belongs to another item.
+    #[error("lookup `{lookup}` of entity `{entity}` already belongs to another item")]
+    LookupTaken {
+        /// The entity written.
+        entity: &'static str,
+        /// The lookup's name.
+        lookup: &'static str,
+    },
+
+    /// A write kept losing the race to concurrent writers of the same item and gave up.
+    #[error("gave up writing entity `{entity}` after {rounds} rounds of concurrent changes")]
+    Contention {
+        /// The entity written.
+        entity: &'static str,
+        /// How many times it started over.
+        rounds: u32,
+    },
+
+    /// A transaction has more actions than DynamoDB's 100.
+    #[error("transaction has {actions} actions, over DynamoDB's limit of {limit}")]
+    TooManyActions {
+        /// Actions in the transaction.
+        actions: usize,
+        /// The limit (100).
+        limit: usize,
+    },
+
+    /// A transaction's items add up to more than DynamoDB's 4 MB.
+    #[error("transaction items add up to {size} bytes, over DynamoDB's limit of {limit} bytes")]
+    TransactionTooLarge {
+        /// The total size of the transaction's items.
+        size: usize,
+        /// The limit (4,194,304 bytes).
+        limit: usize,
+    },
+
+    /// Two actions of one transaction address the same item, which DynamoDB rejects.
+    #[error("transaction actions {first} and {second} both address one item of entity `{entity}`")]
+    DuplicateTransactionItem {
+        /// The entity of the second action.
+        entity: &'static str,
+        /// The index of the first action on the item.
+        first: usize,
+        /// The index of the second one.
+        second: usize,
+    },
+
+    /// DynamoDB canceled a transaction; `reasons` says which actions failed and why.
+    #[error("transaction canceled: {}", crate::transact::describe(reasons))]
+    TransactionCanceled {
+        /// One entry per action that failed, in request order.
+        reasons: Vec<crate::transact::ActionFailure>,
+    },
+
     /// A condition or filter could not be built: a value that does not encode, or an `in`
     /// with no values or more than DynamoDB's 100.
     #[error("invalid expression: {reason}")]
@@ -145,6 +209,29 @@ pub enum Error {
         source: Box<dyn std::error::Error + Send + Sync>,
     },
 
+    /// A batch names the same item more than once. DynamoDB rejects a whole call that does
+    /// this, and across calls the outcome would depend on timing, so the batch writes the
+    /// first occurrence and reports every later one with this error.
+    #[error("key (pk {pk:?}, sk {sk:?}) of entity `{entity}` appears more than once in one batch")]
+    DuplicateKey {
+        /// The entity of the repeated occurrence.
+        entity: &'static str,
+        /// The partition key value.
+        pk: String,
+        /// The sort key value, if the table has a sort key.
+        sk: Option<String>,
+    },
+
+    /// DynamoDB kept returning the item (or key) as unprocessed, usually because its
+    /// partition was throttled, until the batch's retry policy gave up.
+    #[error("{operation} left the item unprocessed after {attempts} attempts")]
+    Unprocessed {
+        /// The DynamoDB operation, such as `BatchWriteItem`.
+        operation: &'static str,
+        /// How many calls included the item.
+        attempts: u32,
+    },
+
     /// The DynamoDB Local launcher could not install, start or reach DynamoDB Local.
     #[cfg(feature = "local")]
     #[error("dynamodb local: {0}")]
@@ -159,11 +246,23 @@ const THROTTLING_CODES: &[&str] = &[
     "TransactionInProgressException",
 ];
 
+/// Error codes of DynamoDB's server-side failures (HTTP 5xx).
+const SERVER_ERROR_CODES: &[&str] = &[
+    "InternalServerError",
+    "ServiceUnavailable",
+    "InternalFailure",
+];
+
 impl Error {
     /// True when a conditional write failed because the item was in the wrong state.
     pub fn is_conditional_check_failed(&self) -> bool {
         match self {
-            Error::ConditionalCheckFailed { .. } => true,
+            Error::ConditionalCheckFailed { .. }
+            | Error::VersionConflict { .. }
+            | Error::LookupTaken { .. } => true,
+            Error::TransactionCanceled { reasons } => reasons
+                .iter()
+                .any(|r| r.code.as_deref() == Some("ConditionalCheckFailed")),
             Error::Service { code, .. } => {
                 code.as_deref() == Some("ConditionalCheckFailedException")
             }
@@ -174,6 +273,21 @@ impl Error {
     /// True when DynamoDB throttled the request; retrying later may succeed.
     pub fn is_throttled(&self) -> bool {
         self.code().is_some_and(|c| THROTTLING_CODES.contains(&c))
+    }
+
+    /// True when retrying the same request later may succeed: throttling, server errors
+    /// (5xx) and failures to reach DynamoDB at all.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Error::Service { code: None, .. } => true,
+            Error::Service {
+                code: Some(code), ..
+            } => {
+                THROTTLING_CODES.contains(&code.as_str())
+                    || SERVER_ERROR_CODES.contains(&code.as_str())
+            }
+            _ => false,
+        }
     }
 
     /// The DynamoDB error code, when DynamoDB answered with one.

@@ -92,6 +92,7 @@
 //! - `local`: the DynamoDB Local launcher.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod batch;
 pub mod codec;
 mod db;
 mod entity;
@@ -103,7 +104,9 @@ pub mod limits;
 pub mod local;
 pub mod ops;
 pub mod query;
+pub mod retry;
 mod table;
+pub mod transact;
 
 #[doc(hidden)]
 pub mod __private;
@@ -115,7 +118,7 @@ pub struct ReadmeDoctests;
 
 pub use db::Db;
 pub use dynamap_derive::{Entity, EntityEnum, KeyPart, Table};
-pub use entity::Entity;
+pub use entity::{Entity, LookupKey, WriteMeta};
 pub use error::{Error, Result};
 pub use key::{Key, KeyError, KeyPart, PartitionKey};
 pub use table::{IndexSchema, Projection, Table, TableSchema};

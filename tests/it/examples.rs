@@ -27,8 +27,13 @@ fn example(name: &str) -> PathBuf {
 
 /// Runs an example against the shared server; it then leaves its table there.
 fn run_example(name: &str) -> String {
+    run_example_with(name, &[])
+}
+
+fn run_example_with(name: &str, args: &[&str]) -> String {
     let local = DynamoLocal::shared().expect("DynamoDB Local starts");
     let output = Command::new(example(name))
+        .args(args)
         .env("AWS_ENDPOINT_URL_DYNAMODB", local.endpoint())
         .output()
         .expect("example runs");
@@ -84,5 +89,27 @@ async fn gaming_example_runs() {
     assert!(
         stdout.contains("customer 102 orders in April 2012: 10"),
         "{stdout}"
+    );
+}
+
+#[tokio::test]
+async fn timeline_example_fans_out_and_pages() {
+    let stdout = run_example_with("timeline", &["--followers", "1500"]);
+    assert!(stdout.contains("wrote 3000 items"), "{stdout}");
+    assert!(stdout.contains("0 failed"), "{stdout}");
+    assert!(stdout.contains("the next 7:"), "{stdout}");
+
+    let client = DynamoLocal::shared().expect("running").client();
+    let count = client
+        .scan()
+        .table_name("timeline")
+        .select(aws_sdk_dynamodb::types::Select::Count)
+        .send()
+        .await
+        .expect("scan");
+    assert!(
+        count.count() >= 3000,
+        "every follower's entries are stored: {}",
+        count.count()
     );
 }

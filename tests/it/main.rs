@@ -1,7 +1,9 @@
 //! Integration tests against a real DynamoDB Local, started once for this test binary.
 //! Every test works in its own freshly created table, so they run in parallel.
 
+mod batch;
 mod examples;
+mod faults;
 mod items;
 mod keys;
 mod limits;
@@ -9,6 +11,9 @@ mod models;
 mod queries;
 mod scans;
 mod table;
+mod updates;
+mod write_models;
+mod writes;
 
 use dynamap::local::DynamoLocal;
 use dynamap::{Db, Table};

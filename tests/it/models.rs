@@ -117,3 +117,17 @@ pub(crate) enum SensorItem {
     Sensor(Sensor),
     Reading(Reading),
 }
+
+/// One follower's timeline entry (seed 004), written for every follower when a streamer goes
+/// live. The sort key is time, then stream id, so events at the same instant stay distinct.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = App, entity = "Timeline", pk = "USER#{follower}", sk = "TL#{at}#{stream}")]
+pub(crate) struct TimelineEntry {
+    pub(crate) follower: u64,
+    #[dynamap(with = "dynamap::codec::timestamp")]
+    pub(crate) at: OffsetDateTime,
+    pub(crate) stream: String,
+    pub(crate) streamer: String,
+    /// Time to live: a month after the event, in epoch seconds.
+    pub(crate) expires_at: i64,
+}

@@ -34,6 +34,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     let to_item = to_item(model);
     let from_item = from_item(model);
     let parse_key = parse_key(model);
+    let write_meta = super::write_meta::write_meta(model);
     quote! {
         const _: () = {
             #checks
@@ -52,6 +53,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 #to_item
                 #from_item
                 #parse_key
+                #write_meta
             }
         };
     }

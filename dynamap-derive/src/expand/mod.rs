@@ -7,6 +7,7 @@ mod key_part;
 mod keys;
 mod partition;
 mod table;
+mod write_meta;
 
 pub(crate) use entity::expand_entity;
 pub(crate) use entity_enum::expand_entity_enum;

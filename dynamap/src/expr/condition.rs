@@ -57,6 +57,102 @@ impl<E, T> Attr<E, T> {
     pub fn not_exists(self) -> Condition<E> {
         Condition::new(Node::NotExists(self.name))
     }
+
+    /// True when the attribute holds a value of DynamoDB type `kind`.
+    pub fn has_type(self, kind: AttributeKind) -> Condition<E> {
+        Condition::new(Node::HasType(
+            self.name,
+            AttributeValue::S(kind.code().to_owned()),
+        ))
+    }
+
+    /// The attribute's size (string length in bytes, binary length, or number of elements),
+    /// to compare with a number.
+    pub fn size(self) -> Size<E> {
+        Size {
+            name: self.name,
+            entity: PhantomData,
+        }
+    }
+}
+
+/// DynamoDB's attribute types, for [`Attr::has_type`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttributeKind {
+    /// `S`
+    String,
+    /// `N`
+    Number,
+    /// `B`
+    Binary,
+    /// `BOOL`
+    Bool,
+    /// `NULL`
+    Null,
+    /// `L`
+    List,
+    /// `M`
+    Map,
+    /// `SS`
+    StringSet,
+    /// `NS`
+    NumberSet,
+    /// `BS`
+    BinarySet,
+}
+
+impl AttributeKind {
+    fn code(self) -> &'static str {
+        match self {
+            AttributeKind::String => "S",
+            AttributeKind::Number => "N",
+            AttributeKind::Binary => "B",
+            AttributeKind::Bool => "BOOL",
+            AttributeKind::Null => "NULL",
+            AttributeKind::List => "L",
+            AttributeKind::Map => "M",
+            AttributeKind::StringSet => "SS",
+            AttributeKind::NumberSet => "NS",
+            AttributeKind::BinarySet => "BS",
+        }
+    }
+}
+
+/// `size(attribute)`, made by [`Attr::size`].
+pub struct Size<E> {
+    name: &'static str,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E> Size<E> {
+    fn compare(self, op: Op, n: usize) -> Condition<E> {
+        Condition::new(Node::Size(self.name, op, AttributeValue::N(n.to_string())))
+    }
+
+    /// The size equals `n`.
+    pub fn eq(self, n: usize) -> Condition<E> {
+        self.compare(Op::Eq, n)
+    }
+
+    /// The size is less than `n`.
+    pub fn lt(self, n: usize) -> Condition<E> {
+        self.compare(Op::Lt, n)
+    }
+
+    /// The size is at most `n`.
+    pub fn le(self, n: usize) -> Condition<E> {
+        self.compare(Op::Le, n)
+    }
+
+    /// The size is greater than `n`.
+    pub fn gt(self, n: usize) -> Condition<E> {
+        self.compare(Op::Gt, n)
+    }
+
+    /// The size is at least `n`.
+    pub fn ge(self, n: usize) -> Condition<E> {
+        self.compare(Op::Ge, n)
+    }
 }
 
 impl<E, T: Serialize> Attr<E, T> {
@@ -165,6 +261,8 @@ enum Node {
     Contains(&'static str, AttributeValue),
     Exists(&'static str),
     NotExists(&'static str),
+    HasType(&'static str, AttributeValue),
+    Size(&'static str, Op, AttributeValue),
     And(Box<Node>, Box<Node>),
     Or(Box<Node>, Box<Node>),
     Not(Box<Node>),
@@ -310,6 +408,14 @@ fn write_node(node: &Node, p: &mut Placeholders, out: &mut String) {
             write!(out, "contains({n}, {v})")
         }
         Node::Exists(name) => write!(out, "attribute_exists({})", p.name(name)),
+        Node::HasType(name, kind) => {
+            let (n, v) = (p.name(name), p.value(kind.clone()));
+            write!(out, "attribute_type({n}, {v})")
+        }
+        Node::Size(name, op, value) => {
+            let (n, v) = (p.name(name), p.value(value.clone()));
+            write!(out, "size({n}) {} {v}", op.symbol())
+        }
         Node::NotExists(name) => write!(out, "attribute_not_exists({})", p.name(name)),
         Node::And(a, b) | Node::Or(a, b) => {
             let joiner = if matches!(node, Node::And(..)) {
@@ -364,6 +470,20 @@ mod tests {
             "(((#n0 = :v0 OR begins_with(#n0, :v1)) AND (NOT #n1 IN (:v2, :v3))) AND attribute_exists(#n2))"
         );
         assert_eq!(r.names.len(), 3);
+    }
+
+    #[test]
+    fn types_and_sizes() {
+        let r = CITY
+            .has_type(AttributeKind::String)
+            .and(CITY.size().ge(3))
+            .render()
+            .expect("renders");
+        assert_eq!(
+            r.expression,
+            "(attribute_type(#n0, :v0) AND size(#n0) >= :v1)"
+        );
+        assert_eq!(r.values[":v0"], AttributeValue::S("S".into()));
     }
 
     #[test]

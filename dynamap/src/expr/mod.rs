@@ -31,6 +31,7 @@
 
 mod condition;
 mod placeholders;
+pub(crate) mod update;
 
-pub use condition::{Attr, Condition};
+pub use condition::{Attr, AttributeKind, Condition, Size};
 pub use placeholders::{NameMap, Placeholders, Rendered, ValueMap};

@@ -37,13 +37,26 @@ impl Connection {
     }
 
     pub(super) fn client(&self) -> aws_sdk_dynamodb::Client {
-        let config = aws_sdk_dynamodb::Config::builder()
+        aws_sdk_dynamodb::Client::from_conf(self.config().build())
+    }
+
+    /// A client whose calls get `faults`, with the SDK's retries off so that every fault
+    /// reaches the caller.
+    pub(super) fn faulty_client(&self, faults: &super::Faults) -> aws_sdk_dynamodb::Client {
+        let config = self
+            .config()
+            .http_client(faults.wrap_default())
+            .retry_config(aws_sdk_dynamodb::config::retry::RetryConfig::disabled())
+            .build();
+        aws_sdk_dynamodb::Client::from_conf(config)
+    }
+
+    fn config(&self) -> aws_sdk_dynamodb::config::Builder {
+        aws_sdk_dynamodb::Config::builder()
             .behavior_version(BehaviorVersion::latest())
             .endpoint_url(&self.endpoint)
             .region(Region::new(self.region.clone()))
             .credentials_provider(self.credentials.clone())
-            .build();
-        aws_sdk_dynamodb::Client::from_conf(config)
     }
 }
 

@@ -57,6 +57,7 @@
 
 mod children;
 mod client;
+mod faults;
 mod install;
 mod names;
 mod probe;
@@ -66,6 +67,7 @@ use std::sync::OnceLock;
 
 use crate::{Db, Error, Result, Table};
 use client::Connection;
+pub use faults::{Fault, FaultCounts, Faults};
 use process::Server;
 
 /// A DynamoDB Local to run tests and examples against: one this process started, or the
@@ -129,6 +131,34 @@ impl DynamoLocal {
         let db = Db::new(self.client(), names::unique_table_name(prefix));
         db.create_table::<T>().await?;
         Ok(db)
+    }
+
+    /// A new SDK client for this server whose calls get `faults`; see [`Faults`].
+    ///
+    /// The SDK's own retries are turned off in this client, so that every injected fault
+    /// reaches the code under test (and the counts match what it saw).
+    pub fn faulty_client(&self, faults: &Faults) -> aws_sdk_dynamodb::Client {
+        self.connection.faulty_client(faults)
+    }
+
+    /// Like [`fresh_db`](Self::fresh_db), but the returned [`Db`] uses a
+    /// [`faulty_client`](Self::faulty_client). The table is created without faults.
+    ///
+    /// ```no_run
+    /// # use dynamap::local::{DynamoLocal, Faults};
+    /// # #[derive(dynamap::Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # async fn t() -> dynamap::Result<()> {
+    /// let faults = Faults::seeded(7).throttle(0.1);
+    /// let db = DynamoLocal::shared()?.fresh_db_with_faults::<App>("flaky", &faults).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn fresh_db_with_faults<T: Table>(
+        &self,
+        prefix: &str,
+        faults: &Faults,
+    ) -> Result<Db> {
+        let db = self.fresh_db::<T>(prefix).await?;
+        Ok(Db::new(self.faulty_client(faults), db.table_name()))
     }
 
     /// The endpoint URL, e.g. `http://127.0.0.1:41234`.

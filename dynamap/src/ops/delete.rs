@@ -5,7 +5,9 @@ use std::pin::Pin;
 
 use tracing::Instrument;
 
-use super::{call_span, key_item};
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+
+use super::{call_span, key_item, record_capacity};
 use crate::key::Key;
 use crate::table::Table;
 use crate::{Db, Entity, Error, Result};
@@ -47,23 +49,31 @@ impl<E: Entity> Delete<'_, E> {
         self
     }
 
-    /// Sends the request.
+    /// Sends the request. For an entity with lookup items, deletes them with it in one
+    /// transaction (see [`sync`](super::sync)).
     pub async fn send(self) -> Result<()> {
         let key = key_item(self.key)?;
+        if !E::WRITE.lookups.is_empty() {
+            return super::sync::delete_with_lookups::<E>(self.db, key, self.must_exist).await;
+        }
         let mut request = self
             .db
             .client()
             .delete_item()
             .table_name(self.db.table_name())
-            .set_key(Some(key));
+            .set_key(Some(key))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total);
         if self.must_exist {
             request = request
                 .condition_expression("attribute_exists(#pk)")
                 .expression_attribute_names("#pk", <E::Table as Table>::SCHEMA.pk);
         }
         let span = call_span("DeleteItem", self.db.table_name(), E::ENTITY_TYPE);
-        match request.send().instrument(span).await {
-            Ok(_) => Ok(()),
+        match request.send().instrument(span.clone()).await {
+            Ok(output) => {
+                record_capacity(&span, output.consumed_capacity());
+                Ok(())
+            }
             Err(err)
                 if err
                     .as_service_error()

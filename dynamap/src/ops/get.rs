@@ -5,7 +5,9 @@ use std::pin::Pin;
 
 use tracing::Instrument;
 
-use super::{call_span, key_item};
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+
+use super::{call_span, key_item, record_capacity};
 use crate::key::Key;
 use crate::{Db, Entity, Error, Result};
 
@@ -55,13 +57,15 @@ impl<E: Entity> Get<'_, E> {
             .get_item()
             .table_name(self.db.table_name())
             .set_key(Some(key))
-            .consistent_read(self.consistent);
+            .consistent_read(self.consistent)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total);
         let span = call_span("GetItem", self.db.table_name(), E::ENTITY_TYPE);
         let output = request
             .send()
-            .instrument(span)
+            .instrument(span.clone())
             .await
             .map_err(|err| Error::service("GetItem", err))?;
+        record_capacity(&span, output.consumed_capacity());
         output.item.map(E::from_item).transpose()
     }
 }

@@ -1,13 +1,17 @@
 //! Single-item operations: put, get, delete; and creating the table.
 
+pub(crate) mod condition;
 mod create_table;
 mod delete;
 mod get;
 mod put;
+pub mod sync;
+pub mod update;
 
 pub use delete::Delete;
 pub use get::Get;
 pub use put::{Put, PutMode};
+pub use update::Update;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
@@ -50,4 +54,13 @@ pub(crate) fn call_span(
     entity: &'static str,
 ) -> tracing::Span {
     tracing::debug_span!("dynamodb", operation, table, entity)
+}
+
+/// Reports the capacity a call consumed, as an event in its span.
+pub(crate) fn record_capacity(
+    span: &tracing::Span,
+    consumed: Option<&aws_sdk_dynamodb::types::ConsumedCapacity>,
+) {
+    let units = consumed.and_then(|c| c.capacity_units()).unwrap_or(0.0);
+    span.in_scope(|| tracing::debug!(consumed_capacity = units, "dynamodb call done"));
 }

@@ -1,15 +1,17 @@
 //! PutItem: plain, create-only and replace-only.
 
 use std::future::{Future, IntoFuture};
-use std::marker::PhantomData;
 use std::pin::Pin;
 
 use tracing::Instrument;
 
-use super::{call_span, item_for_write};
+use super::condition::{finish, put_condition, put_failed, versioned_item};
+use super::{call_span, record_capacity, sync};
 use crate::codec::Item;
-use crate::table::Table;
+use crate::entity::LookupKey;
+use crate::expr::{Condition, Placeholders};
 use crate::{Db, Entity, Error, Result};
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
 /// What a put requires of the item already stored under the same key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,7 +26,7 @@ pub enum PutMode {
 }
 
 impl PutMode {
-    fn operation(self) -> &'static str {
+    pub(crate) fn operation(self) -> &'static str {
         match self {
             PutMode::Upsert => "put",
             PutMode::Create => "create",
@@ -35,12 +37,25 @@ impl PutMode {
 
 /// A pending PutItem, sent when awaited. Made by [`Db::put`], [`Db::create`] and
 /// [`Db::replace`].
+///
+/// For an entity with a `#[dynamap(version)]` field, the write conditions on the stored
+/// version being the one the value holds (no item, for version 0) and stores the next
+/// version; a mismatch is [`Error::VersionConflict`]. [`Db::save`] also updates the value's
+/// version field. For an entity with `lookup(...)` items, the put is a transaction that keeps
+/// them in sync (see [`sync`](crate::ops::sync)).
 #[must_use = "a put does nothing until it is awaited"]
 pub struct Put<'a, E> {
     db: &'a Db,
-    item: Result<Item>,
+    prepared: Result<Prepared>,
     mode: PutMode,
-    entity: PhantomData<fn() -> E>,
+    condition: Option<Condition<E>>,
+}
+
+/// What a put computes from the value up front, so the value need not outlive the call.
+struct Prepared {
+    item: Item,
+    expected_version: Option<u64>,
+    lookups: Vec<LookupKey>,
 }
 
 impl Db {
@@ -70,51 +85,102 @@ impl Db {
     pub fn replace<'a, E: Entity>(&'a self, entity: &E) -> Put<'a, E> {
         Put::new(self, entity, PutMode::Replace)
     }
+
+    /// Puts a versioned entity and, once stored, sets its version field to the stored
+    /// version, so the value can be changed and saved again.
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Counter", pk = "COUNTER#{id}", sk = "COUNTER")]
+    /// # struct Counter { id: String, value: u64, #[dynamap(version)] version: u64 }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let mut counter = db.get(Counter::key("visits")).consistent().await?.unwrap_or(Counter { id: "visits".into(), value: 0, version: 0 });
+    /// counter.value += 1;
+    /// match db.save(&mut counter).await {
+    ///     Ok(()) => {}
+    ///     Err(err @ dynamap::Error::VersionConflict { .. }) => { /* read again and retry */ return Err(err) }
+    ///     Err(err) => return Err(err),
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn save<E: Entity>(&self, entity: &mut E) -> Result<()> {
+        self.put(&*entity).await?;
+        if E::WRITE.version.is_some() {
+            entity.set_version(entity.version().saturating_add(1));
+        }
+        Ok(())
+    }
 }
 
 impl<'a, E: Entity> Put<'a, E> {
     fn new(db: &'a Db, entity: &E, mode: PutMode) -> Self {
+        let prepared = versioned_item(entity).and_then(|versioned| {
+            Ok(Prepared {
+                item: versioned.item,
+                expected_version: versioned.expected_version,
+                lookups: entity.lookup_keys()?,
+            })
+        });
         Self {
             db,
-            item: item_for_write(entity),
+            prepared,
             mode,
-            entity: PhantomData,
+            condition: None,
         }
+    }
+
+    /// Writes only if the stored item also matches `condition`.
+    pub fn condition(mut self, condition: Condition<E>) -> Self {
+        self.condition = Some(match self.condition.take() {
+            Some(existing) => existing.and(condition),
+            None => condition,
+        });
+        self
     }
 
     /// Sends the request.
     pub async fn send(self) -> Result<()> {
-        let schema = <E::Table as Table>::SCHEMA;
-        let item = self.item?;
+        let prepared = self.prepared?;
+        if !E::WRITE.lookups.is_empty() {
+            let write = sync::SyncedWrite {
+                item: prepared.item,
+                lookups: prepared.lookups,
+                expected_version: prepared.expected_version,
+            };
+            return sync::put_with_lookups::<E>(self.db, write, self.mode, self.condition.as_ref())
+                .await;
+        }
+        let mut p = Placeholders::default();
+        let parts = put_condition::<E>(
+            self.mode,
+            prepared.expected_version,
+            self.condition.as_ref(),
+            &mut p,
+        )?;
+        let condition = finish(parts, p);
         let request = self
             .db
             .client()
             .put_item()
             .table_name(self.db.table_name())
-            .set_item(Some(item));
-        let request = match self.mode {
-            PutMode::Upsert => request,
-            PutMode::Create => request.condition_expression("attribute_not_exists(#pk)"),
-            PutMode::Replace => request.condition_expression("attribute_exists(#pk)"),
-        };
-        let request = match self.mode {
-            PutMode::Upsert => request,
-            PutMode::Create | PutMode::Replace => {
-                request.expression_attribute_names("#pk", schema.pk)
-            }
-        };
+            .set_item(Some(prepared.item))
+            .set_condition_expression(condition.expression)
+            .set_expression_attribute_names(condition.names)
+            .set_expression_attribute_values(condition.values)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total);
         let span = call_span("PutItem", self.db.table_name(), E::ENTITY_TYPE);
-        match request.send().instrument(span).await {
-            Ok(_) => Ok(()),
+        match request.send().instrument(span.clone()).await {
+            Ok(output) => {
+                record_capacity(&span, output.consumed_capacity());
+                Ok(())
+            }
             Err(err)
                 if err
                     .as_service_error()
                     .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
             {
-                Err(Error::ConditionalCheckFailed {
-                    entity: E::ENTITY_TYPE,
-                    operation: self.mode.operation(),
-                })
+                Err(put_failed::<E>(self.mode, prepared.expected_version))
             }
             Err(err) => Err(Error::service("PutItem", err)),
         }

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::types::Select;
+use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, Select};
 use futures_util::stream::{self, Stream, StreamExt, TryStreamExt};
 use tracing::Instrument;
 
@@ -12,7 +12,7 @@ use super::{Decode, Page, Query, UnknownEntity};
 use crate::codec::{AttributeValue, Item};
 use crate::expr::Placeholders;
 use crate::key::Segment;
-use crate::ops::call_span;
+use crate::ops::{call_span, record_capacity};
 use crate::table::Table;
 use crate::{Db, Result};
 
@@ -68,18 +68,7 @@ impl<T: Decode, S> Query<'_, T, S> {
             key_condition = format!("{key_condition} AND {condition}");
         }
 
-        let mut filters = Vec::new();
-        if let Some(entity) = T::SINGLE_ENTITY {
-            let name = p.name(schema.entity_type);
-            filters.push(format!(
-                "{name} = {}",
-                p.value(AttributeValue::S(entity.to_owned()))
-            ));
-        }
-        if let Some(filter) = &self.filter {
-            filters.push(filter.render_into(&mut p)?);
-        }
-        let filter = (!filters.is_empty()).then(|| filters.join(" AND "));
+        let filter = super::read_filter::<T>(self.filter.as_ref(), &mut p)?;
 
         let mut key_attributes = vec![schema.pk];
         key_attributes.extend(schema.sk);
@@ -236,8 +225,8 @@ impl StreamState<'_> {
             if self.remaining == Some(0) {
                 return Ok(None);
             }
-            if let Some(mut raw) = self.buffer.next() {
-                self.prepared.take_keys(&mut raw);
+            if let Some(raw) = self.buffer.next() {
+                // No cursor to make here, so the key attributes stay (decoding ignores them).
                 let item = T::decode(raw, self.unknown)?;
                 if item.is_some() {
                     self.remaining = self.remaining.map(|n| n - 1);
@@ -345,10 +334,12 @@ impl Prepared {
         let span = call_span("Query", db.table_name(), self.entity);
         let output = self
             .request(db, start, limit, count)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .send()
-            .instrument(span)
+            .instrument(span.clone())
             .await
             .map_err(|e| crate::Error::service("Query", e))?;
+        record_capacity(&span, output.consumed_capacity());
         Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
     }
 }

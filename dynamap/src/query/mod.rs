@@ -273,3 +273,21 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
         Ok(())
     }
 }
+
+/// The filter a read of `T` needs: its entity type, for a single entity (so other entities
+/// sharing the partition or table are left out), and the caller's condition.
+pub(crate) fn read_filter<T: Decode>(
+    filter: Option<&Condition<T>>,
+    p: &mut crate::expr::Placeholders,
+) -> Result<Option<String>> {
+    let mut filters = Vec::new();
+    if let Some(entity) = T::SINGLE_ENTITY {
+        let name = p.name(<T::Table as Table>::SCHEMA.entity_type);
+        let value = p.value(crate::codec::AttributeValue::S(entity.to_owned()));
+        filters.push(format!("{name} = {value}"));
+    }
+    if let Some(filter) = filter {
+        filters.push(filter.render_into(p)?);
+    }
+    Ok((!filters.is_empty()).then(|| filters.join(" AND ")))
+}

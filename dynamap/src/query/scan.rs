@@ -8,7 +8,7 @@ use futures_util::future::try_join_all;
 use tracing::Instrument;
 
 use super::{Decode, UnknownEntity};
-use crate::codec::{AttributeValue, Item};
+use crate::codec::Item;
 use crate::expr::{Condition, NameMap, Placeholders, ValueMap};
 use crate::ops::call_span;
 use crate::table::Table;
@@ -116,18 +116,7 @@ impl<T: Decode> Scan<'_, T> {
     }
 
     fn filter_expression(&self, p: &mut Placeholders) -> Result<Option<String>> {
-        let mut filters = Vec::new();
-        if let Some(entity) = T::SINGLE_ENTITY {
-            let name = p.name(<T::Table as Table>::SCHEMA.entity_type);
-            filters.push(format!(
-                "{name} = {}",
-                p.value(AttributeValue::S(entity.to_owned()))
-            ));
-        }
-        if let Some(filter) = &self.filter {
-            filters.push(filter.render_into(p)?);
-        }
-        Ok((!filters.is_empty()).then(|| filters.join(" AND ")))
+        super::read_filter::<T>(self.filter.as_ref(), p)
     }
 
     /// Every matching item, segments read concurrently and concatenated in segment order.

@@ -1,0 +1,124 @@
+//! What `#[derive(Entity)]` tells the write path: the version field, the attributes keys
+//! and indexes are made of, and the lookup items kept in sync with the entity.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::entity::{fields_of, render_template, schema};
+use crate::check::{EntityModel, IndexModel};
+use crate::template::Template;
+
+/// The `WRITE` constant and the `version`, `set_version` and `lookup_keys` methods of the
+/// `Entity` impl.
+pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
+    let version_field = model.fields.iter().find(|f| f.version);
+    let version = match version_field {
+        Some(f) => {
+            let attribute = &f.attribute;
+            quote!(::core::option::Option::Some(#attribute))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let key_attributes = attributes_of(model, std::iter::once(&model.pk).chain(model.sk.as_ref()));
+    let optional = model
+        .fields
+        .iter()
+        .filter(|f| !f.skip && f.option_inner.is_some())
+        .map(|f| &f.attribute);
+    let indexed = pairs(model, &model.indexes);
+    let lookup_names = model.lookups.iter().map(|l| &l.name);
+    let lookup_attributes = pairs(model, &model.lookups);
+    let version_methods = version_field.map(|f| {
+        let ident = f.ident;
+        let ty = f.ty;
+        quote_spanned! {ty.span()=>
+            fn version(&self) -> u64 {
+                <#ty as ::dynamap::__private::VersionField>::to_version(&self.#ident)
+            }
+
+            fn set_version(&mut self, version: u64) {
+                self.#ident = <#ty as ::dynamap::__private::VersionField>::from_version(version);
+            }
+        }
+    });
+    let lookup_keys = (!model.lookups.is_empty()).then(|| lookup_keys(model));
+    quote! {
+        const WRITE: ::dynamap::__private::WriteMeta = ::dynamap::__private::WriteMeta {
+            version: #version,
+            key_attributes: &[#(#key_attributes),*],
+            optional_attributes: &[#(#optional),*],
+            indexed_attributes: &[#(#indexed),*],
+            lookups: &[#(#lookup_names),*],
+            lookup_attributes: &[#(#lookup_attributes),*],
+        };
+        #version_methods
+        #lookup_keys
+    }
+}
+
+/// The attribute names of the fields `templates` use.
+fn attributes_of<'t>(
+    model: &EntityModel<'_>,
+    templates: impl Iterator<Item = &'t Template>,
+) -> Vec<String> {
+    fields_of(model, templates)
+        .into_iter()
+        .map(|f| f.attribute.clone())
+        .collect()
+}
+
+/// `(attribute, name)` for every field each index or lookup uses.
+fn pairs(model: &EntityModel<'_>, declared: &[IndexModel]) -> Vec<TokenStream> {
+    declared
+        .iter()
+        .flat_map(|index| {
+            let name = index.name.value();
+            attributes_of(model, std::iter::once(&index.pk).chain(index.sk.as_ref()))
+                .into_iter()
+                .map(move |attribute| quote!((#attribute, #name)))
+        })
+        .collect()
+}
+
+fn lookup_keys(model: &EntityModel<'_>) -> TokenStream {
+    let schema = schema(model);
+    let value = |f: &crate::check::FieldModel<'_>| {
+        let ident = f.ident;
+        quote!(self.#ident)
+    };
+    let keys = model.lookups.iter().map(|lookup| {
+        let name = &lookup.name;
+        let pk = render_template(
+            model,
+            &lookup.pk,
+            quote!(__dynamap_schema.pk),
+            quote!(MAX_PARTITION_KEY_BYTES),
+            value,
+        );
+        let sk = match &lookup.sk {
+            Some(sk) => {
+                let sk = render_template(
+                    model,
+                    sk,
+                    quote!(__dynamap_sk_attribute),
+                    quote!(MAX_SORT_KEY_BYTES),
+                    value,
+                );
+                quote!(::core::option::Option::Some(#sk?))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote!(::dynamap::__private::LookupKey { name: #name, pk: #pk?, sk: #sk })
+    });
+    quote! {
+        fn lookup_keys(&self) -> ::core::result::Result<::dynamap::__private::Vec<::dynamap::__private::LookupKey>, ::dynamap::__private::KeyError> {
+            let __dynamap_schema = &#schema;
+            let __dynamap_sk_attribute = match __dynamap_schema.sk {
+                ::core::option::Option::Some(attribute) => attribute,
+                ::core::option::Option::None => "",
+            };
+            ::core::result::Result::Ok(::dynamap::__private::Vec::from([#(#keys),*]))
+        }
+    }
+}

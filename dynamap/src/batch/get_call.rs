@@ -1,0 +1,108 @@
+//! One `BatchGetItem` call, and the key maps it sends and reads back.
+
+use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
+use tracing::Instrument;
+
+use super::ItemKey;
+use super::call::{Ctx, capacity_units, classify};
+use crate::Error;
+use crate::codec::Item;
+use crate::ops::call_span;
+
+pub(super) const OPERATION: &str = "BatchGetItem";
+
+/// A table's key attribute names: partition key, sort key.
+pub(super) type KeyNames = (&'static str, Option<&'static str>);
+
+/// What every call of one batch get asks for.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Target {
+    pub(super) names: KeyNames,
+    pub(super) entity: &'static str,
+    pub(super) consistent: bool,
+}
+
+/// What one call answered.
+pub(super) struct Answer {
+    pub(super) found: Vec<Item>,
+    pub(super) unprocessed: Vec<Item>,
+    pub(super) capacity: f64,
+}
+
+/// One `BatchGetItem` call: the items found and the keys DynamoDB left unprocessed, or the
+/// error and whether it is worth retrying.
+pub(super) async fn call(
+    ctx: &Ctx<'_>,
+    keys: &[ItemKey],
+    target: Target,
+) -> Result<Answer, (Error, bool)> {
+    let table = ctx.db.table_name();
+    let request = KeysAndAttributes::builder()
+        .set_keys(Some(
+            keys.iter().map(|key| key_map(key, target.names)).collect(),
+        ))
+        .consistent_read(target.consistent)
+        .build()
+        .map_err(|err| {
+            let reason = format!("cannot build a batch get request: {err}");
+            (Error::InvalidRequest { reason }, false)
+        })?;
+    let span = call_span(OPERATION, table, target.entity);
+    let output = ctx
+        .db
+        .client()
+        .batch_get_item()
+        .request_items(table, request)
+        .set_return_consumed_capacity(ctx.capacity.clone())
+        .send()
+        .instrument(span.clone())
+        .await
+        .map_err(|err| classify(OPERATION, err))?;
+    let found = output
+        .responses
+        .and_then(|mut tables| tables.remove(table))
+        .unwrap_or_default();
+    let unprocessed = output
+        .unprocessed_keys
+        .and_then(|mut tables| tables.remove(table))
+        .map(|keys| keys.keys)
+        .unwrap_or_default();
+    let capacity = capacity_units(output.consumed_capacity.as_deref());
+    span.in_scope(|| {
+        tracing::debug!(
+            keys = keys.len(),
+            found = found.len(),
+            unprocessed = unprocessed.len(),
+            consumed_capacity = capacity,
+            "batch get call"
+        );
+    });
+    Ok(Answer {
+        found,
+        unprocessed,
+        capacity,
+    })
+}
+
+fn key_map(key: &ItemKey, names: KeyNames) -> Item {
+    let mut map = Item::with_capacity(2);
+    map.insert(names.0.to_owned(), AttributeValue::S(key.pk.clone()));
+    if let (Some(name), Some(sk)) = (names.1, &key.sk) {
+        map.insert(name.to_owned(), AttributeValue::S(sk.clone()));
+    }
+    map
+}
+
+/// The key an item holds under the attribute names `names`.
+pub(super) fn key_of(item: &Item, names: KeyNames) -> Option<ItemKey> {
+    let string = |name| match item.get(name) {
+        Some(AttributeValue::S(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let pk = string(names.0)?;
+    let sk = match names.1 {
+        Some(name) => Some(string(name)?),
+        None => None,
+    };
+    Some(ItemKey { pk, sk })
+}

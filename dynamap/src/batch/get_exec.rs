@@ -1,0 +1,185 @@
+//! Running a batch get: unique keys in chunks of 100, retried, decoded back into key order.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::sync::Arc;
+
+use futures_util::StreamExt;
+use futures_util::stream;
+
+use super::ItemKey;
+use super::call::{Ctx, Settings};
+use super::get::{BatchGetReport, FailedGet, MAX_GET_CHUNK};
+use super::get_call::{OPERATION, Target, call, key_of};
+use super::pending::has_key;
+use crate::codec::Item;
+use crate::key::KeyError;
+use crate::retry::SplitMix64;
+use crate::table::Table;
+use crate::{Db, Entity, Error, Result};
+
+/// Reads every distinct key once, then hands each item to every position that asked.
+pub(super) async fn run<E: Entity>(
+    db: &Db,
+    keys: Vec<Result<ItemKey, KeyError>>,
+    consistent: bool,
+    settings: Settings,
+) -> Result<BatchGetReport<E>> {
+    let ctx = Ctx::new(db, settings)?;
+    let schema = <E::Table as Table>::SCHEMA;
+    let names = (schema.pk, schema.sk);
+    let target = Target {
+        names,
+        entity: E::ENTITY_TYPE,
+        consistent,
+    };
+    let mut report = BatchGetReport {
+        items: (0..keys.len()).map(|_| None).collect(),
+        failed: Vec::new(),
+        consumed_capacity: None,
+    };
+
+    // Each distinct key once, in first-seen order, with every position that asked for it:
+    // DynamoDB rejects a call that names a key twice.
+    let mut unique: Vec<(ItemKey, Vec<usize>)> = Vec::new();
+    let mut slot: HashMap<ItemKey, usize> = HashMap::new();
+    for (index, key) in keys.into_iter().enumerate() {
+        match key {
+            Err(err) => report.failed.push(FailedGet {
+                index,
+                key: None,
+                error: Arc::new(err.into()),
+            }),
+            Ok(key) => match slot.entry(key) {
+                Entry::Occupied(entry) => unique[*entry.get()].1.push(index),
+                Entry::Vacant(entry) => {
+                    unique.push((entry.key().clone(), vec![index]));
+                    entry.insert(unique.len() - 1);
+                }
+            },
+        }
+    }
+
+    let mut seeds = SplitMix64::from_entropy();
+    // Owned copies of the keys: futures borrowing them would not be provably `Send`.
+    let chunks: Vec<(Vec<ItemKey>, u64)> = unique
+        .chunks(MAX_GET_CHUNK)
+        .map(|chunk| {
+            let keys = chunk.iter().map(|(key, _)| key.clone()).collect();
+            (keys, seeds.next_u64())
+        })
+        .collect();
+    let ctx = &ctx;
+    let mut outcomes = stream::iter(chunks)
+        .map(|(keys, seed)| get_chunk(ctx, keys, target, seed))
+        .buffer_unordered(settings.concurrency);
+    let mut found: Vec<Option<Item>> = vec![None; unique.len()];
+    let mut capacity = 0.0;
+    while let Some(outcome) = outcomes.next().await {
+        capacity += outcome.capacity;
+        for item in outcome.items {
+            if let Some(&at) = key_of(&item, names).and_then(|key| slot.get(&key)) {
+                found[at] = Some(item);
+            }
+        }
+        for (key, error) in outcome.failed {
+            let positions = slot.get(&key).map(|&at| &unique[at].1);
+            for &index in positions.into_iter().flatten() {
+                report.failed.push(FailedGet {
+                    index,
+                    key: Some(key.clone()),
+                    error: Arc::clone(&error),
+                });
+            }
+        }
+    }
+    drop(outcomes);
+    report.consumed_capacity = settings.capacity.then_some(capacity);
+
+    for ((key, positions), item) in unique.iter().zip(found) {
+        let (Some(item), Some((&last, rest))) = (item, positions.split_last()) else {
+            continue;
+        };
+        // Every position but the last decodes a copy; the last takes the item itself.
+        for &index in rest {
+            decode_into(&mut report, index, key, item.clone());
+        }
+        decode_into(&mut report, last, key, item);
+    }
+    Ok(report)
+}
+
+fn decode_into<E: Entity>(report: &mut BatchGetReport<E>, index: usize, key: &ItemKey, item: Item) {
+    match E::from_item(item) {
+        Ok(entity) => report.items[index] = Some(entity),
+        Err(err) => report.failed.push(FailedGet {
+            index,
+            key: Some(key.clone()),
+            error: Arc::new(err),
+        }),
+    }
+}
+
+/// What became of one chunk's keys: the items found, and the keys given up.
+struct ChunkOutcome {
+    items: Vec<Item>,
+    failed: Vec<(ItemKey, Arc<Error>)>,
+    capacity: f64,
+}
+
+/// Reads one chunk until every key is answered, or until `max_attempts` calls in a row
+/// make no progress.
+async fn get_chunk(
+    ctx: &Ctx<'_>,
+    mut pending: Vec<ItemKey>,
+    target: Target,
+    seed: u64,
+) -> ChunkOutcome {
+    let mut rng = SplitMix64::seeded(seed);
+    let mut outcome = ChunkOutcome {
+        items: Vec::with_capacity(pending.len()),
+        failed: Vec::new(),
+        capacity: 0.0,
+    };
+    let (mut calls, mut stalls) = (0u32, 0u32);
+    loop {
+        calls += 1;
+        let before = pending.len();
+        let last_error = match call(ctx, &pending, target).await {
+            Ok(answer) => {
+                outcome.items.extend(answer.found);
+                outcome.capacity += answer.capacity;
+                let unprocessed = answer.unprocessed;
+                pending.retain(|key| unprocessed.iter().any(|u| has_key(u, target.names, key)));
+                None
+            }
+            Err((error, true)) => Some(error),
+            Err((error, false)) => return outcome.fail_all(pending, error),
+        };
+        if pending.is_empty() {
+            return outcome;
+        }
+        stalls = if pending.len() < before {
+            0
+        } else {
+            stalls + 1
+        };
+        if stalls >= ctx.retry.attempts() {
+            let error = last_error.unwrap_or(Error::Unprocessed {
+                operation: OPERATION,
+                attempts: calls,
+            });
+            return outcome.fail_all(pending, error);
+        }
+        ctx.back_off(stalls, &mut rng).await;
+    }
+}
+
+impl ChunkOutcome {
+    fn fail_all(mut self, pending: Vec<ItemKey>, error: Error) -> Self {
+        let error = Arc::new(error);
+        let failed = pending.into_iter().map(|key| (key, Arc::clone(&error)));
+        self.failed.extend(failed);
+        self
+    }
+}

@@ -1,0 +1,125 @@
+//! What a batch write reports: how many items were written, and each one that was not.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::ItemKey;
+use crate::Error;
+
+/// Whether a batch item was a put or a delete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum WriteAction {
+    /// Write the item, replacing any item with the same key.
+    Put,
+    /// Delete the item with the key, if there is one.
+    Delete,
+}
+
+impl fmt::Display for WriteAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            WriteAction::Put => "put",
+            WriteAction::Delete => "delete",
+        })
+    }
+}
+
+/// One batch item that was not written, and why.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct FailedWrite {
+    /// The position of the item in the batch's input, counting from 0 across every
+    /// `put`, `put_all`, `delete` and `delete_all` in the order they were added.
+    pub index: usize,
+    /// The item's entity type.
+    pub entity: &'static str,
+    /// A put or a delete.
+    pub action: WriteAction,
+    /// The item's key; `None` when the key itself could not be rendered.
+    pub key: Option<ItemKey>,
+    /// Why it was not written: the item's own error (a bad key, an item over 400 KB, a
+    /// [duplicate](Error::DuplicateKey)), the last error of the call it was in, or
+    /// [`Error::Unprocessed`]. Shared by every item of a call that failed as a whole.
+    pub error: Arc<Error>,
+}
+
+impl fmt::Display for FailedWrite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} of `{}`", self.action, self.entity)?;
+        if let Some(key) = &self.key {
+            write!(f, " {key}")?;
+        }
+        write!(f, " (input #{}): {}", self.index, self.error)
+    }
+}
+
+/// The outcome of a batch write: `written + failed.len()` is the number of items given.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct BatchWriteReport {
+    /// How many puts and deletes DynamoDB applied.
+    pub written: usize,
+    /// Every item that was not written, in no particular order (each knows its
+    /// [`index`](FailedWrite::index)).
+    pub failed: Vec<FailedWrite>,
+    /// The write capacity units the calls consumed, when asked for with
+    /// [`track_capacity`](super::BatchWrite::track_capacity).
+    pub consumed_capacity: Option<f64>,
+}
+
+impl BatchWriteReport {
+    /// True when every item was written.
+    pub fn is_complete(&self) -> bool {
+        self.failed.is_empty()
+    }
+
+    /// The number of items the batch was given.
+    pub fn total(&self) -> usize {
+        self.written + self.failed.len()
+    }
+
+    /// `Ok(written)` when every item was written, else the report itself as the error, for
+    /// callers that treat any failure as fatal.
+    pub fn into_result(self) -> Result<usize, Self> {
+        if self.is_complete() {
+            Ok(self.written)
+        } else {
+            Err(self)
+        }
+    }
+}
+
+impl fmt::Display for BatchWriteReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} written, {} failed", self.written, self.failed.len())?;
+        if let Some(first) = self.failed.first() {
+            write!(f, "; first failure: {first}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for BatchWriteReport {}
+
+/// How far a batch write has got, passed to the [progress callback](super::BatchWrite::on_progress)
+/// after each call's items are settled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Progress {
+    /// Items written so far.
+    pub written: usize,
+    /// Items given up so far (invalid, duplicate, or failed after retries).
+    pub failed: usize,
+    /// How many items the batch holds: known from the start when every input reports an
+    /// exact length (vectors, ranges, and maps over them do), otherwise once the input has
+    /// been read to its end.
+    pub total: Option<usize>,
+}
+
+impl Progress {
+    /// Items settled so far, written or failed.
+    pub fn done(&self) -> usize {
+        self.written + self.failed
+    }
+}

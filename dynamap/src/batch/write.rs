@@ -1,0 +1,179 @@
+//! The batch write builder.
+
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+
+use super::call::Settings;
+use super::chunk::Input;
+use super::pending::{prepare_delete, prepare_put};
+use super::{BatchWriteReport, Progress, write_exec};
+use crate::key::Key;
+use crate::retry::RetryPolicy;
+use crate::{Db, Entity, Result};
+
+/// The most writes one `BatchWriteItem` call may hold.
+pub const MAX_WRITE_CHUNK: usize = 25;
+
+/// The progress callback's type.
+pub(super) type ProgressFn<'a> = Box<dyn FnMut(Progress) + Send + 'a>;
+
+/// A pending batch of puts and deletes, sent when awaited. Made by [`Db::batch_write`] and
+/// [`Db::put_all`]; see the [module docs](super) for chunking, retries, duplicates and
+/// failure reporting.
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO")]
+/// # struct Sensor { id: String }
+/// # #[derive(Entity)] #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{id}", sk = "READ#{seq}")]
+/// # struct Reading { id: String, seq: u32 }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let report = db
+///     .batch_write()
+///     .put(&Sensor { id: "S1".into() })
+///     .put_all((0..1000).map(|seq| Reading { id: "S1".into(), seq }))
+///     .delete(Sensor::key("S0"))
+///     .concurrency(16)
+///     .on_progress(|p| println!("{} of {:?}", p.done(), p.total))
+///     .await?;
+/// assert!(report.is_complete(), "{report}");
+/// # Ok(()) }
+/// ```
+#[must_use = "a batch write does nothing until it is awaited"]
+pub struct BatchWrite<'a> {
+    db: &'a Db,
+    input: Input<'a>,
+    settings: Settings,
+    progress: Option<ProgressFn<'a>>,
+}
+
+impl Db {
+    /// An empty batch of writes; add puts and deletes, then await it.
+    pub fn batch_write(&self) -> BatchWrite<'_> {
+        BatchWrite {
+            db: self,
+            input: Input::default(),
+            settings: Settings::default(),
+            progress: None,
+        }
+    }
+
+    /// Writes every entity `entities` yields: a shortcut for
+    /// `db.batch_write().put_all(entities)`.
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "USER#{user}")]
+    /// # struct Score { game: String, user: String, score: i64 }
+    /// # async fn example(db: dynamap::Db, scores: Vec<Score>) -> dynamap::Result<()> {
+    /// let report = db.put_all(scores).await?;
+    /// for failed in &report.failed {
+    ///     eprintln!("input #{} not stored: {}", failed.index, failed.error);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn put_all<'a, E, I>(&'a self, entities: I) -> BatchWrite<'a>
+    where
+        E: Entity + 'a,
+        I: IntoIterator<Item = E>,
+        I::IntoIter: Send + 'a,
+    {
+        self.batch_write().put_all(entities)
+    }
+}
+
+impl<'a> BatchWrite<'a> {
+    /// Adds a put of `entity`, converted and checked now.
+    pub fn put<E: Entity>(mut self, entity: &E) -> Self {
+        self.input.push_ready(prepare_put(entity));
+        self
+    }
+
+    /// Adds a put of every entity `entities` yields. The iterator is read lazily, a chunk
+    /// at a time, so it may generate the entities as it goes.
+    pub fn put_all<E, I>(mut self, entities: I) -> Self
+    where
+        E: Entity + 'a,
+        I: IntoIterator<Item = E>,
+        I::IntoIter: Send + 'a,
+    {
+        self.input
+            .push_lazy(entities.into_iter().map(|entity| prepare_put(&entity)));
+        self
+    }
+
+    /// Adds a delete of the item `key` names; deleting an item that is not there succeeds.
+    pub fn delete<E: Entity>(mut self, key: Key<E>) -> Self {
+        self.input.push_ready(prepare_delete(key));
+        self
+    }
+
+    /// Adds a delete of every key `keys` yields, read lazily.
+    pub fn delete_all<E, I>(mut self, keys: I) -> Self
+    where
+        E: Entity + 'a,
+        I: IntoIterator<Item = Key<E>>,
+        I::IntoIter: Send + 'a,
+    {
+        self.input.push_lazy(keys.into_iter().map(prepare_delete));
+        self
+    }
+
+    /// How many `BatchWriteItem` calls may be in flight at once (default
+    /// [`DEFAULT_CONCURRENCY`](super::DEFAULT_CONCURRENCY); `0` is taken as `1`).
+    pub fn concurrency(mut self, calls: usize) -> Self {
+        self.settings.concurrency = calls.max(1);
+        self
+    }
+
+    /// Asks DynamoDB for the write capacity each call consumed: recorded on each call's
+    /// span and summed into [`BatchWriteReport::consumed_capacity`]. Off by default,
+    /// because it is not free everywhere: DynamoDB Local loses about a fifth of its batch
+    /// write throughput computing it.
+    pub fn track_capacity(mut self) -> Self {
+        self.settings.capacity = true;
+        self
+    }
+
+    /// How unprocessed items and failed calls are retried (default
+    /// [`RetryPolicy::default`]).
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.settings.retry = policy;
+        self
+    }
+
+    /// Calls `callback` after each call's items are settled (written or given up), and once
+    /// more at the end if items failed validation after the last call. It runs on the task
+    /// awaiting the batch, between calls, so it should be quick: update a counter, log.
+    pub fn on_progress(mut self, callback: impl FnMut(Progress) + Send + 'a) -> Self {
+        self.progress = Some(Box::new(callback));
+        self
+    }
+
+    /// Sends the batch. Fails as a whole only when the batch cannot run at all (no async
+    /// sleep is available for retries); everything that goes wrong with items is in the
+    /// report.
+    pub async fn send(self) -> Result<BatchWriteReport> {
+        write_exec::run(self.db, self.input, self.settings, self.progress).await
+    }
+}
+
+impl<'a> IntoFuture for BatchWrite<'a> {
+    type Output = Result<BatchWriteReport>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Result<BatchWriteReport>> + Send + 'a>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}
+
+impl std::fmt::Debug for BatchWrite<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BatchWrite")
+            .field("table", &self.db.table_name())
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,166 @@
+//! Running a batch write: chunks in flight, each retried until done or given up.
+
+use std::sync::Arc;
+
+use aws_sdk_dynamodb::types::WriteRequest;
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
+use tracing::Instrument;
+
+use super::call::{Ctx, Settings, capacity_units, classify, span_entity};
+use super::chunk::Input;
+use super::pending::PendingWrite;
+use super::write::{MAX_WRITE_CHUNK, ProgressFn};
+use super::{BatchWriteReport, FailedWrite, Progress};
+use crate::ops::call_span;
+use crate::retry::SplitMix64;
+use crate::{Db, Error, Result};
+
+const OPERATION: &str = "BatchWriteItem";
+
+/// Reads the input a chunk at a time, keeping up to `concurrency` chunks in flight.
+pub(super) async fn run(
+    db: &Db,
+    mut input: Input<'_>,
+    settings: Settings,
+    mut progress: Option<ProgressFn<'_>>,
+) -> Result<BatchWriteReport> {
+    let ctx = Ctx::new(db, settings)?;
+    let known_total = input.exact_len();
+    let mut report = BatchWriteReport::default();
+    let mut capacity = 0.0;
+    let mut seeds = SplitMix64::from_entropy();
+    let mut in_flight = FuturesUnordered::new();
+    let mut last_reported = None;
+    loop {
+        while in_flight.len() < settings.concurrency {
+            match input.next_chunk(MAX_WRITE_CHUNK, &mut report.failed) {
+                Some(chunk) => in_flight.push(write_chunk(&ctx, chunk, seeds.next_u64())),
+                None => break,
+            }
+        }
+        let Some(outcome) = in_flight.next().await else {
+            break;
+        };
+        report.written += outcome.written;
+        report.failed.extend(outcome.failed);
+        capacity += outcome.capacity;
+        if let Some(callback) = progress.as_mut() {
+            let now = snapshot(&report, &input, known_total);
+            callback(now);
+            last_reported = Some(now);
+        }
+    }
+    // Items that failed validation after the last call have not been reported yet.
+    if let Some(callback) = progress.as_mut() {
+        let now = snapshot(&report, &input, known_total);
+        if last_reported != Some(now) {
+            callback(now);
+        }
+    }
+    report.consumed_capacity = settings.capacity.then_some(capacity);
+    Ok(report)
+}
+
+fn snapshot(report: &BatchWriteReport, input: &Input<'_>, known_total: Option<usize>) -> Progress {
+    Progress {
+        written: report.written,
+        failed: report.failed.len(),
+        total: known_total.or_else(|| input.is_exhausted().then(|| input.pulled())),
+    }
+}
+
+/// What became of one chunk's items.
+struct ChunkOutcome {
+    written: usize,
+    failed: Vec<FailedWrite>,
+    capacity: f64,
+}
+
+/// Sends one chunk until every item is written, or until `max_attempts` calls in a row make
+/// no progress; then the rest fail with the last error, or as unprocessed.
+async fn write_chunk(ctx: &Ctx<'_>, mut pending: Vec<PendingWrite>, seed: u64) -> ChunkOutcome {
+    let mut rng = SplitMix64::seeded(seed);
+    let mut outcome = ChunkOutcome {
+        written: 0,
+        failed: Vec::new(),
+        capacity: 0.0,
+    };
+    let (mut calls, mut stalls) = (0u32, 0u32);
+    loop {
+        calls += 1;
+        let before = pending.len();
+        let last_error = match call(ctx, &pending).await {
+            Ok((unprocessed, capacity)) => {
+                pending.retain(|write| unprocessed.iter().any(|u| write.is(u)));
+                outcome.written += before - pending.len();
+                outcome.capacity += capacity;
+                None
+            }
+            Err((error, true)) => Some(error),
+            Err((error, false)) => return outcome.fail_all(pending, error),
+        };
+        if pending.is_empty() {
+            return outcome;
+        }
+        stalls = if pending.len() < before {
+            0
+        } else {
+            stalls + 1
+        };
+        if stalls >= ctx.retry.attempts() {
+            let error = last_error.unwrap_or(Error::Unprocessed {
+                operation: OPERATION,
+                attempts: calls,
+            });
+            return outcome.fail_all(pending, error);
+        }
+        ctx.back_off(stalls, &mut rng).await;
+    }
+}
+
+impl ChunkOutcome {
+    fn fail_all(mut self, pending: Vec<PendingWrite>, error: Error) -> Self {
+        let error = Arc::new(error);
+        let failed = pending.into_iter().map(|w| w.fail(Arc::clone(&error)));
+        self.failed.extend(failed);
+        self
+    }
+}
+
+/// One `BatchWriteItem` call: the writes DynamoDB left unprocessed and the capacity it
+/// consumed, or the error and whether it is worth retrying.
+async fn call(
+    ctx: &Ctx<'_>,
+    pending: &[PendingWrite],
+) -> std::result::Result<(Vec<WriteRequest>, f64), (Error, bool)> {
+    let table = ctx.db.table_name();
+    // The requests are cloned, not moved: a throttled call gives nothing back to resend.
+    let requests = pending.iter().map(|write| write.request.clone()).collect();
+    let entity = span_entity(pending.iter().map(|w| w.entity));
+    let span = call_span(OPERATION, table, entity);
+    let output = ctx
+        .db
+        .client()
+        .batch_write_item()
+        .request_items(table, requests)
+        .set_return_consumed_capacity(ctx.capacity.clone())
+        .send()
+        .instrument(span.clone())
+        .await
+        .map_err(|err| classify(OPERATION, err))?;
+    let unprocessed = output
+        .unprocessed_items
+        .and_then(|mut tables| tables.remove(table))
+        .unwrap_or_default();
+    let capacity = capacity_units(output.consumed_capacity.as_deref());
+    span.in_scope(|| {
+        tracing::debug!(
+            items = pending.len(),
+            unprocessed = unprocessed.len(),
+            consumed_capacity = capacity,
+            "batch write call"
+        );
+    });
+    Ok((unprocessed, capacity))
+}

@@ -1,0 +1,140 @@
+//! The HTTP client wrapper that injects the faults.
+
+use aws_sdk_dynamodb::config::{RuntimeComponents, RuntimeComponentsBuilder, SharedHttpClient};
+use aws_smithy_runtime_api::box_error::BoxError;
+use aws_smithy_runtime_api::client::connector_metadata::ConnectorMetadata;
+use aws_smithy_runtime_api::client::http::{
+    HttpClient, HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
+};
+use aws_smithy_runtime_api::client::orchestrator::{HttpRequest, HttpResponse};
+use aws_smithy_runtime_api::client::result::ConnectorError;
+use aws_smithy_runtime_api::http::StatusCode;
+use aws_smithy_types::body::SdkBody;
+use aws_smithy_types::config_bag::ConfigBag;
+
+use super::{Fault, Faults, unprocessed};
+
+/// The header naming the operation of a DynamoDB JSON request.
+const TARGET_HEADER: &str = "x-amz-target";
+const TARGET_PREFIX: &str = "DynamoDB_20120810.";
+
+/// Hands out connectors that inject faults around the inner client's connectors.
+#[derive(Debug)]
+pub(super) struct FaultyClient {
+    inner: SharedHttpClient,
+    faults: Faults,
+}
+
+impl FaultyClient {
+    pub(super) fn new(inner: SharedHttpClient, faults: Faults) -> Self {
+        Self { inner, faults }
+    }
+}
+
+impl HttpClient for FaultyClient {
+    fn http_connector(
+        &self,
+        settings: &HttpConnectorSettings,
+        components: &RuntimeComponents,
+    ) -> SharedHttpConnector {
+        // The inner client caches its connectors; wrapping one per call is an `Arc`.
+        SharedHttpConnector::new(FaultyConnector {
+            inner: self.inner.http_connector(settings, components),
+            faults: self.faults.clone(),
+        })
+    }
+
+    fn validate_base_client_config(
+        &self,
+        components: &RuntimeComponentsBuilder,
+        cfg: &ConfigBag,
+    ) -> Result<(), BoxError> {
+        self.inner.validate_base_client_config(components, cfg)
+    }
+
+    fn validate_final_config(
+        &self,
+        components: &RuntimeComponents,
+        cfg: &ConfigBag,
+    ) -> Result<(), BoxError> {
+        self.inner.validate_final_config(components, cfg)
+    }
+
+    fn connector_metadata(&self) -> Option<ConnectorMetadata> {
+        self.inner.connector_metadata()
+    }
+}
+
+#[derive(Debug)]
+struct FaultyConnector {
+    inner: SharedHttpConnector,
+    faults: Faults,
+}
+
+impl HttpConnector for FaultyConnector {
+    fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
+        let operation = request
+            .headers()
+            .get(TARGET_HEADER)
+            .and_then(|target| target.strip_prefix(TARGET_PREFIX))
+            .unwrap_or_default()
+            .to_owned();
+        match self.faults.next_call(&operation) {
+            (None, _) => self.inner.call(request),
+            (Some(Fault::Throttle), _) => HttpConnectorFuture::ready(error_response(
+                400,
+                "ProvisionedThroughputExceededException",
+                "The level of configured provisioned throughput for the table was exceeded \
+                 (injected by dynamap::local::Faults)",
+            )),
+            (Some(Fault::ServerError), _) => HttpConnectorFuture::ready(error_response(
+                500,
+                "InternalServerError",
+                "Internal server error (injected by dynamap::local::Faults)",
+            )),
+            (Some(Fault::Unprocessed), rng) => {
+                let inner = self.inner.clone();
+                let faults = self.faults.clone();
+                HttpConnectorFuture::new(async move {
+                    unprocessed::call(&inner, request, &operation, rng, &faults).await
+                })
+            }
+        }
+    }
+}
+
+/// An error answer as DynamoDB sends it: a JSON body whose `__type` ends in the code.
+fn error_response(status: u16, code: &str, message: &str) -> Result<HttpResponse, ConnectorError> {
+    let body = serde_json::json!({
+        "__type": format!("com.amazonaws.dynamodb.v20120810#{code}"),
+        "message": message,
+    })
+    .to_string();
+    json_response(status, body.into_bytes())
+}
+
+/// A response with a JSON body, as DynamoDB's headers have it.
+pub(super) fn json_response(status: u16, body: Vec<u8>) -> Result<HttpResponse, ConnectorError> {
+    let status = StatusCode::try_from(status).map_err(|e| ConnectorError::other(e.into(), None))?;
+    let length = body.len();
+    let mut response = HttpResponse::new(status, SdkBody::from(body));
+    let headers = response.headers_mut();
+    let set = |headers: &mut aws_smithy_runtime_api::http::Headers, name, value: String| {
+        headers
+            .try_insert(name, value)
+            .map(drop)
+            .map_err(|e| ConnectorError::other(e.into(), None))
+    };
+    set(
+        headers,
+        "content-type",
+        "application/x-amz-json-1.0".to_owned(),
+    )?;
+    set(headers, "content-length", length.to_string())?;
+    set(
+        headers,
+        "x-amzn-requestid",
+        "dynamap-injected-fault".to_owned(),
+    )?;
+    Ok(response)
+}

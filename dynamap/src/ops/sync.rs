@@ -1,0 +1,398 @@
+//! Lookup items kept in sync with the entity that owns them (seed 003's "additional item").
+//!
+//! An entity can declare lookup items derived from its fields:
+//!
+//! ```
+//! use dynamap::{Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[dynamap(pk = "PK", sk = "SK")]
+//! struct App;
+//!
+//! #[derive(Entity)]
+//! #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO",
+//!           lookup(name = "location", pk = "CITY#{city}", sk = "LOC#{building}#{floor}#{id}"))]
+//! struct Sensor { id: String, city: String, building: String, floor: String }
+//!
+//! #[derive(Entity)]
+//! #[dynamap(table = App, entity = "User", pk = "USER#{id}", sk = "PROFILE",
+//!           lookup(name = "email", pk = "EMAIL#{email}", sk = "EMAIL"))]
+//! struct User { id: String, email: String }
+//! ```
+//!
+//! A lookup item has the table's key attributes rendered from its templates, the entity
+//! type `<Entity>.<lookup>` (`Sensor.location`), and its owner's key in `_owner_pk` /
+//! `_owner_sk`. The owner records the keys of the lookups it holds in `_lookup_<name>_pk` /
+//! `_lookup_<name>_sk`.
+//!
+//! [`Db::put`](crate::Db::put) of such an entity reads the stored item's lookup keys, then
+//! writes one transaction: the entity (on condition that its recorded lookup keys are still
+//! the ones just read), every lookup (on condition that it is free or already its own), and a
+//! delete of each lookup whose key changed. A concurrent change makes the condition fail and
+//! the put starts over from a fresh read, so a lookup can never be left stale or doubled. A
+//! lookup that belongs to another owner fails the put with
+//! [`Error::LookupTaken`](crate::Error::LookupTaken): that is how a uniqueness guard (one
+//! user per e-mail) works. [`Db::delete`](crate::Db::delete) removes the entity and its
+//! lookups together, the same way.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::PutMode;
+use super::condition::{finish, put_condition, put_failed};
+use crate::codec::Item;
+use crate::entity::LookupKey;
+use crate::expr::{Condition, Placeholders};
+use crate::retry::{RetryPolicy, SplitMix64};
+use crate::table::Table;
+use crate::transact::{Action, ActionFailure, raw_delete, raw_put};
+use crate::{Db, Entity, Error, Result};
+
+/// Attribute of the lookup item holding its owner's partition key.
+pub const OWNER_PK: &str = "_owner_pk";
+/// Attribute of the lookup item holding its owner's sort key.
+pub const OWNER_SK: &str = "_owner_sk";
+
+/// How many times a put or delete starts over after losing a race to a concurrent change.
+const MAX_ROUNDS: u32 = 50;
+
+/// The owner's attribute recording the key of its lookup `name`.
+fn recorded(name: &str, part: &str) -> String {
+    format!("_lookup_{name}_{part}")
+}
+
+/// A put of an entity with lookups, prepared by [`Put`](super::Put).
+pub(crate) struct SyncedWrite {
+    pub(crate) item: Item,
+    pub(crate) lookups: Vec<LookupKey>,
+    pub(crate) expected_version: Option<u64>,
+}
+
+/// The owner's key, and the lookup keys a stored owner records.
+struct Owner {
+    key: Item,
+}
+
+type Recorded = HashMap<&'static str, (String, Option<String>)>;
+
+impl Owner {
+    fn of<E: Entity>(item: &Item) -> Owner {
+        let schema = <E::Table as Table>::SCHEMA;
+        let key = std::iter::once(schema.pk)
+            .chain(schema.sk)
+            .filter_map(|name| item.get(name).map(|v| (name.to_owned(), v.clone())))
+            .collect();
+        Owner { key }
+    }
+
+    fn value(&self, attribute: Option<&str>) -> Option<AttributeValue> {
+        attribute.and_then(|a| self.key.get(a).cloned())
+    }
+
+    /// Reads which lookups the stored owner records; `None` when there is no owner item.
+    async fn recorded<E: Entity>(&self, db: &Db) -> Result<Option<Recorded>> {
+        let mut p = Placeholders::default();
+        let schema = <E::Table as Table>::SCHEMA;
+        let mut projection = vec![p.name(schema.pk)];
+        for name in E::WRITE.lookups {
+            projection.push(p.name(&recorded(name, "pk")));
+            projection.push(p.name(&recorded(name, "sk")));
+        }
+        let (names, _) = p.into_parts();
+        let output = db
+            .client()
+            .get_item()
+            .table_name(db.table_name())
+            .set_key(Some(self.key.clone()))
+            .consistent_read(true)
+            .projection_expression(projection.join(", "))
+            .set_expression_attribute_names(names)
+            .send()
+            .await
+            .map_err(|e| Error::service("GetItem", e))?;
+        Ok(output.item.map(|item| {
+            let text = |name: &str| item.get(name).and_then(|v| v.as_s().ok()).cloned();
+            E::WRITE
+                .lookups
+                .iter()
+                .filter_map(|name| {
+                    Some((
+                        *name,
+                        (text(&recorded(name, "pk"))?, text(&recorded(name, "sk"))),
+                    ))
+                })
+                .collect()
+        }))
+    }
+}
+
+/// The condition that the owner still records exactly `current` (or does not exist).
+fn guard<E: Entity>(current: Option<&Recorded>, p: &mut Placeholders) -> Vec<String> {
+    let schema = <E::Table as Table>::SCHEMA;
+    let Some(current) = current else {
+        return vec![format!("attribute_not_exists({})", p.name(schema.pk))];
+    };
+    let mut parts = vec![format!("attribute_exists({})", p.name(schema.pk))];
+    for name in E::WRITE.lookups {
+        for (part, value) in [
+            ("pk", current.get(name).map(|k| Some(k.0.clone()))),
+            ("sk", current.get(name).map(|k| k.1.clone())),
+        ] {
+            let attribute = p.name(&recorded(name, part));
+            parts.push(match value.flatten() {
+                Some(v) => format!("{attribute} = {}", p.value(AttributeValue::S(v))),
+                None => format!("attribute_not_exists({attribute})"),
+            });
+        }
+    }
+    parts
+}
+
+/// The condition that a lookup item is absent or owned by `owner`.
+fn free_or_mine<E: Entity>(owner: &Owner, p: &mut Placeholders) -> String {
+    let schema = <E::Table as Table>::SCHEMA;
+    let mut mine = Vec::new();
+    for (attribute, value) in [
+        (OWNER_PK, owner.value(Some(schema.pk))),
+        (OWNER_SK, owner.value(schema.sk)),
+    ] {
+        if let Some(value) = value {
+            mine.push(format!("{} = {}", p.name(attribute), p.value(value)));
+        }
+    }
+    format!(
+        "attribute_not_exists({}) OR ({})",
+        p.name(schema.pk),
+        mine.join(" AND ")
+    )
+}
+
+fn lookup_key<E: Entity>(pk: &str, sk: Option<&str>) -> Item {
+    let schema = <E::Table as Table>::SCHEMA;
+    let mut key = Item::new();
+    key.insert(schema.pk.to_owned(), AttributeValue::S(pk.to_owned()));
+    if let (Some(attribute), Some(sk)) = (schema.sk, sk) {
+        key.insert(attribute.to_owned(), AttributeValue::S(sk.to_owned()));
+    }
+    key
+}
+
+/// Deletes the lookup item `pk`/`sk` if it is this owner's (or already gone).
+fn release<E: Entity>(db: &Db, owner: &Owner, pk: &str, sk: Option<&str>) -> Result<Action> {
+    let mut p = Placeholders::default();
+    let condition = vec![free_or_mine::<E>(owner, &mut p)];
+    raw_delete(
+        db,
+        E::ENTITY_TYPE,
+        lookup_key::<E>(pk, sk),
+        finish(condition, p),
+    )
+}
+
+/// The lookup whose put failed its "free or mine" condition: it belongs to another owner.
+fn taken_lookup(reasons: &[ActionFailure], lookups: &[LookupKey]) -> Option<&'static str> {
+    reasons
+        .iter()
+        .filter(|r| r.is_conditional_check_failed() && r.index >= 1)
+        .find_map(|r| lookups.get(r.index - 1).map(|l| l.name))
+}
+
+/// Waits before the next round, on the client's own timer (so any runtime works).
+async fn pause(db: &Db, policy: &RetryPolicy, round: u32, rng: &mut SplitMix64) {
+    use aws_smithy_async::rt::sleep::AsyncSleep;
+    let sleep = db
+        .client()
+        .config()
+        .sleep_impl()
+        .or_else(aws_smithy_async::rt::sleep::default_async_sleep);
+    if let Some(sleep) = sleep {
+        sleep.sleep(policy.delay(round.min(16), rng)).await;
+    }
+}
+
+/// Puts an entity and its lookups in one transaction, starting over when a concurrent
+/// change wins the race.
+pub(crate) async fn put_with_lookups<E: Entity>(
+    db: &Db,
+    write: SyncedWrite,
+    mode: PutMode,
+    condition: Option<&Condition<E>>,
+) -> Result<()> {
+    let owner = Owner::of::<E>(&write.item);
+    let mut item = write.item;
+    for lookup in &write.lookups {
+        item.insert(
+            recorded(lookup.name, "pk"),
+            AttributeValue::S(lookup.pk.clone()),
+        );
+        if let Some(sk) = &lookup.sk {
+            item.insert(recorded(lookup.name, "sk"), AttributeValue::S(sk.clone()));
+        }
+    }
+    let write = SyncedWrite { item, ..write };
+    let policy = RetryPolicy::default();
+    let mut rng = SplitMix64::from_entropy();
+    for round in 0..MAX_ROUNDS {
+        match put_round::<E>(db, &owner, &write, mode, condition).await {
+            Ok(true) => return Ok(()),
+            Ok(false) => {}
+            Err(err) if err.is_retryable() => {}
+            Err(err) => return Err(err),
+        }
+        pause(db, &policy, round, &mut rng).await;
+    }
+    Err(Error::Contention {
+        entity: E::ENTITY_TYPE,
+        rounds: MAX_ROUNDS,
+    })
+}
+
+/// One read-then-transact round: `Ok(true)` when written, `Ok(false)` when another writer
+/// came first and the put should start over.
+async fn put_round<E: Entity>(
+    db: &Db,
+    owner: &Owner,
+    write: &SyncedWrite,
+    mode: PutMode,
+    condition: Option<&Condition<E>>,
+) -> Result<bool> {
+    let schema = <E::Table as Table>::SCHEMA;
+    let item = &write.item;
+    let current = owner.recorded::<E>(db).await?;
+    // Create, replace and a user condition decide on the state just read; so does the
+    // version. Only the lookup guard can fail because of a concurrent writer.
+    let mut p = Placeholders::default();
+    let mut parts = put_condition::<E>(mode, write.expected_version, condition, &mut p)?;
+    let precondition_holds = match mode {
+        PutMode::Create => current.is_none(),
+        PutMode::Replace => current.is_some(),
+        PutMode::Upsert => true,
+    };
+    if !precondition_holds {
+        return Err(put_failed::<E>(mode, write.expected_version));
+    }
+    parts.extend(guard::<E>(current.as_ref(), &mut p));
+    let owner_put = raw_put(
+        db,
+        E::ENTITY_TYPE,
+        mode.operation(),
+        owner.key.clone(),
+        item.clone(),
+        finish(parts, p),
+    )?;
+    let mut tx = db.transaction().push_action(owner_put);
+    for lookup in &write.lookups {
+        let mut lookup_item = lookup_key::<E>(&lookup.pk, lookup.sk.as_deref());
+        lookup_item.insert(
+            schema.entity_type.to_owned(),
+            AttributeValue::S(format!("{}.{}", E::ENTITY_TYPE, lookup.name)),
+        );
+        for (attribute, value) in [
+            (OWNER_PK, owner.value(Some(schema.pk))),
+            (OWNER_SK, owner.value(schema.sk)),
+        ] {
+            if let Some(value) = value {
+                lookup_item.insert(attribute.to_owned(), value);
+            }
+        }
+        let mut p = Placeholders::default();
+        let condition = vec![free_or_mine::<E>(owner, &mut p)];
+        let key = lookup_key::<E>(&lookup.pk, lookup.sk.as_deref());
+        tx = tx.push_action(raw_put(
+            db,
+            E::ENTITY_TYPE,
+            "put",
+            key,
+            lookup_item,
+            finish(condition, p),
+        )?);
+    }
+    for (name, (pk, sk)) in current.iter().flatten() {
+        let unchanged = write
+            .lookups
+            .iter()
+            .any(|l| l.name == *name && l.pk == *pk && l.sk == *sk);
+        if !unchanged {
+            tx = tx.push_action(release::<E>(db, owner, pk, sk.as_deref())?);
+        }
+    }
+    match tx.send().await {
+        Ok(()) => Ok(true),
+        Err(Error::TransactionCanceled { reasons }) => {
+            if let Some(lookup) = taken_lookup(&reasons, &write.lookups) {
+                return Err(Error::LookupTaken {
+                    entity: E::ENTITY_TYPE,
+                    lookup,
+                });
+            }
+            // The owner's condition failed. A plain put has no condition but the guard, so
+            // another writer came first. Otherwise, if the state is still what was read, it
+            // was the caller's condition, the mode or the version that failed.
+            let owner_failed = reasons
+                .iter()
+                .any(|r| r.index == 0 && r.is_conditional_check_failed());
+            let decisive =
+                mode != PutMode::Upsert || write.expected_version.is_some() || condition.is_some();
+            if owner_failed && decisive && owner.recorded::<E>(db).await? == current {
+                return Err(put_failed::<E>(mode, write.expected_version));
+            }
+            Ok(false)
+        }
+        Err(err) => Err(err),
+    }
+}
+
+/// Deletes an entity and its lookups in one transaction.
+pub(crate) async fn delete_with_lookups<E: Entity>(
+    db: &Db,
+    key: Item,
+    must_exist: bool,
+) -> Result<()> {
+    let owner = Owner { key };
+    let policy = RetryPolicy::default();
+    let mut rng = SplitMix64::from_entropy();
+    for round in 0..MAX_ROUNDS {
+        match delete_round::<E>(db, &owner, must_exist).await {
+            Ok(true) => return Ok(()),
+            Ok(false) => {}
+            Err(err) if err.is_retryable() => {}
+            Err(err) => return Err(err),
+        }
+        pause(db, &policy, round, &mut rng).await;
+    }
+    Err(Error::Contention {
+        entity: E::ENTITY_TYPE,
+        rounds: MAX_ROUNDS,
+    })
+}
+
+/// One read-then-transact round of a delete; `Ok(false)` to start over.
+async fn delete_round<E: Entity>(db: &Db, owner: &Owner, must_exist: bool) -> Result<bool> {
+    let Some(current) = owner.recorded::<E>(db).await? else {
+        return if must_exist {
+            Err(Error::ConditionalCheckFailed {
+                entity: E::ENTITY_TYPE,
+                operation: "delete",
+            })
+        } else {
+            Ok(true)
+        };
+    };
+    let mut p = Placeholders::default();
+    let parts = guard::<E>(Some(&current), &mut p);
+    let mut tx = db.transaction().push_action(raw_delete(
+        db,
+        E::ENTITY_TYPE,
+        owner.key.clone(),
+        finish(parts, p),
+    )?);
+    for (pk, sk) in current.values() {
+        tx = tx.push_action(release::<E>(db, owner, pk, sk.as_deref())?);
+    }
+    match tx.send().await {
+        Ok(()) => Ok(true),
+        Err(Error::TransactionCanceled { .. }) => Ok(false),
+        Err(err) => Err(err),
+    }
+}

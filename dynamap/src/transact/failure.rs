@@ -1,0 +1,83 @@
+//! Why DynamoDB canceled a transaction, action by action.
+
+use std::fmt::Write;
+
+use aws_sdk_dynamodb::types::CancellationReason;
+
+/// One action of a canceled transaction that failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionFailure {
+    /// The action's position in the transaction, from 0, in the order it was added.
+    pub index: usize,
+    /// The entity the action wrote or checked.
+    pub entity: &'static str,
+    /// `put`, `create`, `replace`, `update`, `delete` or `check`.
+    pub operation: &'static str,
+    /// DynamoDB's reason code: `ConditionalCheckFailed`, `TransactionConflict`,
+    /// `ItemCollectionSizeLimitExceeded`, `ThrottlingError`, `ValidationError`, ...
+    pub code: Option<String>,
+    /// DynamoDB's message, if it gave one.
+    pub message: Option<String>,
+}
+
+impl ActionFailure {
+    /// True when the action's condition did not hold.
+    pub fn is_conditional_check_failed(&self) -> bool {
+        self.code.as_deref() == Some("ConditionalCheckFailed")
+    }
+
+    /// True when another transaction or write was working on the same item: retrying
+    /// later may succeed.
+    pub fn is_conflict(&self) -> bool {
+        self.code.as_deref() == Some("TransactionConflict")
+    }
+}
+
+/// The failing actions among DynamoDB's reasons, which come one per action in request order
+/// with code `None` for the actions that were fine.
+pub(crate) fn failures(
+    reasons: &[CancellationReason],
+    describe: impl Fn(usize) -> (&'static str, &'static str),
+) -> Vec<ActionFailure> {
+    reasons
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.code().is_some_and(|c| c != "None"))
+        .map(|(index, r)| {
+            let (entity, operation) = describe(index);
+            ActionFailure {
+                index,
+                entity,
+                operation,
+                code: r.code().map(str::to_owned),
+                message: r.message().map(str::to_owned),
+            }
+        })
+        .collect()
+}
+
+/// `action 1 (create of Sensor): ConditionalCheckFailed; ...`, for the error message.
+pub fn describe(reasons: &[ActionFailure]) -> String {
+    let mut out = String::new();
+    for (i, r) in reasons.iter().enumerate() {
+        if i > 0 {
+            out.push_str("; ");
+        }
+        // Writing to a String cannot fail.
+        let _ = write!(
+            out,
+            "action {} ({} of `{}`): {}",
+            r.index,
+            r.operation,
+            r.entity,
+            r.code.as_deref().unwrap_or("unknown")
+        );
+        if let Some(message) = &r.message {
+            let _ = write!(out, " ({message})");
+        }
+    }
+    if out.is_empty() {
+        out.push_str("no reason given");
+    }
+    out
+}

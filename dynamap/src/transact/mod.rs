@@ -1,0 +1,371 @@
+//! Transactions: up to 100 writes and checks across entities that succeed or fail together.
+//!
+//! ```no_run
+//! # use dynamap::{Entity, Table};
+//! # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+//! # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+//! # struct Account { id: String, balance: i64 }
+//! # async fn example(db: dynamap::Db, a: Account, b: Account) -> dynamap::Result<()> {
+//! db.transaction()
+//!     .put_if(&a, Account::BALANCE.ge(0i64))
+//!     .put(&b)
+//!     .check(Account::key("bank"), Account::BALANCE.gt(100i64))
+//!     .idempotency_token("transfer-42")
+//!     .send()
+//!     .await?;
+//! # Ok(()) }
+//! ```
+//!
+//! Checked before sending: at most 100 actions, at most 4 MB of items, and no two actions
+//! on the same item (DynamoDB rejects all three). When DynamoDB cancels the transaction,
+//! [`Error::TransactionCanceled`] lists each failed action with its index (in the order the
+//! actions were added), its entity and DynamoDB's reason code.
+
+mod failure;
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::{
+    ConditionCheck, Delete, Put, ReturnConsumedCapacity, TransactWriteItem,
+};
+use tracing::Instrument;
+
+pub use failure::{ActionFailure, describe};
+
+use crate::codec::Item;
+use crate::expr::{Condition, Placeholders};
+use crate::key::Key;
+use crate::limits::item_size;
+use crate::ops::condition::{RenderedCondition, finish, put_condition, versioned_item};
+use crate::ops::{PutMode, call_span, key_item};
+use crate::{Db, Entity, Error, Result};
+
+/// The most actions DynamoDB accepts in one transaction.
+pub const MAX_ACTIONS: usize = 100;
+/// The most item bytes DynamoDB accepts in one transaction.
+pub const MAX_TRANSACTION_BYTES: usize = 4 * 1024 * 1024;
+
+/// One action, with what is needed to check the transaction and explain a failure.
+pub(crate) struct Action {
+    pub(crate) entity: &'static str,
+    pub(crate) operation: &'static str,
+    pub(crate) key: Item,
+    pub(crate) size: usize,
+    pub(crate) write: TransactWriteItem,
+}
+
+/// A pending transaction; see the [module docs](self).
+#[must_use = "a transaction does nothing until it is sent"]
+pub struct Transaction<'a> {
+    db: &'a Db,
+    actions: Vec<Action>,
+    token: Option<String>,
+    error: Option<Error>,
+}
+
+impl Db {
+    /// A new, empty transaction on this table.
+    pub fn transaction(&self) -> Transaction<'_> {
+        Transaction {
+            db: self,
+            actions: Vec::new(),
+            token: None,
+            error: None,
+        }
+    }
+}
+
+fn build_error(err: aws_sdk_dynamodb::error::BuildError) -> Error {
+    Error::InvalidRequest {
+        reason: err.to_string(),
+    }
+}
+
+impl<'a> Transaction<'a> {
+    /// Keeps the first error, reported by [`send`](Transaction::send).
+    fn push(mut self, action: Result<Action>) -> Self {
+        match action {
+            Ok(action) => self.actions.push(action),
+            Err(err) => {
+                self.error.get_or_insert(err);
+            }
+        }
+        self
+    }
+
+    pub(crate) fn push_action(self, action: Action) -> Self {
+        self.push(Ok(action))
+    }
+
+    fn put_mode<E: Entity>(
+        self,
+        entity: &E,
+        mode: PutMode,
+        condition: Option<&Condition<E>>,
+    ) -> Self {
+        let action = put_action(self.db, entity, mode, condition);
+        self.push(action)
+    }
+
+    /// Writes `entity`, replacing any item with its key (conditioned on its version, for
+    /// versioned entities).
+    pub fn put<E: Entity>(self, entity: &E) -> Self {
+        self.put_mode(entity, PutMode::Upsert, None)
+    }
+
+    /// Writes `entity` only if no item has its key.
+    pub fn create<E: Entity>(self, entity: &E) -> Self {
+        self.put_mode(entity, PutMode::Create, None)
+    }
+
+    /// Writes `entity` only if an item has its key.
+    pub fn replace<E: Entity>(self, entity: &E) -> Self {
+        self.put_mode(entity, PutMode::Replace, None)
+    }
+
+    /// Writes `entity` only if the stored item matches `condition`.
+    pub fn put_if<E: Entity>(self, entity: &E, condition: Condition<E>) -> Self {
+        self.put_mode(entity, PutMode::Upsert, Some(&condition))
+    }
+
+    /// Deletes the item `key` names.
+    pub fn delete<E: Entity>(self, key: Key<E>) -> Self {
+        let action = delete_action(self.db, key, None);
+        self.push(action)
+    }
+
+    /// Deletes the item `key` names, only if it matches `condition`.
+    pub fn delete_if<E: Entity>(self, key: Key<E>, condition: Condition<E>) -> Self {
+        let action = delete_action(self.db, key, Some(&condition));
+        self.push(action)
+    }
+
+    /// Applies `update` (made with [`Db::update`]) as part of the transaction.
+    pub fn update<E: Entity>(self, update: crate::ops::Update<'_, E>) -> Self {
+        let action = update.into_action();
+        self.push(action)
+    }
+
+    /// Requires the item `key` names to match `condition`, without writing it.
+    pub fn check<E: Entity>(self, key: Key<E>, condition: Condition<E>) -> Self {
+        let action = check_action(self.db, key, &condition);
+        self.push(action)
+    }
+
+    /// Makes the transaction idempotent: DynamoDB runs it at most once for this token
+    /// within ten minutes, so a retry after a timeout cannot apply it twice.
+    pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
+    /// The number of actions so far.
+    pub fn len(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// True when there are no actions.
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
+    }
+
+    fn validate(&self) -> Result<()> {
+        if self.actions.len() > MAX_ACTIONS {
+            return Err(Error::TooManyActions {
+                actions: self.actions.len(),
+                limit: MAX_ACTIONS,
+            });
+        }
+        let size: usize = self.actions.iter().map(|a| a.size).sum();
+        if size > MAX_TRANSACTION_BYTES {
+            return Err(Error::TransactionTooLarge {
+                size,
+                limit: MAX_TRANSACTION_BYTES,
+            });
+        }
+        let mut seen: HashMap<Vec<(&String, &str)>, usize> = HashMap::new();
+        for (index, action) in self.actions.iter().enumerate() {
+            let mut key: Vec<(&String, &str)> = action
+                .key
+                .iter()
+                .map(|(name, value)| (name, value.as_s().map_or("", String::as_str)))
+                .collect();
+            key.sort();
+            if let Some(first) = seen.insert(key, index) {
+                return Err(Error::DuplicateTransactionItem {
+                    entity: action.entity,
+                    first,
+                    second: index,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends the transaction. Nothing is sent when an action could not be built or a limit
+    /// is exceeded; an empty transaction succeeds without a request.
+    pub async fn send(self) -> Result<()> {
+        if let Some(err) = self.error {
+            return Err(err);
+        }
+        self.validate()?;
+        if self.actions.is_empty() {
+            return Ok(());
+        }
+        let described: Vec<(&'static str, &'static str)> = self
+            .actions
+            .iter()
+            .map(|a| (a.entity, a.operation))
+            .collect();
+        let entity = described.first().map_or("", |d| d.0);
+        let span = call_span("TransactWriteItems", self.db.table_name(), entity);
+        let result = self
+            .db
+            .client()
+            .transact_write_items()
+            .set_transact_items(Some(self.actions.into_iter().map(|a| a.write).collect()))
+            .set_client_request_token(self.token)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .instrument(span.clone())
+            .await;
+        match result {
+            Ok(output) => {
+                let total: f64 = output
+                    .consumed_capacity()
+                    .iter()
+                    .filter_map(|c| c.capacity_units())
+                    .sum();
+                span.in_scope(|| tracing::debug!(consumed_capacity = total, "dynamodb call done"));
+                Ok(())
+            }
+            Err(err) => match err.as_service_error() {
+                Some(TransactWriteItemsError::TransactionCanceledException(canceled)) => {
+                    let reasons = failure::failures(canceled.cancellation_reasons(), |i| {
+                        described.get(i).copied().unwrap_or(("", ""))
+                    });
+                    Err(Error::TransactionCanceled { reasons })
+                }
+                _ => Err(Error::service("TransactWriteItems", err)),
+            },
+        }
+    }
+}
+
+pub(crate) fn put_action<E: Entity>(
+    db: &Db,
+    entity: &E,
+    mode: PutMode,
+    condition: Option<&Condition<E>>,
+) -> Result<Action> {
+    if !E::WRITE.lookups.is_empty() {
+        return Err(Error::InvalidRequest {
+            reason: format!(
+                "entity `{}` keeps lookup items in sync: write it with `Db::put`, which manages them",
+                E::ENTITY_TYPE
+            ),
+        });
+    }
+    let versioned = versioned_item(entity)?;
+    let mut p = Placeholders::default();
+    let parts = put_condition::<E>(mode, versioned.expected_version, condition, &mut p)?;
+    let key = key_item(entity.primary_key())?;
+    raw_put(
+        db,
+        E::ENTITY_TYPE,
+        mode.operation(),
+        key,
+        versioned.item,
+        finish(parts, p),
+    )
+}
+
+fn delete_action<E: Entity>(
+    db: &Db,
+    key: Key<E>,
+    condition: Option<&Condition<E>>,
+) -> Result<Action> {
+    let key = key_item(key)?;
+    let mut p = Placeholders::default();
+    let parts = match condition {
+        Some(c) => vec![c.render_into(&mut p)?],
+        None => Vec::new(),
+    };
+    raw_delete(db, E::ENTITY_TYPE, key, finish(parts, p))
+}
+
+/// A put of a ready item, for the typed builders and for lookup syncing.
+pub(crate) fn raw_put(
+    db: &Db,
+    entity: &'static str,
+    operation: &'static str,
+    key: Item,
+    item: Item,
+    condition: RenderedCondition,
+) -> Result<Action> {
+    let size = item_size(&item);
+    let put = Put::builder()
+        .table_name(db.table_name())
+        .set_item(Some(item))
+        .set_condition_expression(condition.expression)
+        .set_expression_attribute_names(condition.names)
+        .set_expression_attribute_values(condition.values)
+        .build()
+        .map_err(build_error)?;
+    Ok(Action {
+        entity,
+        operation,
+        key,
+        size,
+        write: TransactWriteItem::builder().put(put).build(),
+    })
+}
+
+/// A delete by key, for the typed builders and for lookup syncing.
+pub(crate) fn raw_delete(
+    db: &Db,
+    entity: &'static str,
+    key: Item,
+    condition: RenderedCondition,
+) -> Result<Action> {
+    let size = item_size(&key);
+    let delete = Delete::builder()
+        .table_name(db.table_name())
+        .set_key(Some(key.clone()))
+        .set_condition_expression(condition.expression)
+        .set_expression_attribute_names(condition.names)
+        .set_expression_attribute_values(condition.values)
+        .build()
+        .map_err(build_error)?;
+    Ok(Action {
+        entity,
+        operation: "delete",
+        key,
+        size,
+        write: TransactWriteItem::builder().delete(delete).build(),
+    })
+}
+
+fn check_action<E: Entity>(db: &Db, key: Key<E>, condition: &Condition<E>) -> Result<Action> {
+    let key = key_item(key)?;
+    let mut p = Placeholders::default();
+    let expression = condition.render_into(&mut p)?;
+    let (names, values) = p.into_parts();
+    let check = ConditionCheck::builder()
+        .table_name(db.table_name())
+        .set_key(Some(key.clone()))
+        .condition_expression(expression)
+        .set_expression_attribute_names(names)
+        .set_expression_attribute_values(values)
+        .build()
+        .map_err(build_error)?;
+    let size = item_size(&key);
+    Ok(Action {
+        entity: E::ENTITY_TYPE,
+        operation: "check",
+        key,
+        size,
+        write: TransactWriteItem::builder().condition_check(check).build(),
+    })
+}
