@@ -455,3 +455,36 @@ async fn concurrent_location_changes_under_faults_leave_one_matching_lookup_each
         );
     }
 }
+
+#[tokio::test]
+async fn batch_writes_refuse_entities_that_need_guarded_writes() {
+    let db = fresh_db::<App>("batch_refusals").await;
+    let report = db
+        .batch_write()
+        .put(&placed("S1", "A", "1"))
+        .put(&Counter {
+            id: "c".into(),
+            value: 1,
+            version: 0,
+        })
+        .put(&score("ok", 1))
+        .send()
+        .await
+        .expect("batch");
+    assert_eq!(report.written, 1, "the plain entity is written");
+    assert_eq!(report.failed.len(), 2);
+    for failed in &report.failed {
+        assert!(
+            matches!(&*failed.error, Error::InvalidRequest { reason } if reason.contains("cannot guard")),
+            "{failed}"
+        );
+    }
+    assert_eq!(
+        db.get(PlacedSensor::key("S1"))
+            .consistent()
+            .await
+            .expect("get"),
+        None
+    );
+    assert!(lookups(&db, "PlacedSensor.location").await.is_empty());
+}

@@ -83,6 +83,22 @@ fn build_error(err: impl std::fmt::Display) -> Error {
     }
 }
 
+/// Batch writes cannot carry conditions: an entity whose writes need one (a version to
+/// check, lookup items to keep in sync) is refused rather than written unguarded.
+fn unconditional<E: Entity>() -> Result<(), Error> {
+    let needs = match (E::WRITE.version.is_some(), !E::WRITE.lookups.is_empty()) {
+        (true, _) => "a version field",
+        (_, true) => "lookup items to keep in sync",
+        _ => return Ok(()),
+    };
+    Err(Error::InvalidRequest {
+        reason: format!(
+            "entity `{}` has {needs}, which a batch write cannot guard: write it with put or a transaction",
+            E::ENTITY_TYPE
+        ),
+    })
+}
+
 /// Converts a put, checking its key and size.
 pub(super) fn prepare_put<E: Entity>(entity: &E) -> Prepared {
     let put = WriteAction::Put;
@@ -90,12 +106,14 @@ pub(super) fn prepare_put<E: Entity>(entity: &E) -> Prepared {
         Ok((pk, sk)) => ItemKey { pk, sk },
         Err(err) => return Err(invalid::<E>(put, None, err.into())),
     };
-    let request = item_for_write(entity).and_then(|item| {
-        let put = PutRequest::builder().set_item(Some(item)).build();
-        Ok(WriteRequest::builder()
-            .put_request(put.map_err(build_error)?)
-            .build())
-    });
+    let request = unconditional::<E>()
+        .and_then(|()| item_for_write(entity))
+        .and_then(|item| {
+            let put = PutRequest::builder().set_item(Some(item)).build();
+            Ok(WriteRequest::builder()
+                .put_request(put.map_err(build_error)?)
+                .build())
+        });
     match request {
         Ok(request) => Ok(PendingWrite {
             index: 0,
