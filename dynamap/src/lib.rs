@@ -89,7 +89,8 @@
 //!
 //! - `time` (default): `time::OffsetDateTime` key parts and [`codec::timestamp`].
 //! - `uuid`: `uuid::Uuid` key parts.
-//! - `local`: the DynamoDB Local launcher.
+//! - `local`: the DynamoDB Local launcher, and [`local::Faults`] to inject throttling,
+//!   server errors and unprocessed items into a client for tests.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod batch;

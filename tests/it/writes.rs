@@ -468,11 +468,12 @@ async fn batch_writes_refuse_entities_that_need_guarded_writes() {
             version: 0,
         })
         .put(&score("ok", 1))
+        .delete(PlacedSensor::key("S2"))
         .send()
         .await
         .expect("batch");
     assert_eq!(report.written, 1, "the plain entity is written");
-    assert_eq!(report.failed.len(), 2);
+    assert_eq!(report.failed.len(), 3);
     for failed in &report.failed {
         assert!(
             matches!(&*failed.error, Error::InvalidRequest { reason } if reason.contains("cannot guard")),

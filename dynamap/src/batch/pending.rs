@@ -130,6 +130,15 @@ pub(super) fn prepare_put<E: Entity>(entity: &E) -> Prepared {
 /// Converts a delete, checking its key.
 pub(super) fn prepare_delete<E: Entity>(key: Key<E>) -> Prepared {
     let delete = WriteAction::Delete;
+    if !E::WRITE.lookups.is_empty() {
+        // Deleting the owner alone would orphan its lookup items.
+        let reason = format!(
+            "entity `{}` has lookup items to delete with it, which a batch write cannot do: delete it with `Db::delete`",
+            E::ENTITY_TYPE
+        );
+        let key = key.into_values().ok().map(|(pk, sk)| ItemKey { pk, sk });
+        return Err(invalid::<E>(delete, key, Error::InvalidRequest { reason }));
+    }
     let key = match key.into_values() {
         Ok((pk, sk)) => ItemKey { pk, sk },
         Err(err) => return Err(invalid::<E>(delete, None, err.into())),

@@ -31,7 +31,7 @@ use crate::{Db, Entity, Error, Result};
 /// let sensor: Sensor = db
 ///     .update(Sensor::key("S1"))
 ///     .set(Sensor::KIND, "gas")
-///     .increment(Sensor::ALARMS, 1)
+///     .increment(Sensor::ALARMS, 1u32)
 ///     .append(Sensor::TAGS, ["calibrated".to_owned()])
 ///     .remove(Sensor::NOTE)
 ///     .condition(Sensor::ALARMS.lt(10u32))

@@ -3,7 +3,6 @@
 
 mod fan_out;
 mod get;
-mod throughput;
 mod write;
 
 use std::collections::HashSet;
