@@ -5,7 +5,11 @@
 //! ```text
 //! cargo run --release --example timeline                      # 220,000 followers
 //! cargo run --release --example timeline -- --followers 5000
+//! cargo run --release --example timeline -- --throttle 0.05   # 5% of calls throttled
 //! ```
+//!
+//! Afterwards it counts the stored entries, so a run with throttling shows every entry stored
+//! exactly once (or reported as failed).
 //!
 //! starts DynamoDB Local by itself. With `AWS_ENDPOINT_URL_DYNAMODB` set, it writes to table
 //! `timeline` at that endpoint and leaves it there to inspect.
@@ -13,7 +17,8 @@
 use std::io::Write;
 use std::time::Instant;
 
-use dynamap::{Entity, Table};
+use dynamap::local::{DynamoLocal, Faults};
+use dynamap::{Db, Entity, Table};
 use example_support::example_db;
 use time::{Duration, OffsetDateTime};
 
@@ -37,11 +42,19 @@ struct TimelineEntry {
     expires_at: i64,
 }
 
-fn followers_arg() -> Result<u32, String> {
+/// `--followers N` (default 220,000) and `--throttle RATE` (default 0).
+fn args() -> Result<(u32, f64), String> {
     let mut args = std::env::args().skip(1);
     let mut followers = 220_000;
+    let mut throttle = 0.0;
     while let Some(arg) = args.next() {
         match arg.as_str() {
+            "--throttle" => {
+                let value = args.next().ok_or("--throttle needs a rate, like 0.05")?;
+                throttle = value
+                    .parse()
+                    .map_err(|_| format!("--throttle takes a rate from 0 to 1, not {value:?}"))?;
+            }
             "--followers" => {
                 let value = args.next().ok_or("--followers needs a number")?;
                 followers = value
@@ -50,12 +63,12 @@ fn followers_arg() -> Result<u32, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown argument {other:?}; usage: timeline [--followers N]"
+                    "unknown argument {other:?}; usage: timeline [--followers N] [--throttle RATE]"
                 ));
             }
         }
     }
-    Ok(followers)
+    Ok((followers, throttle))
 }
 
 fn entry(follower: u32, at: OffsetDateTime, stream_id: &str) -> TimelineEntry {
@@ -88,8 +101,18 @@ fn draw(done: usize, total: usize, started: Instant) {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let followers = followers_arg()?;
+    let (followers, throttle) = args()?;
     let db = example_db::<Social>("timeline").await?;
+    let faults = Faults::seeded(4).throttle(throttle);
+    // The fan-out goes through a client whose calls are throttled at the given rate.
+    let writer = if throttle > 0.0 {
+        Db::new(
+            DynamoLocal::shared()?.faulty_client(&faults),
+            db.table_name(),
+        )
+    } else {
+        db.clone()
+    };
 
     // Two streams start in the same millisecond: both must reach every timeline.
     let now = OffsetDateTime::now_utc().replace_nanosecond(0)?;
@@ -101,7 +124,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let started = Instant::now();
     let mut last_drawn = 0;
-    let report = db
+    let report = writer
         .batch_write()
         .put_all((0..followers).flat_map(|f| streams.iter().map(move |s| entry(f, now, s))))
         .concurrency(16)
@@ -125,6 +148,18 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     for failed in report.failed.iter().take(5) {
         println!("  not stored: {failed}");
     }
+    if throttle > 0.0 {
+        println!(
+            "throttled calls: {} of {}",
+            faults.counts().throttled,
+            faults.counts().calls
+        );
+    }
+    let stored = db.scan::<TimelineEntry>().count().await?;
+    println!(
+        "entries in the table: {stored} (written once each: {})",
+        stored == report.written
+    );
 
     // An older entry, so the reader has more than one page.
     for minutes in 1..=15 {
