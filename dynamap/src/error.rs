@@ -232,6 +232,16 @@ pub enum Error {
         attempts: u32,
     },
 
+    /// A table name, or a prefix for generated table names, breaks DynamoDB's rules: 3 to
+    /// 255 characters, each one of `a-z`, `A-Z`, `0-9`, `_`, `-` and `.`. Found before sending.
+    #[error("invalid table name {name:?}: {reason}")]
+    InvalidTableName {
+        /// The name or prefix.
+        name: String,
+        /// Which rule it breaks, with the limit.
+        reason: String,
+    },
+
     /// The DynamoDB Local launcher could not install, start or reach DynamoDB Local.
     #[cfg(feature = "local")]
     #[error("dynamodb local: {0}")]

@@ -1,0 +1,116 @@
+//! Range queries across rolled tables, merged in time order.
+
+use std::ops::RangeInclusive;
+
+use futures_util::Stream;
+
+use super::merge::MergeSorted;
+use super::{RolledTable, RollingTables};
+use crate::query::{Decode, Query};
+use crate::{Db, Result, Table};
+
+/// The tables holding a range of event times, found by [`RollingTables::range`], ready to be
+/// queried together.
+///
+/// A query of every table comes back as one stream in time order. The streams borrow the
+/// tables' handles, which is why finding the tables and querying them are two steps.
+#[derive(Debug, Clone)]
+pub struct RangeTables {
+    range: RangeInclusive<i64>,
+    tables: Vec<(RolledTable, Db)>,
+}
+
+impl<T: Table> RollingTables<T> {
+    /// The tables holding event times in `range` (milliseconds since the Unix epoch, both
+    /// ends inclusive), including tables of late data written in later months. See
+    /// [`RangeTables::query`].
+    pub async fn range(&self, range: RangeInclusive<i64>) -> Result<RangeTables> {
+        let tables = self
+            .tables_overlapping(range.clone())
+            .await?
+            .into_iter()
+            .map(|table| {
+                let db = self.db(&table);
+                (table, db)
+            })
+            .collect();
+        Ok(RangeTables { range, tables })
+    }
+}
+
+impl RangeTables {
+    /// The range of event times asked for.
+    pub fn range(&self) -> &RangeInclusive<i64> {
+        &self.range
+    }
+
+    /// The tables, in order of period, then write month.
+    pub fn tables(&self) -> impl ExactSizeIterator<Item = &RolledTable> {
+        self.tables.iter().map(|(table, _)| table)
+    }
+
+    /// Handles on the tables, in the same order.
+    pub fn dbs(&self) -> impl ExactSizeIterator<Item = &Db> {
+        self.tables.iter().map(|(_, db)| db)
+    }
+
+    /// Runs the query `build` makes for each table and merges the results into one stream,
+    /// ascending by `key`.
+    ///
+    /// `build` should narrow the sort key to the range ([`sk_between`](Query::sk_between)):
+    /// a table holds its whole period, which may reach past the range. Each table's results
+    /// must come in `key` order, so `key` is the value the sort key orders by, such as the
+    /// event time (with a tie-breaker, if the caller needs one, in both). Do not make the
+    /// queries descending here; use [`query_descending`](Self::query_descending).
+    ///
+    /// Pages are read as the stream is used up, one page per table at a time; a
+    /// [`limit`](Query::limit) in `build` applies to each table, so use
+    /// [`StreamExt::take`](futures_util::StreamExt::take) for a total.
+    ///
+    /// Items with equal keys come in table order (period, then write month). An error from
+    /// one table is passed on; stop there, or the rest of that table is missing.
+    pub fn query<'a, E, S, K>(
+        &'a self,
+        build: impl Fn(&'a Db) -> Query<'a, E, S>,
+        key: impl Fn(&E) -> K + 'a,
+    ) -> impl Stream<Item = Result<E>> + 'a
+    where
+        E: Decode + 'a,
+        S: 'a,
+        K: Ord + 'a,
+    {
+        self.merge(build, key, false)
+    }
+
+    /// Like [`query`](Self::query), newest first: each table is queried descending (this
+    /// method calls [`Query::descending`] itself) and the results merged descending by `key`.
+    pub fn query_descending<'a, E, S, K>(
+        &'a self,
+        build: impl Fn(&'a Db) -> Query<'a, E, S>,
+        key: impl Fn(&E) -> K + 'a,
+    ) -> impl Stream<Item = Result<E>> + 'a
+    where
+        E: Decode + 'a,
+        S: 'a,
+        K: Ord + 'a,
+    {
+        self.merge(move |db| build(db).descending(), key, true)
+    }
+
+    fn merge<'a, E, S, K>(
+        &'a self,
+        build: impl Fn(&'a Db) -> Query<'a, E, S>,
+        key: impl Fn(&E) -> K + 'a,
+        descending: bool,
+    ) -> impl Stream<Item = Result<E>> + 'a
+    where
+        E: Decode + 'a,
+        S: 'a,
+        K: Ord + 'a,
+    {
+        // Pinned boxes of the one stream type, not trait objects: the merged stream stays
+        // `Send` when the items are.
+        let streams: Vec<_> = self.dbs().map(|db| Box::pin(build(db).stream())).collect();
+        MergeSorted::new(streams, key, descending)
+    }
+}
