@@ -5,12 +5,22 @@
 //! `L`. `Option` fields are left out of the item when `None`. A field can choose another
 //! form with `#[dynamap(with = "module")]`, where `module` has serde-style `serialize` and
 //! `deserialize` functions, such as [`timestamp`].
+//!
+//! `#[dynamap(compress)]` fields are serialized and compressed into one binary attribute
+//! ([`compress`], [`decompress`]); see the guide chapter on compressed attributes.
 
+mod columnar;
+mod compressed;
+mod error;
 mod field;
 #[cfg(feature = "time")]
 pub mod timestamp;
 
 pub use aws_sdk_dynamodb::types::AttributeValue;
+pub use compressed::{
+    Codec, Compression, Format, Header, MAX_UNCOMPRESSED_BYTES, compress, decompress,
+};
+pub use error::CodecError;
 #[doc(hidden)]
 pub use field::{decode_field, decode_optional_field, encode_field};
 

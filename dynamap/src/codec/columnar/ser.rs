@@ -1,0 +1,550 @@
+//! The writing side: a `serde::Serializer` that sends every value to the column of the
+//! node it sits at.
+
+use serde::ser::{self, Serialize};
+
+use super::CodecError;
+use super::column::ColumnWriter;
+use super::shape::{Edge, Node, Shape};
+use super::tags::Tag;
+
+/// Struct field codes start at 1; 0 closes the struct.
+pub(crate) const FIELD_CODE_OFFSET: u64 = 1;
+
+/// Everything written so far.
+#[derive(Debug)]
+pub(crate) struct Encoder {
+    shape: Shape,
+    columns: Vec<ColumnWriter>,
+}
+
+impl Encoder {
+    pub(crate) fn new(single_column: bool) -> Self {
+        Self {
+            shape: Shape::new(single_column),
+            columns: vec![ColumnWriter::default()],
+        }
+    }
+
+    pub(crate) fn columns(&self) -> &[ColumnWriter] {
+        &self.columns
+    }
+
+    /// True when the root value is a sequence or map, whose elements line up in columns.
+    pub(crate) fn root_is_collection(&self) -> bool {
+        self.columns[Shape::ROOT].first_tag().is_some_and(|tag| {
+            [Tag::Seq, Tag::OpenSeq, Tag::Map, Tag::OpenMap]
+                .iter()
+                .any(|t| *t as u8 == tag)
+        })
+    }
+
+    fn column(&mut self, node: Node) -> &mut ColumnWriter {
+        &mut self.columns[node]
+    }
+
+    fn child(&mut self, parent: Node, edge: Edge, position: usize, name: &str) -> Node {
+        let node = self.shape.child(parent, edge, position, name);
+        if node == self.columns.len() {
+            self.columns.push(ColumnWriter::default());
+        }
+        node
+    }
+
+    /// Serializes `value` at the root.
+    pub(crate) fn write<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CodecError> {
+        value.serialize(At {
+            encoder: self,
+            node: Shape::ROOT,
+        })
+    }
+}
+
+/// The serializer for the value at `node`.
+pub(crate) struct At<'e> {
+    encoder: &'e mut Encoder,
+    node: Node,
+}
+
+impl<'e> At<'e> {
+    fn column(&mut self) -> &mut ColumnWriter {
+        self.encoder.column(self.node)
+    }
+
+    fn tagged(mut self, tag: Tag) -> Self {
+        self.column().tag(tag);
+        self
+    }
+
+    fn int(mut self, tag: Tag, bits: u64) -> Result<(), CodecError> {
+        let column = self.column();
+        column.tag(tag);
+        column.int(bits);
+        Ok(())
+    }
+
+    /// Starts a variant: its tag and name here, its content at the variant's child node.
+    fn variant(mut self, tag: Tag, variant: &'static str) -> (&'e mut Encoder, Node) {
+        let column = self.column();
+        column.tag(tag);
+        column.string(variant, 0);
+        let content = self.encoder.child(self.node, Edge::Variant, 0, variant);
+        (self.encoder, content)
+    }
+}
+
+impl<'e> ser::Serializer for At<'e> {
+    type Ok = ();
+    type Error = CodecError;
+    type SerializeSeq = Seq<'e>;
+    type SerializeTuple = Tuple<'e>;
+    type SerializeTupleStruct = Tuple<'e>;
+    type SerializeTupleVariant = Tuple<'e>;
+    type SerializeMap = Map<'e>;
+    type SerializeStruct = Struct<'e>;
+    type SerializeStructVariant = Struct<'e>;
+
+    fn is_human_readable(&self) -> bool {
+        // Types with a compact form (timestamps as integers, addresses as bytes) use it.
+        false
+    }
+
+    fn serialize_bool(self, v: bool) -> Result<(), CodecError> {
+        self.tagged(if v { Tag::True } else { Tag::False });
+        Ok(())
+    }
+
+    fn serialize_i8(self, v: i8) -> Result<(), CodecError> {
+        self.serialize_i64(v.into())
+    }
+
+    fn serialize_i16(self, v: i16) -> Result<(), CodecError> {
+        self.serialize_i64(v.into())
+    }
+
+    fn serialize_i32(self, v: i32) -> Result<(), CodecError> {
+        self.serialize_i64(v.into())
+    }
+
+    fn serialize_i64(self, v: i64) -> Result<(), CodecError> {
+        self.int(Tag::I64, v as u64)
+    }
+
+    fn serialize_u8(self, v: u8) -> Result<(), CodecError> {
+        self.serialize_u64(v.into())
+    }
+
+    fn serialize_u16(self, v: u16) -> Result<(), CodecError> {
+        self.serialize_u64(v.into())
+    }
+
+    fn serialize_u32(self, v: u32) -> Result<(), CodecError> {
+        self.serialize_u64(v.into())
+    }
+
+    fn serialize_u64(self, v: u64) -> Result<(), CodecError> {
+        self.int(Tag::U64, v)
+    }
+
+    fn serialize_i128(mut self, v: i128) -> Result<(), CodecError> {
+        let column = self.column();
+        column.tag(Tag::I128);
+        column.raw(&v.to_le_bytes());
+        Ok(())
+    }
+
+    fn serialize_u128(mut self, v: u128) -> Result<(), CodecError> {
+        let column = self.column();
+        column.tag(Tag::U128);
+        column.raw(&v.to_le_bytes());
+        Ok(())
+    }
+
+    fn serialize_f32(mut self, v: f32) -> Result<(), CodecError> {
+        let column = self.column();
+        column.tag(Tag::F32);
+        // Widening is exact, so narrowing on the way back restores the same bits.
+        column.float(f64::from(v).to_bits());
+        Ok(())
+    }
+
+    fn serialize_f64(mut self, v: f64) -> Result<(), CodecError> {
+        let column = self.column();
+        column.tag(Tag::F64);
+        column.float(v.to_bits());
+        Ok(())
+    }
+
+    fn serialize_char(self, v: char) -> Result<(), CodecError> {
+        self.int(Tag::Char, u64::from(u32::from(v)))
+    }
+
+    fn serialize_str(mut self, v: &str) -> Result<(), CodecError> {
+        let column = self.column();
+        column.tag(Tag::Str);
+        column.string(v, 0);
+        Ok(())
+    }
+
+    fn serialize_bytes(mut self, v: &[u8]) -> Result<(), CodecError> {
+        let column = self.column();
+        column.tag(Tag::Bytes);
+        column.raw(v);
+        Ok(())
+    }
+
+    fn serialize_none(self) -> Result<(), CodecError> {
+        self.tagged(Tag::None);
+        Ok(())
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), CodecError> {
+        value.serialize(self.tagged(Tag::Some))
+    }
+
+    fn serialize_unit(self) -> Result<(), CodecError> {
+        self.tagged(Tag::Unit);
+        Ok(())
+    }
+
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), CodecError> {
+        self.tagged(Tag::UnitStruct);
+        Ok(())
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), CodecError> {
+        self.variant(Tag::UnitVariant, variant);
+        Ok(())
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<(), CodecError> {
+        value.serialize(self.tagged(Tag::NewtypeStruct))
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), CodecError> {
+        let (encoder, node) = self.variant(Tag::NewtypeVariant, variant);
+        value.serialize(At { encoder, node })
+    }
+
+    fn serialize_seq(mut self, len: Option<usize>) -> Result<Seq<'e>, CodecError> {
+        let column = self.column();
+        match len {
+            Some(len) => {
+                column.tag(Tag::Seq);
+                column.len(len);
+            }
+            None => column.tag(Tag::OpenSeq),
+        }
+        let elements = self.encoder.child(self.node, Edge::Elem, 0, "");
+        Ok(Seq {
+            encoder: self.encoder,
+            elements,
+            expected: len,
+            written: 0,
+        })
+    }
+
+    fn serialize_tuple(mut self, len: usize) -> Result<Tuple<'e>, CodecError> {
+        let column = self.column();
+        column.tag(Tag::Tuple);
+        column.len(len);
+        Ok(Tuple::new(self.encoder, self.node, len))
+    }
+
+    fn serialize_tuple_struct(
+        mut self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<Tuple<'e>, CodecError> {
+        let column = self.column();
+        column.tag(Tag::TupleStruct);
+        column.len(len);
+        Ok(Tuple::new(self.encoder, self.node, len))
+    }
+
+    fn serialize_tuple_variant(
+        mut self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Tuple<'e>, CodecError> {
+        self.column().tag(Tag::TupleVariant);
+        self.column().string(variant, 0);
+        self.column().len(len);
+        let content = self.encoder.child(self.node, Edge::Variant, 0, variant);
+        Ok(Tuple::new(self.encoder, content, len))
+    }
+
+    fn serialize_map(mut self, len: Option<usize>) -> Result<Map<'e>, CodecError> {
+        let column = self.column();
+        match len {
+            Some(len) => {
+                column.tag(Tag::Map);
+                column.len(len);
+            }
+            None => column.tag(Tag::OpenMap),
+        }
+        let keys = self.encoder.child(self.node, Edge::Key, 0, "");
+        let values = self.encoder.child(self.node, Edge::Value, 0, "");
+        Ok(Map {
+            encoder: self.encoder,
+            keys,
+            values,
+            expected: len,
+            written: 0,
+        })
+    }
+
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Struct<'e>, CodecError> {
+        let At { encoder, node } = self.tagged(Tag::Struct);
+        Ok(Struct { encoder, node })
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Struct<'e>, CodecError> {
+        let (encoder, node) = self.variant(Tag::StructVariant, variant);
+        Ok(Struct { encoder, node })
+    }
+}
+
+/// A sequence: every element at the same child node, so element `i`'s fields line up with
+/// element `i + 1`'s.
+pub(crate) struct Seq<'e> {
+    encoder: &'e mut Encoder,
+    elements: Node,
+    expected: Option<usize>,
+    written: usize,
+}
+
+impl ser::SerializeSeq for Seq<'_> {
+    type Ok = ();
+    type Error = CodecError;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CodecError> {
+        self.written += 1;
+        value.serialize(At {
+            encoder: self.encoder,
+            node: self.elements,
+        })
+    }
+
+    fn end(self) -> Result<(), CodecError> {
+        match self.expected {
+            None => self.encoder.column(self.elements).tag(Tag::End),
+            Some(expected) if expected != self.written => {
+                return Err(CodecError::LengthMismatch {
+                    expected,
+                    written: self.written,
+                });
+            }
+            Some(_) => {}
+        }
+        Ok(())
+    }
+}
+
+/// A tuple (or tuple struct, or tuple variant's content): element `i` at child `i`.
+pub(crate) struct Tuple<'e> {
+    encoder: &'e mut Encoder,
+    node: Node,
+    expected: usize,
+    written: usize,
+}
+
+impl<'e> Tuple<'e> {
+    fn new(encoder: &'e mut Encoder, node: Node, expected: usize) -> Self {
+        Self {
+            encoder,
+            node,
+            expected,
+            written: 0,
+        }
+    }
+
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CodecError> {
+        let node = self.encoder.child(self.node, Edge::Index, self.written, "");
+        self.written += 1;
+        value.serialize(At {
+            encoder: self.encoder,
+            node,
+        })
+    }
+
+    fn finish(self) -> Result<(), CodecError> {
+        if self.written == self.expected {
+            Ok(())
+        } else {
+            Err(CodecError::LengthMismatch {
+                expected: self.expected,
+                written: self.written,
+            })
+        }
+    }
+}
+
+impl ser::SerializeTuple for Tuple<'_> {
+    type Ok = ();
+    type Error = CodecError;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CodecError> {
+        self.element(value)
+    }
+
+    fn end(self) -> Result<(), CodecError> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleStruct for Tuple<'_> {
+    type Ok = ();
+    type Error = CodecError;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CodecError> {
+        self.element(value)
+    }
+
+    fn end(self) -> Result<(), CodecError> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleVariant for Tuple<'_> {
+    type Ok = ();
+    type Error = CodecError;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CodecError> {
+        self.element(value)
+    }
+
+    fn end(self) -> Result<(), CodecError> {
+        self.finish()
+    }
+}
+
+/// A map: keys at one child node, values at another.
+pub(crate) struct Map<'e> {
+    encoder: &'e mut Encoder,
+    keys: Node,
+    values: Node,
+    expected: Option<usize>,
+    written: usize,
+}
+
+impl ser::SerializeMap for Map<'_> {
+    type Ok = ();
+    type Error = CodecError;
+
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), CodecError> {
+        self.written += 1;
+        key.serialize(At {
+            encoder: self.encoder,
+            node: self.keys,
+        })
+    }
+
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CodecError> {
+        value.serialize(At {
+            encoder: self.encoder,
+            node: self.values,
+        })
+    }
+
+    fn end(self) -> Result<(), CodecError> {
+        match self.expected {
+            None => self.encoder.column(self.keys).tag(Tag::End),
+            Some(expected) if expected != self.written => {
+                return Err(CodecError::LengthMismatch {
+                    expected,
+                    written: self.written,
+                });
+            }
+            Some(_) => {}
+        }
+        Ok(())
+    }
+}
+
+/// A struct (or struct variant's content): the field names as dictionary codes in the
+/// struct's own column, closed by a zero; each field's value at the field's child node.
+/// Recording the names keeps `skip_serializing_if` and `flatten` exact.
+pub(crate) struct Struct<'e> {
+    encoder: &'e mut Encoder,
+    node: Node,
+}
+
+impl Struct<'_> {
+    fn field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), CodecError> {
+        self.encoder
+            .column(self.node)
+            .string(key, FIELD_CODE_OFFSET);
+        let node = self.encoder.child(self.node, Edge::Field, 0, key);
+        value.serialize(At {
+            encoder: self.encoder,
+            node,
+        })
+    }
+
+    fn finish(self) -> Result<(), CodecError> {
+        self.encoder.column(self.node).len(0);
+        Ok(())
+    }
+}
+
+impl ser::SerializeStruct for Struct<'_> {
+    type Ok = ();
+    type Error = CodecError;
+
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), CodecError> {
+        self.field(key, value)
+    }
+
+    fn end(self) -> Result<(), CodecError> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeStructVariant for Struct<'_> {
+    type Ok = ();
+    type Error = CodecError;
+
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), CodecError> {
+        self.field(key, value)
+    }
+
+    fn end(self) -> Result<(), CodecError> {
+        self.finish()
+    }
+}

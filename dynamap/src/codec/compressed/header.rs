@@ -1,0 +1,91 @@
+//! The header in front of every compressed value: what wrote it and how to read it back.
+//!
+//! ```text
+//! "dm"  version  format  codec  uncompressed size (LEB128)  payload...
+//! ```
+//!
+//! Recording codec and format inside the value, rather than in a separate
+//! `compression_type` attribute as the seed design did, keeps the record atomic with the
+//! data it describes: a projection, an update or a copy that moves the bytes moves their
+//! description too, and an item may hold several compressed fields with different codecs.
+
+use super::{Codec, Format};
+use crate::codec::CodecError;
+use crate::codec::columnar::Reader;
+
+const MAGIC: &[u8; 2] = b"dm";
+const VERSION: u8 = 1;
+
+/// The most bytes a compressed value may inflate to (64 MiB). DynamoDB items are at most
+/// 400 KB, so anything claiming more is corrupt or hostile.
+pub const MAX_UNCOMPRESSED_BYTES: u64 = 64 << 20;
+
+/// What the header of a stored compressed value says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    /// How the value was serialized (never [`Format::Auto`]).
+    pub format: Format,
+    /// How the serialized bytes were compressed (levels are not recorded).
+    pub codec: Codec,
+    /// The serialized size before compression.
+    pub uncompressed_bytes: usize,
+    /// The stored size, header included.
+    pub stored_bytes: usize,
+}
+
+impl Header {
+    /// Reads the header of a stored value, returning it and the payload after it.
+    pub fn read(bytes: &[u8]) -> Result<(Header, &[u8]), CodecError> {
+        let mut reader = Reader::new(bytes);
+        if reader.take(2).ok() != Some(MAGIC.as_slice()) {
+            return Err(CodecError::NoHeader);
+        }
+        let version = reader.byte()?;
+        if version != VERSION {
+            return Err(CodecError::UnknownVersion(version));
+        }
+        let format = Format::from_id(reader.byte()?)?;
+        let codec = Codec::from_id(reader.byte()?)?;
+        let size = reader.varint()?;
+        if size > MAX_UNCOMPRESSED_BYTES {
+            return Err(CodecError::TooLarge {
+                size,
+                limit: MAX_UNCOMPRESSED_BYTES,
+            });
+        }
+        let header = Header {
+            format,
+            codec,
+            // Below the 64 MiB limit, so it fits in usize.
+            uncompressed_bytes: size as usize,
+            stored_bytes: bytes.len(),
+        };
+        let payload = reader.take(reader.remaining())?;
+        Ok((header, payload))
+    }
+
+    /// Writes a header for `format`, `codec` and `uncompressed_bytes`.
+    pub(crate) fn write(
+        out: &mut Vec<u8>,
+        format: Format,
+        codec: Codec,
+        uncompressed_bytes: usize,
+    ) {
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&[VERSION, format.id(), codec.id()]);
+        crate::codec::columnar::put_varint(out, uncompressed_bytes as u64);
+    }
+}
+
+impl std::fmt::Display for Header {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} + {}, {} bytes stored, {} uncompressed",
+            self.format.name(),
+            self.codec.name(),
+            self.stored_bytes,
+            self.uncompressed_bytes
+        )
+    }
+}

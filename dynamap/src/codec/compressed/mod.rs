@@ -1,0 +1,191 @@
+//! Compressed attributes: a value serialized, compressed, and stored as one binary (`B`)
+//! attribute behind a small header that records the format and codec.
+//!
+//! Fields opt in with `#[dynamap(compress)]` (see the [crate docs](crate)); the functions
+//! here are what the derive calls, and are public for tools that read stored items.
+//!
+//! ```
+//! use dynamap::codec::{Codec, Compression, Format, Header, compress, decompress};
+//!
+//! #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+//! struct Event { minute: u32, kind: String, level: f64 }
+//!
+//! let night: Vec<Event> = (0..1440)
+//!     .map(|minute| Event { minute, kind: "MOTION".into(), level: f64::from(minute % 7) / 10.0 })
+//!     .collect();
+//! let stored = compress(&night, &Compression::DEFAULT).unwrap();
+//! assert!(stored.len() < 1_000);
+//!
+//! let (header, _) = Header::read(&stored).unwrap();
+//! assert_eq!((header.format, header.codec), (Format::Columnar, Codec::DEFAULT));
+//! assert_eq!(decompress::<Vec<Event>>(&stored).unwrap(), night);
+//! ```
+
+mod codecs;
+mod header;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::CodecError;
+use super::columnar::{self, Layout};
+pub use codecs::Codec;
+pub use header::{Header, MAX_UNCOMPRESSED_BYTES};
+
+/// How a value is serialized before compression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Format {
+    /// Columnar for lists and maps, row for anything else (the default).
+    Auto,
+    /// dynamap's binary format with one column per field: for lists of records.
+    Columnar,
+    /// dynamap's binary format in visiting order.
+    Row,
+    /// JSON, as the seed design stored it: readable by any tool, larger and slower.
+    Json,
+}
+
+impl Format {
+    /// The format's name, as the derive attribute spells it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::Auto => "auto",
+            Format::Columnar => "columnar",
+            Format::Row => "row",
+            Format::Json => "json",
+        }
+    }
+
+    const fn id(self) -> u8 {
+        match self {
+            Format::Auto | Format::Columnar => 1,
+            Format::Row => 2,
+            Format::Json => 3,
+        }
+    }
+
+    fn from_id(id: u8) -> Result<Format, CodecError> {
+        match id {
+            1 => Ok(Format::Columnar),
+            2 => Ok(Format::Row),
+            3 => Ok(Format::Json),
+            other => Err(CodecError::UnknownFormat(other)),
+        }
+    }
+}
+
+/// How a compressed field is written. Reading needs none of it: the header says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Compression {
+    /// The codec for new writes.
+    pub codec: Codec,
+    /// The serialization format for new writes.
+    pub format: Format,
+    /// The most bytes the stored attribute may take; larger values are refused before
+    /// writing (default 32 KB, as in the seed design).
+    pub budget: usize,
+    /// Values that serialize to fewer bytes than this are stored without compression
+    /// (default 0: always compress).
+    pub uncompressed_below: usize,
+}
+
+impl Compression {
+    /// [`Codec::DEFAULT`], [`Format::Auto`], a 32 KB budget, always compressed.
+    pub const DEFAULT: Compression = Compression {
+        codec: Codec::DEFAULT,
+        format: Format::Auto,
+        budget: 32 * 1024,
+        uncompressed_below: 0,
+    };
+
+    /// Uses `codec`.
+    pub const fn codec(mut self, codec: Codec) -> Self {
+        self.codec = codec;
+        self
+    }
+
+    /// Uses `format`.
+    pub const fn format(mut self, format: Format) -> Self {
+        self.format = format;
+        self
+    }
+
+    /// Refuses stored values over `bytes`.
+    pub const fn budget(mut self, bytes: usize) -> Self {
+        self.budget = bytes;
+        self
+    }
+
+    /// Stores values that serialize under `bytes` uncompressed.
+    pub const fn uncompressed_below(mut self, bytes: usize) -> Self {
+        self.uncompressed_below = bytes;
+        self
+    }
+}
+
+impl Default for Compression {
+    fn default() -> Self {
+        Compression::DEFAULT
+    }
+}
+
+/// Serializes and compresses `value` as `settings` say, header included. The budget is
+/// not checked here: the entity's write does that, naming the field.
+pub fn compress<T: Serialize + ?Sized>(
+    value: &T,
+    settings: &Compression,
+) -> Result<Vec<u8>, CodecError> {
+    let (format, raw) = serialize(value, settings.format)?;
+    let codec = if raw.len() < settings.uncompressed_below {
+        Codec::None
+    } else {
+        settings.codec
+    };
+    let payload = codec.compress(&raw)?;
+    let mut stored = Vec::with_capacity(payload.len() + 12);
+    Header::write(&mut stored, format, codec, raw.len());
+    stored.extend_from_slice(&payload);
+    Ok(stored)
+}
+
+/// Reads a value written by [`compress`], with whatever format and codec it was written.
+pub fn decompress<T: DeserializeOwned>(stored: &[u8]) -> Result<T, CodecError> {
+    let (header, payload) = Header::read(stored)?;
+    let raw = header
+        .codec
+        .decompress(payload, header.uncompressed_bytes)?;
+    match header.format {
+        Format::Json => {
+            serde_json::from_slice(&raw).map_err(|err| CodecError::Deserialize(err.to_string()))
+        }
+        Format::Row => columnar::decode(&raw, Layout::Row),
+        Format::Auto | Format::Columnar => columnar::decode(&raw, Layout::Columnar),
+    }
+}
+
+/// Serializes `value`, resolving [`Format::Auto`].
+fn serialize<T: Serialize + ?Sized>(
+    value: &T,
+    format: Format,
+) -> Result<(Format, Vec<u8>), CodecError> {
+    match format {
+        Format::Json => serde_json::to_vec(value)
+            .map(|raw| (Format::Json, raw))
+            .map_err(|err| CodecError::Serialize(err.to_string())),
+        Format::Row => Ok((Format::Row, columnar::encode(value, Layout::Row)?.bytes)),
+        Format::Columnar => Ok((
+            Format::Columnar,
+            columnar::encode(value, Layout::Columnar)?.bytes,
+        )),
+        Format::Auto => {
+            let columnar = columnar::encode(value, Layout::Columnar)?;
+            if columnar.is_collection {
+                Ok((Format::Columnar, columnar.bytes))
+            } else {
+                // A lone record has nothing to line up: one column is smaller.
+                Ok((Format::Row, columnar::encode(value, Layout::Row)?.bytes))
+            }
+        }
+    }
+}
