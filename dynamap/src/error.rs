@@ -242,6 +242,41 @@ pub enum Error {
         reason: String,
     },
 
+    /// An entity cannot be stored as multi-event rows (see
+    /// [`timeseries::rows`](crate::timeseries::rows)): it has a version field, lookup items or
+    /// index templates, or stores an attribute the rows use themselves.
+    #[error("entity `{entity}` cannot be stored in event rows: {reason}")]
+    EventRowUnsupported {
+        /// The entity.
+        entity: &'static str,
+        /// Why not.
+        reason: String,
+    },
+
+    /// A stored multi-event row does not have the layout event rows write.
+    #[error("event row (pk {pk:?}, sk {sk:?}) of entity `{entity}` is malformed: {reason}")]
+    MalformedEventRow {
+        /// The entity read.
+        entity: &'static str,
+        /// The row's partition key value.
+        pk: String,
+        /// The row's sort key value.
+        sk: String,
+        /// What is wrong.
+        reason: String,
+    },
+
+    /// Every row a timestamp may have (its first row and all its overflow rows) is full.
+    #[error("all {rows} event rows of entity `{entity}` at sort key {sk:?} are full")]
+    EventRowsFull {
+        /// The entity written.
+        entity: &'static str,
+        /// The sort key of the timestamp's first row.
+        sk: String,
+        /// How many rows a timestamp may have.
+        rows: u32,
+    },
+
     /// The DynamoDB Local launcher could not install, start or reach DynamoDB Local.
     #[cfg(feature = "local")]
     #[error("dynamodb local: {0}")]

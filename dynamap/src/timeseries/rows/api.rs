@@ -1,0 +1,256 @@
+//! [`EventRows`]: the handle writes and reads of one event type go through.
+
+use std::future::Future;
+use std::marker::PhantomData;
+use std::time::SystemTime;
+
+use futures_util::stream::{self, Stream, StreamExt};
+
+use super::layout::{check_supported, decode_row, split};
+use super::read::{RowQuery, is_row_of, last_row_sk};
+use super::write::Writer;
+use super::{EventId, EventRow, WriteOutcome, WritePath};
+use crate::key::{Key, KeyError, KeyErrorKind, PartitionKey, Segment, SortArgs, SortBound};
+use crate::table::Table;
+use crate::{Db, Error, Result};
+
+/// Writes and reads events of type `E` as multi-event rows. Made by [`Db::event_rows`];
+/// cheap to clone, and `'static`, so it can move into spawned tasks.
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # use dynamap::timeseries::rows::{EventRow, WritePath};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct Iot;
+/// # #[derive(Entity, Clone)] #[dynamap(table = Iot, entity = "CarEvent", pk = "CAR#{car}", sk = "{at}")]
+/// # struct CarEvent { car: String, at: i64, speed: f64 }
+/// # impl EventRow for CarEvent {}
+/// use futures_util::TryStreamExt;
+///
+/// # async fn example(db: dynamap::Db, events: Vec<CarEvent>) -> dynamap::Result<()> {
+/// let rows = db.event_rows::<CarEvent>().write_path(WritePath::CreateFirst).cap(100);
+/// for outcome in rows.write_all(&events, 8).await {
+///     outcome?;
+/// }
+/// let first_second: Vec<CarEvent> =
+///     rows.range(CarEvent::partition("car7"), (0i64,), (999i64,)).try_collect().await?;
+/// # Ok(()) }
+/// ```
+pub struct EventRows<E> {
+    db: Db,
+    path: WritePath,
+    cap: usize,
+    consistent: bool,
+    marker: PhantomData<fn() -> E>,
+}
+
+impl<E> Clone for EventRows<E> {
+    fn clone(&self) -> Self {
+        Self {
+            db: self.db.clone(),
+            path: self.path,
+            cap: self.cap,
+            consistent: self.consistent,
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<E> std::fmt::Debug for EventRows<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventRows")
+            .field("entity", &std::any::type_name::<E>())
+            .field("table", &self.db.table_name())
+            .field("path", &self.path)
+            .field("cap", &self.cap)
+            .field("consistent", &self.consistent)
+            .finish()
+    }
+}
+
+impl Db {
+    /// Multi-event rows of `E`; see [`timeseries::rows`](crate::timeseries::rows).
+    pub fn event_rows<E: EventRow>(&self) -> EventRows<E> {
+        EventRows::new(self)
+    }
+}
+
+impl<E: EventRow> EventRows<E> {
+    /// Multi-event rows of `E` in `db`'s table, with [`WritePath::default`] and a cap of
+    /// [`EventRow::ROW_CAP`].
+    pub fn new(db: &Db) -> Self {
+        Self {
+            db: db.clone(),
+            path: WritePath::default(),
+            cap: E::ROW_CAP,
+            consistent: false,
+            marker: PhantomData,
+        }
+    }
+
+    /// Which request writes try first.
+    pub fn write_path(mut self, path: WritePath) -> Self {
+        self.path = path;
+        self
+    }
+
+    /// How many events a row created from now on holds (rows already stored keep theirs).
+    /// A cap of 0 makes writes fail with [`Error::InvalidRequest`].
+    pub fn cap(mut self, cap: usize) -> Self {
+        self.cap = cap;
+        self
+    }
+
+    /// Reads with strong consistency.
+    pub fn consistent(mut self) -> Self {
+        self.consistent = true;
+        self
+    }
+
+    /// The id `event` is stored under.
+    pub fn id_of(event: &E) -> Result<EventId> {
+        Ok(EventId::of_item(&event.to_item()?))
+    }
+
+    fn check(&self) -> Result<()> {
+        check_supported::<E>()?;
+        if self.cap == 0 {
+            return Err(Error::InvalidRequest {
+                reason: "an event row cap must be at least 1".to_owned(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Stores `event` in the row of its timestamp, once: writing an event that is already
+    /// stored changes nothing and reports [`WriteStatus::AlreadyStored`](super::WriteStatus).
+    ///
+    /// The event is encoded before this returns, so the future borrows nothing and can be
+    /// spawned.
+    pub fn write(&self, event: &E) -> impl Future<Output = Result<WriteOutcome>> + Send + use<E> {
+        let prepared = self.check().and_then(|()| split(event));
+        let create_first = self
+            .path
+            .create_first(event.event_time(), SystemTime::now());
+        let db = self.db.clone();
+        let cap = self.cap;
+        async move {
+            let event = prepared?;
+            let writer = Writer {
+                db: &db,
+                cap,
+                create_first,
+            };
+            writer.write::<E>(&event).await
+        }
+    }
+
+    /// Writes every event, up to `concurrency` at a time (at least 1), and reports each
+    /// one's outcome in the order given. One event's failure does not stop the others.
+    pub async fn write_all<'e, I>(&self, events: I, concurrency: usize) -> Vec<Result<WriteOutcome>>
+    where
+        I: IntoIterator<Item = &'e E>,
+        E: 'e,
+    {
+        stream::iter(events)
+            .map(|event| self.write(event))
+            .buffered(concurrency.max(1))
+            .collect()
+            .await
+    }
+
+    /// The events at the timestamp `key` names (the key an event at that timestamp has,
+    /// `E::key(...)`), overflow rows included, each row in arrival order.
+    pub async fn at(&self, key: Key<E>) -> Result<Vec<E>> {
+        check_supported::<E>()?;
+        let (pk, sk) = key.into_values()?;
+        let sk = sk.unwrap_or_default();
+        let query = RowQuery {
+            pk,
+            high: last_row_sk(&sk),
+            low: sk.clone(),
+            consistent: self.consistent,
+        };
+        let mut events = Vec::new();
+        for row in query.all::<E>(&self.db).await? {
+            if is_row_of::<E>(&row, &sk) {
+                events.extend(decode_row::<E>(row)?);
+            }
+        }
+        Ok(events)
+    }
+
+    /// The events of `partition` (`E::partition(...)`) whose timestamps lie between `from`
+    /// and `to`, both inclusive, in time order, overflow rows included; events of one
+    /// timestamp come in arrival order. `from` and `to` are the sort key's leading parts, as
+    /// in [`Query::sk_between`](crate::query::Query::sk_between). Pages are read as the
+    /// stream is consumed.
+    pub fn range<S, L, H>(
+        &self,
+        partition: PartitionKey<E, S>,
+        from: L,
+        to: H,
+    ) -> impl Stream<Item = Result<E>> + Send + use<E, S, L, H>
+    where
+        L: SortArgs<S>,
+        H: SortArgs<S>,
+        E: Send,
+    {
+        match self.range_query(partition, &from, &to) {
+            Ok(Some(query)) => query.stream::<E>(self.db.clone()).left_stream(),
+            Ok(None) => stream::empty().right_stream().right_stream(),
+            Err(err) => stream::once(async move { Err(err) })
+                .left_stream()
+                .right_stream(),
+        }
+    }
+
+    /// The query for a range, or `None` when the range is empty.
+    fn range_query<S, L: SortArgs<S>, H: SortArgs<S>>(
+        &self,
+        partition: PartitionKey<E, S>,
+        from: &L,
+        to: &H,
+    ) -> Result<Option<RowQuery>> {
+        check_supported::<E>()?;
+        if let Some(index) = partition.index() {
+            return Err(Error::InvalidRequest {
+                reason: format!("event rows are read from the table, not from index `{index}`"),
+            });
+        }
+        let template = partition.sort_template();
+        let pk = partition.into_value()?;
+        let low = match bound::<E, S, L>(template, from)? {
+            SortBound::Whole(key) => key,
+            SortBound::Prefix { prefix, .. } => prefix,
+        };
+        let high = match bound::<E, S, H>(template, to)? {
+            SortBound::Whole(key) => last_row_sk(&key),
+            SortBound::Prefix { after, .. } => after,
+        };
+        Ok((low <= high).then_some(RowQuery {
+            pk,
+            low,
+            high,
+            consistent: self.consistent,
+        }))
+    }
+}
+
+/// Renders the leading sort key parts `args`.
+fn bound<E: EventRow, S, A: SortArgs<S>>(template: &[Segment], args: &A) -> Result<SortBound> {
+    let mut parts = Vec::new();
+    args.write_parts(&mut parts)
+        .map_err(|(index, err)| KeyError {
+            entity: E::ENTITY_TYPE,
+            attribute: <E::Table as Table>::SCHEMA.sk.unwrap_or(""),
+            field: template
+                .iter()
+                .filter_map(|s| match s {
+                    Segment::Hole(name) => Some(*name),
+                    Segment::Literal(_) => None,
+                })
+                .nth(index),
+            kind: KeyErrorKind::Part(err),
+        })?;
+    Ok(crate::key::sort_bound(template, &parts))
+}

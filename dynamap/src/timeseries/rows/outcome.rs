@@ -1,0 +1,104 @@
+//! How a write starts, and what it did.
+
+use std::time::{Duration, SystemTime};
+
+use super::EventId;
+
+/// Which request a write tries first. Every path stores each event exactly once; they differ
+/// in how many requests a write takes (see the [module documentation](super#write-paths)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WritePath {
+    /// Add to the row assuming it exists; create it when it does not. One request when the
+    /// timestamp already has events, two for a new timestamp. The seed's choice.
+    MapFirst,
+    /// Create the row assuming it does not exist; add to it when it does. One request for a
+    /// new timestamp, two when the timestamp already has events.
+    CreateFirst,
+    /// Create-first for events whose [`EventRow::event_time`](super::EventRow::event_time)
+    /// is within `recent` of now (a new timestamp is likely), map-first for older ones and
+    /// for events that do not tell their time: the seed's "if it's within the last 5
+    /// seconds, assume it's new".
+    Auto {
+        /// How recent an event must be to be assumed new.
+        recent: Duration,
+    },
+}
+
+impl Default for WritePath {
+    /// [`WritePath::Auto`] with the seed's 5 seconds.
+    fn default() -> Self {
+        WritePath::Auto {
+            recent: Duration::from_secs(5),
+        }
+    }
+}
+
+impl WritePath {
+    /// Whether a write of an event at `time` starts by creating the row.
+    pub(crate) fn create_first(self, time: Option<SystemTime>, now: SystemTime) -> bool {
+        match self {
+            WritePath::MapFirst => false,
+            WritePath::CreateFirst => true,
+            WritePath::Auto { recent } => time.is_some_and(|t| match now.duration_since(t) {
+                Ok(age) => age <= recent,
+                // A timestamp in the future: as new as it gets.
+                Err(_) => true,
+            }),
+        }
+    }
+}
+
+/// What one write did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteOutcome {
+    /// The event's id.
+    pub id: EventId,
+    /// The row holding the event: 0 for the timestamp's first row, `n` for its `n`th
+    /// overflow row.
+    pub row: u32,
+    /// Whether this write stored the event, or found it already stored.
+    pub status: WriteStatus,
+    /// Whether the write started by creating the row (create-first) or by adding to it
+    /// (map-first).
+    pub started_with_create: bool,
+    /// How many DynamoDB requests the write took.
+    pub requests: u32,
+}
+
+/// Whether a write stored its event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WriteStatus {
+    /// This write stored the event.
+    Stored,
+    /// The event was already stored (by an earlier or concurrent write of the same event),
+    /// so nothing changed.
+    AlreadyStored,
+}
+
+impl WriteOutcome {
+    /// True when this write stored the event.
+    pub fn stored(&self) -> bool {
+        self.status == WriteStatus::Stored
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_creates_first_for_recent_events_only() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000);
+        let path = WritePath::Auto {
+            recent: Duration::from_secs(5),
+        };
+        assert!(path.create_first(Some(now - Duration::from_secs(5)), now));
+        assert!(path.create_first(Some(now + Duration::from_secs(60)), now));
+        assert!(!path.create_first(Some(now - Duration::from_secs(6)), now));
+        assert!(!path.create_first(None, now));
+        assert!(WritePath::CreateFirst.create_first(None, now));
+        assert!(!WritePath::MapFirst.create_first(Some(now), now));
+    }
+}

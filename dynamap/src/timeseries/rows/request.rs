@@ -1,0 +1,225 @@
+//! The requests a write is made of. Each one is a single conditional DynamoDB call whose
+//! failure comes back with the row as it stood (`ReturnValuesOnConditionCheckFailure =
+//! ALL_OLD`), so the caller can tell "no row", "already there" and "full" apart without
+//! another read.
+
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::types::{
+    AttributeValue, ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure,
+};
+use tracing::Instrument;
+
+use super::layout::{CAP, IDS, SplitEvent, create_item, row_key};
+use crate::codec::Item;
+use crate::expr::Placeholders;
+use crate::ops::{call_span, record_capacity};
+use crate::table::Table;
+use crate::{Db, Entity, Error, Result};
+
+/// How one request went.
+#[derive(Debug)]
+pub(crate) enum Attempt {
+    /// It changed the row as asked.
+    Done,
+    /// Its condition failed; the row as it stood then (`None`: there was no row).
+    Refused(Option<Item>),
+    /// DynamoDB found the update invalid for the stored row (`ValidationException`): a map
+    /// the update writes into is missing, or the row would grow past the item size limit.
+    /// The caller reads the row to see which.
+    Invalid(Error),
+}
+
+/// Splits a failed call into the outcomes a write handles and the errors it returns.
+fn classify<E, R>(
+    operation: &'static str,
+    err: SdkError<E, R>,
+    refused_item: impl FnOnce(&E) -> Option<Option<Item>>,
+) -> Result<Attempt>
+where
+    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+    R: std::fmt::Debug + Send + Sync + 'static,
+{
+    if let Some(refused) = err.as_service_error().and_then(refused_item) {
+        return Ok(Attempt::Refused(refused));
+    }
+    let invalid = err.code() == Some("ValidationException");
+    let err = Error::service(operation, err);
+    if invalid {
+        Ok(Attempt::Invalid(err))
+    } else {
+        Err(err)
+    }
+}
+
+/// Adds `event` to the existing row `row`: appends its id, sets its value in every field's
+/// map. Refused when the row is missing, holds the id already, or is full.
+pub(crate) async fn add<E: Entity>(db: &Db, event: &SplitEvent, row: u32) -> Result<Attempt> {
+    let schema = <E::Table as Table>::SCHEMA;
+    let mut p = Placeholders::default();
+    let pk = p.name(schema.pk);
+    let ids = p.name(IDS);
+    let cap = p.name(CAP);
+    let id_name = p.name(event.id.as_str());
+    let id = p.value(AttributeValue::S(event.id.to_string()));
+    let id_list = p.value(AttributeValue::L(vec![AttributeValue::S(
+        event.id.to_string(),
+    )]));
+    let mut sets = vec![format!("{ids} = list_append({ids}, {id_list})")];
+    for (name, value) in &event.fields {
+        let field = p.name(name);
+        let value = p.value(value.clone());
+        sets.push(format!("{field}.{id_name} = {value}"));
+    }
+    let condition =
+        format!("attribute_exists({pk}) AND NOT contains({ids}, {id}) AND size({ids}) < {cap}");
+    update::<E>(
+        db,
+        event,
+        row,
+        format!("SET {}", sets.join(", ")),
+        condition,
+        p,
+    )
+    .await
+}
+
+/// Adds the maps `fields` to the existing row `row`, keeping any that exist meanwhile.
+/// Refused when the row is missing.
+pub(crate) async fn add_maps<E: Entity>(
+    db: &Db,
+    event: &SplitEvent,
+    row: u32,
+    fields: &[String],
+) -> Result<Attempt> {
+    let schema = <E::Table as Table>::SCHEMA;
+    let mut p = Placeholders::default();
+    let pk = p.name(schema.pk);
+    let empty = p.value(AttributeValue::M(Item::new()));
+    let sets: Vec<String> = fields
+        .iter()
+        .map(|name| {
+            let field = p.name(name);
+            format!("{field} = if_not_exists({field}, {empty})")
+        })
+        .collect();
+    let condition = format!("attribute_exists({pk})");
+    update::<E>(
+        db,
+        event,
+        row,
+        format!("SET {}", sets.join(", ")),
+        condition,
+        p,
+    )
+    .await
+}
+
+/// Closes row `row` to further events (its cap becomes 0), because adding `event` would take
+/// it past DynamoDB's item size limit. Refused when the row is missing or holds the event.
+pub(crate) async fn close<E: Entity>(db: &Db, event: &SplitEvent, row: u32) -> Result<Attempt> {
+    let schema = <E::Table as Table>::SCHEMA;
+    let mut p = Placeholders::default();
+    let pk = p.name(schema.pk);
+    let ids = p.name(IDS);
+    let cap = p.name(CAP);
+    let id = p.value(AttributeValue::S(event.id.to_string()));
+    let zero = p.value(AttributeValue::N("0".to_owned()));
+    let condition = format!("attribute_exists({pk}) AND NOT contains({ids}, {id})");
+    update::<E>(db, event, row, format!("SET {cap} = {zero}"), condition, p).await
+}
+
+async fn update<E: Entity>(
+    db: &Db,
+    event: &SplitEvent,
+    row: u32,
+    expression: String,
+    condition: String,
+    p: Placeholders,
+) -> Result<Attempt> {
+    let (names, values) = p.into_parts();
+    let span = call_span("UpdateItem", db.table_name(), E::ENTITY_TYPE);
+    let result = db
+        .client()
+        .update_item()
+        .table_name(db.table_name())
+        .set_key(Some(row_key::<E>(event, row)))
+        .update_expression(expression)
+        .condition_expression(condition)
+        .set_expression_attribute_names(names)
+        .set_expression_attribute_values(values)
+        .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .send()
+        .instrument(span.clone())
+        .await;
+    match result {
+        Ok(output) => {
+            record_capacity(&span, output.consumed_capacity());
+            Ok(Attempt::Done)
+        }
+        Err(err) => classify("UpdateItem", err, |e| {
+            match e {
+            aws_sdk_dynamodb::operation::update_item::UpdateItemError::ConditionalCheckFailedException(e) => {
+                Some(e.item.clone())
+            }
+            _ => None,
+        }
+        }),
+    }
+}
+
+/// Creates row `row` holding just `event`. Refused when the row exists.
+pub(crate) async fn create<E: Entity>(
+    db: &Db,
+    event: &SplitEvent,
+    row: u32,
+    cap: usize,
+) -> Result<Attempt> {
+    let schema = <E::Table as Table>::SCHEMA;
+    let item = create_item::<E>(event, row, cap)?;
+    let span = call_span("PutItem", db.table_name(), E::ENTITY_TYPE);
+    let result = db
+        .client()
+        .put_item()
+        .table_name(db.table_name())
+        .set_item(Some(item))
+        .condition_expression("attribute_not_exists(#pk)")
+        .expression_attribute_names("#pk", schema.pk)
+        .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .send()
+        .instrument(span.clone())
+        .await;
+    match result {
+        Ok(output) => {
+            record_capacity(&span, output.consumed_capacity());
+            Ok(Attempt::Done)
+        }
+        Err(err) => classify("PutItem", err, |e| {
+            match e {
+            aws_sdk_dynamodb::operation::put_item::PutItemError::ConditionalCheckFailedException(e) => {
+                Some(e.item.clone())
+            }
+            _ => None,
+        }
+        }),
+    }
+}
+
+/// Row `row` as stored, read consistently.
+pub(crate) async fn get<E: Entity>(db: &Db, event: &SplitEvent, row: u32) -> Result<Option<Item>> {
+    let span = call_span("GetItem", db.table_name(), E::ENTITY_TYPE);
+    let output = db
+        .client()
+        .get_item()
+        .table_name(db.table_name())
+        .set_key(Some(row_key::<E>(event, row)))
+        .consistent_read(true)
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .send()
+        .instrument(span.clone())
+        .await
+        .map_err(|e| Error::service("GetItem", e))?;
+    record_capacity(&span, output.consumed_capacity());
+    Ok(output.item)
+}
