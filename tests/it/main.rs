@@ -11,6 +11,7 @@ mod models;
 mod queries;
 mod scans;
 mod table;
+mod timeseries_rows;
 mod updates;
 mod write_models;
 mod writes;

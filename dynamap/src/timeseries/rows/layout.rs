@@ -317,7 +317,57 @@ mod tests {
             .collect();
         keys.sort();
         assert_eq!(keys, ["T", "T#0001", "T#0003", "T#0012", "T#9999"]);
-        // The range bound past a timestamp's last row.
-        assert!(row_sk("T", MAX_ROWS - 1) < "T$".to_owned());
+        // Reads bound a timestamp by its last possible row, which every row sorts before.
+        let last = row_sk("T", MAX_ROWS - 1);
+        assert!(keys.iter().all(|k| *k <= last));
+        assert!(last.as_str() < "T$");
+    }
+
+    fn event(id: &str, fields: &[&str]) -> SplitEvent {
+        let item: Item = [("x".to_owned(), AttributeValue::S(id.to_owned()))].into();
+        SplitEvent {
+            id: EventId::of_item(&item),
+            pk: "P".into(),
+            sk: "T".into(),
+            shared: Item::new(),
+            fields: fields
+                .iter()
+                .map(|f| ((*f).to_owned(), AttributeValue::N("1".into())))
+                .collect(),
+        }
+    }
+
+    fn row(ids: &[&SplitEvent], cap: usize, maps: &[&str]) -> Item {
+        let mut row = Item::new();
+        let list = ids
+            .iter()
+            .map(|e| AttributeValue::S(e.id.to_string()))
+            .collect();
+        row.insert(IDS.to_owned(), AttributeValue::L(list));
+        row.insert(CAP.to_owned(), number(cap));
+        for map in maps {
+            row.insert((*map).to_owned(), AttributeValue::M(Item::new()));
+        }
+        row
+    }
+
+    #[test]
+    fn a_row_holds_is_full_lacks_maps_or_is_open() {
+        let (a, b) = (event("a", &["speed"]), event("b", &["speed", "door"]));
+        assert_eq!(row_state(&row(&[&a], 1, &["speed"]), &a), RowState::Holds);
+        assert_eq!(row_state(&row(&[&a], 1, &["speed"]), &b), RowState::Full);
+        // A closed row (cap 0) is full, even when empty.
+        assert_eq!(row_state(&row(&[], 0, &["speed"]), &a), RowState::Full);
+        assert_eq!(
+            row_state(&row(&[&a], 5, &["speed"]), &b),
+            RowState::MissingMaps(vec!["door".to_owned()])
+        );
+        assert_eq!(
+            row_state(&row(&[&a], 5, &["speed", "door"]), &b),
+            RowState::Open
+        );
+        let grown = with_event(&row(&[&a], 5, &["speed"]), &b);
+        assert_eq!(ids(&grown), [a.id.as_str(), b.id.as_str()]);
+        assert!(item_size(&grown) > item_size(&row(&[&a], 5, &["speed"])));
     }
 }
