@@ -2,6 +2,8 @@
 //! Every test works in its own freshly created table, so they run in parallel.
 
 mod batch;
+mod codec_models;
+mod compressed;
 mod examples;
 mod faults;
 mod items;
@@ -11,6 +13,8 @@ mod models;
 mod queries;
 mod scans;
 mod table;
+mod ttl;
+mod timeseries_rolling;
 mod timeseries_rows;
 mod updates;
 mod write_models;

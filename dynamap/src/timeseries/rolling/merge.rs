@@ -112,7 +112,7 @@ mod tests {
     use crate::Error;
 
     fn sorted(items: &[i32]) -> impl Stream<Item = Result<i32>> + Unpin + use<> {
-        stream::iter(items.to_vec().into_iter().map(Ok))
+        stream::iter(items.iter().copied().map(Ok).collect::<Vec<_>>())
     }
 
     async fn merge(inputs: &[&[i32]], descending: bool) -> Vec<i32> {

@@ -60,7 +60,7 @@ impl Periods {
                 "a period must be a whole number of milliseconds, from 1 ms up, not {length:?}"
             ),
         };
-        if length.subsec_nanos() % 1_000_000 != 0 {
+        if !length.subsec_nanos().is_multiple_of(1_000_000) {
             return Err(invalid());
         }
         let length_ms = i64::try_from(length.as_millis()).map_err(|_| invalid())?;
