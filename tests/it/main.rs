@@ -2,8 +2,6 @@
 //! Every test works in its own freshly created table, so they run in parallel.
 
 mod batch;
-mod codec_models;
-mod compressed;
 mod examples;
 mod faults;
 mod items;
@@ -13,7 +11,6 @@ mod models;
 mod queries;
 mod scans;
 mod table;
-mod ttl;
 mod timeseries_rolling;
 mod timeseries_rows;
 mod updates;
