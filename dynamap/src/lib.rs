@@ -107,6 +107,7 @@ pub mod ops;
 pub mod query;
 pub mod retry;
 mod table;
+pub mod timeseries;
 pub mod transact;
 
 #[doc(hidden)]
