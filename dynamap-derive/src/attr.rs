@@ -4,6 +4,7 @@
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, LitStr, Path, Token};
 
+use crate::compress::CompressAttr;
 use crate::ctx::Ctxt;
 
 /// `#[dynamap(...)]` on a `#[derive(Table)]` type.
@@ -39,6 +40,8 @@ pub(crate) struct EntityAttrs {
     pub(crate) indexes: Vec<EntityIndex>,
     /// `lookup(name = "...", pk = "...", sk = "...")`: items kept in sync with the entity.
     pub(crate) lookups: Vec<EntityIndex>,
+    /// `event_rows` or `event_rows(cap = N)`: several events per (partition, sort key) row.
+    pub(crate) event_rows: Option<(Path, Option<syn::LitInt>)>,
     pub(crate) given: Given,
 }
 
@@ -59,6 +62,8 @@ pub(crate) struct FieldAttrs {
     pub(crate) skip: Option<Path>,
     pub(crate) with: Option<LitStr>,
     pub(crate) version: Option<Path>,
+    pub(crate) compress: Option<CompressAttr>,
+    pub(crate) ttl: Option<Path>,
 }
 
 /// `#[dynamap(rename = "...")]` on an enum variant deriving `KeyPart`.
@@ -84,9 +89,9 @@ impl Given {
 
 const TABLE_KEYS: &str = "`pk`, `sk`, `entity_type`, `ttl`, `index`";
 const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `projection`, `include`";
-const ENTITY_KEYS: &str = "`table`, `entity`, `pk`, `sk`, `index`, `lookup`";
+const ENTITY_KEYS: &str = "`table`, `entity`, `pk`, `sk`, `index`, `lookup`, `event_rows`";
 const ENTITY_INDEX_KEYS: &str = "`name`, `pk`, `sk`";
-const FIELD_KEYS: &str = "`rename`, `skip`, `with`, `version`";
+const FIELD_KEYS: &str = "`rename`, `skip`, `with`, `version`, `compress`, `ttl`";
 const VARIANT_KEYS: &str = "`rename`";
 
 impl TableAttrs {
@@ -165,6 +170,8 @@ impl EntityAttrs {
                 out.indexes.push(EntityIndex::parse(cx, meta)?);
             } else if meta.path.is_ident("lookup") {
                 out.lookups.push(EntityIndex::parse(cx, meta)?);
+            } else if meta.path.is_ident("event_rows") {
+                set_once(cx, &mut out.event_rows, meta, parse_event_rows(meta)?);
             } else {
                 unknown(meta, ENTITY_KEYS)?;
             }
@@ -212,6 +219,10 @@ impl FieldAttrs {
                 set_once(cx, &mut out.with, meta, parse_str(meta)?);
             } else if meta.path.is_ident("version") {
                 set_once(cx, &mut out.version, meta, parse_flag(meta)?);
+            } else if meta.path.is_ident("compress") {
+                set_once(cx, &mut out.compress, meta, CompressAttr::parse(meta)?);
+            } else if meta.path.is_ident("ttl") {
+                set_once(cx, &mut out.ttl, meta, parse_flag(meta)?);
             } else {
                 unknown(meta, FIELD_KEYS)?;
             }
@@ -294,6 +305,22 @@ fn parse_flag(meta: &ParseNestedMeta<'_>) -> syn::Result<Path> {
         let name = path_name(&meta.path);
         Err(meta.error(format!("`{name}` takes no value: write `{name}` alone")))
     }
+}
+
+/// `event_rows` alone, or `event_rows(cap = N)`.
+fn parse_event_rows(meta: &ParseNestedMeta<'_>) -> syn::Result<(Path, Option<syn::LitInt>)> {
+    let mut cap = None;
+    if !(meta.input.is_empty() || meta.input.peek(Token![,])) {
+        meta.parse_nested_meta(|inner| {
+            if inner.path.is_ident("cap") {
+                cap = Some(inner.value()?.parse()?);
+                Ok(())
+            } else {
+                Err(inner.error("unknown `event_rows` setting; expected `cap`"))
+            }
+        })?;
+    }
+    Ok((meta.path.clone(), cap))
 }
 
 /// The table type of `table = App`.

@@ -12,6 +12,7 @@ use syn::{
 
 use crate::attr::{EntityAttrs, EntityIndex, FieldAttrs};
 use crate::ctx::Ctxt;
+use crate::field_storage::{Compressed, check_key_use, check_ttl, field_storage};
 use crate::template::Template;
 
 pub(crate) struct EntityModel<'a> {
@@ -45,6 +46,10 @@ pub(crate) struct FieldModel<'a> {
     pub(crate) with: Option<Path>,
     /// The optimistic-locking version field.
     pub(crate) version: bool,
+    /// `#[dynamap(compress)]`: stored compressed in one binary attribute.
+    pub(crate) compressed: Option<Compressed>,
+    /// `#[dynamap(ttl)]`: stored as epoch seconds (through `with`) in the TTL attribute.
+    pub(crate) ttl: bool,
 }
 
 impl EntityModel<'_> {
@@ -93,6 +98,7 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
     let indexes = index_models(cx, &attrs.indexes, "index", "GSI1");
     let lookups = index_models(cx, &attrs.lookups, "lookup", "by_location");
     check_version(cx, &fields);
+    check_ttl(cx, &fields);
 
     let model_fields = &fields;
     if has_fields {
@@ -187,6 +193,10 @@ fn field_model<'a>(cx: &mut Ctxt, field: &'a syn::Field) -> Option<FieldModel<'a
                 None
             }
         });
+    let option_inner = option_inner(&field.ty);
+    let (compressed, ttl_with) = field_storage(cx, &attrs, option_inner);
+    let ttl = ttl_with.is_some();
+    let with = with.or(ttl_with);
     if let (Some(skip), Some(_)) = (&attrs.skip, &attrs.with) {
         cx.error_at(
             skip,
@@ -196,7 +206,7 @@ fn field_model<'a>(cx: &mut Ctxt, field: &'a syn::Field) -> Option<FieldModel<'a
     Some(FieldModel {
         ident,
         ty: &field.ty,
-        option_inner: option_inner(&field.ty),
+        option_inner,
         attribute,
         attribute_span: attrs
             .rename
@@ -205,6 +215,8 @@ fn field_model<'a>(cx: &mut Ctxt, field: &'a syn::Field) -> Option<FieldModel<'a
         skip: attrs.skip.is_some(),
         with,
         version: attrs.version.is_some(),
+        compressed,
+        ttl,
     })
 }
 
@@ -241,7 +253,7 @@ fn check_holes(
                 field.ty,
                 format!("field `{hole}` is in the primary key, so it cannot be optional (optional fields fit index templates, which make sparse indexes)"),
             ),
-            Some(_) => {}
+            Some(field) => check_key_use(cx, template, field),
         }
     }
 }

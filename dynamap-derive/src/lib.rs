@@ -3,8 +3,10 @@
 
 mod attr;
 mod check;
+mod compress;
 mod ctx;
 mod expand;
+mod field_storage;
 mod template;
 
 use proc_macro::TokenStream;

@@ -1,6 +1,11 @@
 //! Paths used by generated code. Not public API: anything here may change in any release.
 
+#[cfg(feature = "time")]
+pub use crate::codec::epoch_seconds;
 pub use crate::codec::{AttributeValue, Item, decode_field, decode_optional_field, encode_field};
+pub use crate::codec::{
+    Codec, Compression, Format, decode_compressed, decode_optional_compressed, encode_compressed,
+};
 pub use crate::entity::{Entity, LookupKey, WriteMeta};
 pub use crate::expr::Attr;
 pub use crate::key::{
@@ -89,3 +94,53 @@ macro_rules! version_field {
 }
 
 version_field!(u16, u32, u64, usize, i32, i64);
+
+/// Implemented for the compression codecs whose cargo feature is enabled.
+#[diagnostic::on_unimplemented(
+    message = "this compression codec's cargo feature is not enabled",
+    label = "needs a dynamap cargo feature",
+    note = "enable dynamap's feature of the same name as the codec, e.g. `dynamap = {{ features = [\"bzip2\"] }}`"
+)]
+pub trait CodecFeature {}
+
+/// Marker types for [`CodecFeature`], one per codec.
+pub mod codec_features {
+    /// `codec = "zstd"`.
+    pub struct Zstd;
+    /// `codec = "bzip2"`.
+    pub struct Bzip2;
+    /// `codec = "gzip"`.
+    pub struct Gzip;
+    /// `codec = "snappy"`.
+    pub struct Snappy;
+    /// `codec = "none"`: always available.
+    pub struct None;
+
+    #[cfg(feature = "zstd")]
+    impl super::CodecFeature for Zstd {}
+    #[cfg(feature = "bzip2")]
+    impl super::CodecFeature for Bzip2 {}
+    #[cfg(feature = "gzip")]
+    impl super::CodecFeature for Gzip {}
+    #[cfg(feature = "snappy")]
+    impl super::CodecFeature for Snappy {}
+    impl super::CodecFeature for None {}
+}
+
+/// Compile-time proof that a field's codec is compiled in.
+pub const fn assert_codec<T: CodecFeature>() {}
+
+pub use crate::table::str_eq;
+
+/// The types a `#[dynamap(ttl)]` field can have (besides `Option` of them).
+#[diagnostic::on_unimplemented(
+    message = "a #[dynamap(ttl)] field must be a `time::OffsetDateTime` or an `Option` of one",
+    label = "not a timestamp"
+)]
+pub trait TtlTimestamp {}
+
+#[cfg(feature = "time")]
+impl TtlTimestamp for time::OffsetDateTime {}
+
+/// Compile-time proof that a TTL field's type is a timestamp.
+pub const fn assert_ttl_timestamp<T: TtlTimestamp>() {}

@@ -21,6 +21,7 @@ pub struct Db {
     client: Client,
     table: Arc<str>,
     cursor_key: Option<Arc<[u8]>>,
+    include_expired: bool,
 }
 
 impl Db {
@@ -30,6 +31,7 @@ impl Db {
             client,
             table: Arc::from(table.into()),
             cursor_key: None,
+            include_expired: false,
         }
     }
 
@@ -40,6 +42,18 @@ impl Db {
     pub fn with_cursor_key(mut self, key: impl AsRef<[u8]>) -> Self {
         self.cursor_key = Some(Arc::from(key.as_ref()));
         self
+    }
+
+    /// Returns items whose time to live has passed but that DynamoDB has not deleted yet.
+    /// By default gets, queries, scans and batch gets hide them (on tables with a TTL
+    /// attribute); each request can also opt out on its own with `include_expired()`.
+    pub fn include_expired_items(mut self) -> Self {
+        self.include_expired = true;
+        self
+    }
+
+    pub(crate) fn includes_expired(&self) -> bool {
+        self.include_expired
     }
 
     pub(crate) fn cursor_key(&self) -> Option<&[u8]> {

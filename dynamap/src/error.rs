@@ -72,6 +72,35 @@ pub enum Error {
         source: serde_dynamo::Error,
     },
 
+    /// A `#[dynamap(compress)]` field could not be compressed, or its stored value could
+    /// not be read back: truncated, corrupted, written by an unknown codec or for another
+    /// type. `source` says which.
+    #[error("compressed attribute `{attribute}` of entity `{entity}`: {source}")]
+    Compressed {
+        /// The entity being written or read.
+        entity: &'static str,
+        /// The compressed attribute.
+        attribute: &'static str,
+        /// What went wrong.
+        source: crate::codec::CodecError,
+    },
+
+    /// A `#[dynamap(compress)]` field compressed to more bytes than its budget allows.
+    /// Nothing was written.
+    #[error(
+        "compressed attribute `{attribute}` of entity `{entity}` is {size} bytes, over its budget of {budget} bytes"
+    )]
+    CompressedTooLarge {
+        /// The entity being written.
+        entity: &'static str,
+        /// The compressed attribute.
+        attribute: &'static str,
+        /// The compressed size, header included.
+        size: usize,
+        /// The field's budget (`budget = ...`, 32 KB by default).
+        budget: usize,
+    },
+
     /// A stored item belongs to another entity type than the one asked for.
     #[error("item has entity type {found:?} in attribute `{attribute}`, expected `{expected}`")]
     WrongEntityType {

@@ -106,7 +106,9 @@ impl TableSchema {
 }
 
 /// String equality usable in constants, so generated code can check layouts at compile time.
-pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
+/// `a == b`, usable in constants.
+#[doc(hidden)]
+pub const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;

@@ -165,6 +165,7 @@ fn random_bytes_behind_a_valid_header_never_panic() {
                     size >>= 7;
                 }
                 bytes.push(size as u8);
+                // The body starts where the checksum goes: random bytes there too.
                 bytes.extend_from_slice(&body);
                 decode_everything(&bytes);
                 Ok(())

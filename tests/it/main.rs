@@ -2,6 +2,8 @@
 //! Every test works in its own freshly created table, so they run in parallel.
 
 mod batch;
+mod codec_models;
+mod compressed;
 mod examples;
 mod faults;
 mod items;
@@ -13,6 +15,7 @@ mod scans;
 mod table;
 mod timeseries_rolling;
 mod timeseries_rows;
+mod ttl;
 mod updates;
 mod write_models;
 mod writes;

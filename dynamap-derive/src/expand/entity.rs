@@ -148,11 +148,58 @@ fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
             }
         }
     });
+    let field_storage = model
+        .fields
+        .iter()
+        .map(|f| field_storage_checks(model, f, &table));
     quote! {
         const _: () = {
             if #schema.sk.is_some() != #has_sk { #sk_check }
             #(#fields)*
             #(#indexes)*
+        };
+        #(#field_storage)*
+    }
+}
+
+/// A compressed field's codec is compiled in; a TTL field is a timestamp, stored in the
+/// table's TTL attribute.
+fn field_storage_checks(
+    model: &EntityModel<'_>,
+    field: &FieldModel<'_>,
+    table: &str,
+) -> TokenStream {
+    if let Some(compressed) = &field.compressed {
+        return compressed.check.clone();
+    }
+    if !field.ttl {
+        return TokenStream::new();
+    }
+    let schema = schema(model);
+    let entity = &model.entity_name;
+    let attribute = &field.attribute;
+    let ty = part_type(field);
+    let no_ttl = panic_at(
+        field.ident.span(),
+        format!(
+            "entity `{entity}`: field `{}` is a TTL field, but table `{table}` declares no TTL attribute; add `ttl = \"{attribute}\"` to the table's #[dynamap(...)]",
+            field.ident
+        ),
+    );
+    let other = panic_at(
+        field.attribute_span,
+        format!(
+            "entity `{entity}`: TTL field `{}` is stored as attribute `{attribute}`, but the TTL attribute of table `{table}` is another; name the field after it or use #[dynamap(rename = \"...\")]",
+            field.ident
+        ),
+    );
+    quote! {
+        const _: () = {
+            ::dynamap::__private::assert_ttl_timestamp::<#ty>();
+            match #schema.ttl {
+                ::core::option::Option::None => #no_ttl,
+                ::core::option::Option::Some(ttl) => if !::dynamap::__private::str_eq(ttl, #attribute) { #other },
+            }
         };
     }
 }
@@ -355,6 +402,21 @@ fn encode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
     let encode = |value: TokenStream| quote!(::dynamap::__private::encode_field(&mut __dynamap_item, #entity, #attribute, #value)?;);
     // Spanned at the field's type, so a type that is not `Serialize` is reported there.
     let span = type_span(field.ty);
+    if let Some(compressed) = &field.compressed {
+        let settings = &compressed.settings;
+        let encode = |value: TokenStream| {
+            quote! {
+                ::dynamap::__private::encode_compressed(&mut __dynamap_item, #entity, #attribute, #value, &#settings)?;
+            }
+        };
+        return match field.option_inner {
+            None => encode(quote_spanned!(span=> &self.#ident)),
+            Some(_) => {
+                let encode = encode(quote_spanned!(span=> value));
+                quote!(if let ::core::option::Option::Some(value) = &self.#ident { #encode })
+            }
+        };
+    }
     match (&field.with, field.option_inner) {
         (None, None) => encode(quote_spanned!(span=> &self.#ident)),
         (None, Some(_)) => {
@@ -404,6 +466,16 @@ fn decode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
     }
     let attribute = &field.attribute;
     let ty = field.ty;
+    if field.compressed.is_some() {
+        return match field.option_inner {
+            None => {
+                quote!(::dynamap::__private::decode_compressed::<#ty>(&mut __dynamap_item, #entity, #attribute)?)
+            }
+            Some(inner) => {
+                quote!(::dynamap::__private::decode_optional_compressed::<#inner>(&mut __dynamap_item, #entity, #attribute)?)
+            }
+        };
+    }
     match (&field.with, field.option_inner) {
         (None, None) => {
             quote!(::dynamap::__private::decode_field::<#ty>(&mut __dynamap_item, #entity, #attribute)?)

@@ -108,7 +108,10 @@ fn sort_segments(template: &Template) -> Vec<TokenStream> {
 /// conditions and projections. `Option<T>` fields compare with `T`.
 pub(crate) fn field_attrs(model: &EntityModel<'_>) -> TokenStream {
     let vis = model.vis;
-    let consts = model.fields.iter().filter(|f| !f.skip).map(|f: &FieldModel<'_>| {
+    // Compressed and TTL fields are stored in a form a condition on the field's type would
+    // not match, so they get no constant.
+    let plain = |f: &&FieldModel<'_>| !f.skip && f.compressed.is_none() && !f.ttl;
+    let consts = model.fields.iter().filter(plain).map(|f: &FieldModel<'_>| {
         let name = format_ident!("{}", f.ident.to_string().trim_start_matches("r#").to_uppercase(), span = f.ident.span());
         let ty = part_type(f);
         let attribute = &f.attribute;

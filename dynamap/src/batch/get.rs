@@ -48,6 +48,7 @@ pub struct BatchGet<'a, E> {
     db: &'a Db,
     keys: Vec<Result<ItemKey, KeyError>>,
     consistent: bool,
+    include_expired: bool,
     settings: Settings,
     entity: PhantomData<fn() -> E>,
 }
@@ -63,6 +64,7 @@ impl Db {
             db: self,
             keys,
             consistent: false,
+            include_expired: self.includes_expired(),
             settings: Settings::default(),
             entity: PhantomData,
         }
@@ -73,6 +75,13 @@ impl<'a, E: Entity> BatchGet<'a, E> {
     /// Reads with strong consistency. Costs twice the read capacity.
     pub fn consistent(mut self) -> Self {
         self.consistent = true;
+        self
+    }
+
+    /// Returns items whose time to live has passed but that DynamoDB has not deleted yet,
+    /// which batch gets report as not found by default (on tables with a TTL attribute).
+    pub fn include_expired(mut self) -> Self {
+        self.include_expired = true;
         self
     }
 
@@ -101,7 +110,14 @@ impl<'a, E: Entity> BatchGet<'a, E> {
     /// Sends the calls. Fails as a whole only when the batch cannot run at all; a key that
     /// could not be read is in [`BatchGetReport::failed`].
     pub async fn send(self) -> Result<BatchGetReport<E>> {
-        get_exec::run(self.db, self.keys, self.consistent, self.settings).await
+        get_exec::run(
+            self.db,
+            self.keys,
+            self.consistent,
+            self.include_expired,
+            self.settings,
+        )
+        .await
     }
 }
 

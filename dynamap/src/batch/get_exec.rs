@@ -14,6 +14,7 @@ use super::get_call::{OPERATION, Target, call, key_of};
 use super::pending::has_key;
 use crate::codec::Item;
 use crate::key::KeyError;
+use crate::ops::expiry;
 use crate::retry::SplitMix64;
 use crate::table::Table;
 use crate::{Db, Entity, Error, Result};
@@ -23,6 +24,7 @@ pub(super) async fn run<E: Entity>(
     db: &Db,
     keys: Vec<Result<ItemKey, KeyError>>,
     consistent: bool,
+    include_expired: bool,
     settings: Settings,
 ) -> Result<BatchGetReport<E>> {
     let ctx = Ctx::new(db, settings)?;
@@ -77,7 +79,11 @@ pub(super) async fn run<E: Entity>(
     let mut capacity = 0.0;
     while let Some(outcome) = outcomes.next().await {
         capacity += outcome.capacity;
+        let now = expiry::now_epoch_seconds();
         for item in outcome.items {
+            if !include_expired && expiry::is_expired(&schema, &item, now) {
+                continue;
+            }
             if let Some(&at) = key_of(&item, names).and_then(|key| slot.get(&key)) {
                 found[at] = Some(item);
             }

@@ -11,6 +11,9 @@
 
 mod columnar;
 mod compressed;
+mod compressed_field;
+#[cfg(feature = "time")]
+pub mod epoch_seconds;
 mod error;
 mod field;
 #[cfg(feature = "time")]
@@ -20,6 +23,8 @@ pub use aws_sdk_dynamodb::types::AttributeValue;
 pub use compressed::{
     Codec, Compression, Format, Header, MAX_UNCOMPRESSED_BYTES, compress, decompress,
 };
+#[doc(hidden)]
+pub use compressed_field::{decode_compressed, decode_optional_compressed, encode_compressed};
 pub use error::CodecError;
 #[doc(hidden)]
 pub use field::{decode_field, decode_optional_field, encode_field};

@@ -7,8 +7,9 @@ use tracing::Instrument;
 
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
-use super::{call_span, key_item, record_capacity};
+use super::{call_span, expiry, key_item, record_capacity};
 use crate::key::Key;
+use crate::table::Table;
 use crate::{Db, Entity, Error, Result};
 
 /// A pending GetItem, sent when awaited. Made by [`Db::get`].
@@ -17,6 +18,7 @@ pub struct Get<'a, E> {
     db: &'a Db,
     key: Key<E>,
     consistent: bool,
+    include_expired: bool,
 }
 
 impl Db {
@@ -36,6 +38,7 @@ impl Db {
             db: self,
             key,
             consistent: false,
+            include_expired: self.includes_expired(),
         }
     }
 }
@@ -45,6 +48,13 @@ impl<E: Entity> Get<'_, E> {
     /// before the read. Costs twice the read capacity.
     pub fn consistent(mut self) -> Self {
         self.consistent = true;
+        self
+    }
+
+    /// Returns the item even when its time to live has passed (DynamoDB deletes expired
+    /// items some time after they expire; by default a get hides them).
+    pub fn include_expired(mut self) -> Self {
+        self.include_expired = true;
         self
     }
 
@@ -66,7 +76,11 @@ impl<E: Entity> Get<'_, E> {
             .await
             .map_err(|err| Error::service("GetItem", err))?;
         record_capacity(&span, output.consumed_capacity());
-        output.item.map(E::from_item).transpose()
+        let schema = <E::Table as Table>::SCHEMA;
+        let item = output.item.filter(|item| {
+            self.include_expired || !expiry::is_expired(&schema, item, expiry::now_epoch_seconds())
+        });
+        item.map(E::from_item).transpose()
     }
 }
 

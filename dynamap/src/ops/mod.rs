@@ -3,6 +3,7 @@
 pub(crate) mod condition;
 mod create_table;
 mod delete;
+pub(crate) mod expiry;
 mod get;
 mod put;
 pub mod sync;

@@ -68,7 +68,7 @@ impl<T: Decode, S> Query<'_, T, S> {
             key_condition = format!("{key_condition} AND {condition}");
         }
 
-        let filter = super::read_filter::<T>(self.filter.as_ref(), &mut p)?;
+        let filter = super::read_filter::<T>(self.filter.as_ref(), self.include_expired, &mut p)?;
 
         let mut key_attributes = vec![schema.pk];
         key_attributes.extend(schema.sk);

@@ -73,6 +73,7 @@ pub struct Query<'a, T, S = ()> {
     consistent: bool,
     after: Option<Cursor>,
     unknown: UnknownEntity,
+    include_expired: bool,
     marker: PhantomData<fn() -> S>,
 }
 
@@ -94,6 +95,7 @@ impl Db {
             consistent: false,
             after: None,
             unknown: UnknownEntity::default(),
+            include_expired: self.includes_expired(),
             marker: PhantomData,
         }
     }
@@ -117,6 +119,7 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
             consistent: self.consistent,
             after: self.after,
             unknown: self.unknown,
+            include_expired: self.include_expired,
             marker: PhantomData,
         }
     }
@@ -230,6 +233,13 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
         self.descending().limit(n)
     }
 
+    /// Returns items whose time to live has passed but that DynamoDB has not deleted yet,
+    /// which queries hide by default (on tables with a TTL attribute).
+    pub fn include_expired(mut self) -> Self {
+        self.include_expired = true;
+        self
+    }
+
     /// Strongly consistent reads. Only the table offers them; on an index the query fails
     /// before sending.
     pub fn consistent(mut self) -> Self {
@@ -278,9 +288,16 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
 /// sharing the partition or table are left out), and the caller's condition.
 pub(crate) fn read_filter<T: Decode>(
     filter: Option<&Condition<T>>,
+    include_expired: bool,
     p: &mut crate::expr::Placeholders,
 ) -> Result<Option<String>> {
     let mut filters = Vec::new();
+    if !include_expired {
+        filters.extend(crate::ops::expiry::unexpired_filter(
+            &<T::Table as Table>::SCHEMA,
+            p,
+        ));
+    }
     if let Some(entity) = T::SINGLE_ENTITY {
         let name = p.name(<T::Table as Table>::SCHEMA.entity_type);
         let value = p.value(crate::codec::AttributeValue::S(entity.to_owned()));

@@ -27,6 +27,7 @@ pub struct Scan<'a, T> {
     segments: u32,
     consistent: bool,
     unknown: UnknownEntity,
+    include_expired: bool,
     marker: PhantomData<fn() -> T>,
 }
 
@@ -50,6 +51,7 @@ impl Db {
             segments: 1,
             consistent: false,
             unknown: UnknownEntity::default(),
+            include_expired: self.includes_expired(),
             marker: PhantomData,
         }
     }
@@ -74,6 +76,13 @@ impl<T: Decode> Scan<'_, T> {
     /// Reads in `n` parallel segments (1 to 1,000,000), one concurrent request each.
     pub fn segments(mut self, n: u32) -> Self {
         self.segments = n;
+        self
+    }
+
+    /// Returns items whose time to live has passed but that DynamoDB has not deleted yet,
+    /// which scans hide by default (on tables with a TTL attribute).
+    pub fn include_expired(mut self) -> Self {
+        self.include_expired = true;
         self
     }
 
@@ -116,7 +125,7 @@ impl<T: Decode> Scan<'_, T> {
     }
 
     fn filter_expression(&self, p: &mut Placeholders) -> Result<Option<String>> {
-        super::read_filter::<T>(self.filter.as_ref(), p)
+        super::read_filter::<T>(self.filter.as_ref(), self.include_expired, p)
     }
 
     /// Every matching item, segments read concurrently and concatenated in segment order.

@@ -1,8 +1,12 @@
 //! The header in front of every compressed value: what wrote it and how to read it back.
 //!
 //! ```text
-//! "dm"  version  format  codec  uncompressed size (LEB128)  payload...
+//! "dm"  version  format  codec  uncompressed size (LEB128)  CRC-32 (4 bytes, LE)  payload...
 //! ```
+//!
+//! The CRC-32 covers the serialized bytes before compression, so damage anywhere, in a codec
+//! without a checksum of its own (Snappy, none) or in one with (gzip, bzip2), is caught
+//! before the value is decoded.
 //!
 //! Recording codec and format inside the value, rather than in a separate
 //! `compression_type` attribute as the seed design did, keeps the record atomic with the
@@ -31,6 +35,8 @@ pub struct Header {
     pub uncompressed_bytes: usize,
     /// The stored size, header included.
     pub stored_bytes: usize,
+    /// CRC-32 of the serialized bytes.
+    pub(crate) checksum: u32,
 }
 
 impl Header {
@@ -53,27 +59,39 @@ impl Header {
                 limit: MAX_UNCOMPRESSED_BYTES,
             });
         }
+        let checksum = u32::from_le_bytes(
+            reader
+                .take(4)?
+                .try_into()
+                .map_err(|_| CodecError::Truncated("checksum"))?,
+        );
         let header = Header {
             format,
             codec,
             // Below the 64 MiB limit, so it fits in usize.
             uncompressed_bytes: size as usize,
             stored_bytes: bytes.len(),
+            checksum,
         };
         let payload = reader.take(reader.remaining())?;
         Ok((header, payload))
     }
 
-    /// Writes a header for `format`, `codec` and `uncompressed_bytes`.
-    pub(crate) fn write(
-        out: &mut Vec<u8>,
-        format: Format,
-        codec: Codec,
-        uncompressed_bytes: usize,
-    ) {
+    /// Writes a header for `raw`, serialized in `format` and compressed with `codec`.
+    pub(crate) fn write(out: &mut Vec<u8>, format: Format, codec: Codec, raw: &[u8]) {
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&[VERSION, format.id(), codec.id()]);
-        crate::codec::columnar::put_varint(out, uncompressed_bytes as u64);
+        crate::codec::columnar::put_varint(out, raw.len() as u64);
+        out.extend_from_slice(&crc32fast::hash(raw).to_le_bytes());
+    }
+
+    /// Checks decompressed bytes against the recorded checksum.
+    pub(crate) fn verify(&self, raw: &[u8]) -> Result<(), CodecError> {
+        if crc32fast::hash(raw) == self.checksum {
+            Ok(())
+        } else {
+            Err(CodecError::Corrupt("checksum mismatch"))
+        }
     }
 }
 

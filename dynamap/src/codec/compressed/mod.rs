@@ -143,8 +143,8 @@ pub fn compress<T: Serialize + ?Sized>(
         settings.codec
     };
     let payload = codec.compress(&raw)?;
-    let mut stored = Vec::with_capacity(payload.len() + 12);
-    Header::write(&mut stored, format, codec, raw.len());
+    let mut stored = Vec::with_capacity(payload.len() + 16);
+    Header::write(&mut stored, format, codec, &raw);
     stored.extend_from_slice(&payload);
     Ok(stored)
 }
@@ -155,6 +155,7 @@ pub fn decompress<T: DeserializeOwned>(stored: &[u8]) -> Result<T, CodecError> {
     let raw = header
         .codec
         .decompress(payload, header.uncompressed_bytes)?;
+    header.verify(&raw)?;
     match header.format {
         Format::Json => {
             serde_json::from_slice(&raw).map_err(|err| CodecError::Deserialize(err.to_string()))

@@ -1,0 +1,88 @@
+//! Stores a `time::OffsetDateTime` as a number of whole seconds since the Unix epoch: the
+//! form DynamoDB's time to live reads. Fractions of a second are dropped when writing.
+//!
+//! `#[dynamap(ttl)]` fields use it on their own; use it directly with
+//! `#[dynamap(with = "dynamap::codec::epoch_seconds")]` for other epoch-second attributes.
+//! A field of type `Option<OffsetDateTime>` uses [`option`].
+//!
+//! ```
+//! use dynamap::{Entity, Table};
+//! use time::OffsetDateTime;
+//!
+//! #[derive(Table)]
+//! #[dynamap(pk = "PK", sk = "SK")]
+//! struct App;
+//!
+//! #[derive(Entity)]
+//! #[dynamap(table = App, entity = "Session", pk = "SESSION#{id}", sk = "SESSION")]
+//! struct Session {
+//!     id: String,
+//!     #[dynamap(with = "dynamap::codec::epoch_seconds")]
+//!     started: OffsetDateTime,
+//! }
+//!
+//! let session = Session { id: "s-1".into(), started: time::macros::datetime!(2020-03-01 12:30:00.75 UTC) };
+//! let item = session.to_item().unwrap();
+//! assert_eq!(item["started"].as_n().unwrap(), "1583065800");
+//! ```
+
+use serde::{Deserialize, Deserializer, Serializer};
+use time::OffsetDateTime;
+
+/// Serializes `value` as whole epoch seconds.
+pub fn serialize<S: Serializer>(value: &OffsetDateTime, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_i64(value.unix_timestamp())
+}
+
+/// Deserializes whole epoch seconds.
+pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<OffsetDateTime, D::Error> {
+    let seconds = i64::deserialize(deserializer)?;
+    OffsetDateTime::from_unix_timestamp(seconds).map_err(serde::de::Error::custom)
+}
+
+/// The same for `Option<OffsetDateTime>`.
+pub mod option {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use time::OffsetDateTime;
+
+    /// Serializes `Some` as epoch seconds and `None` as null.
+    pub fn serialize<S: Serializer>(
+        value: &Option<OffsetDateTime>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(value) => super::serialize(value, serializer),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    /// Deserializes optional epoch seconds.
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<OffsetDateTime>, D::Error> {
+        Option::<i64>::deserialize(deserializer)?
+            .map(|seconds| {
+                OffsetDateTime::from_unix_timestamp(seconds).map_err(serde::de::Error::custom)
+            })
+            .transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::datetime;
+
+    #[test]
+    fn seconds_round_trip_and_fractions_are_dropped() {
+        let value = serde_dynamo::to_attribute_value::<_, aws_sdk_dynamodb::types::AttributeValue>(
+            Wrapper(datetime!(2021-01-01 0:00:00.9 UTC)),
+        )
+        .expect("encodes");
+        assert_eq!(value.as_n().expect("a number"), "1609459200");
+        let back: Wrapper = serde_dynamo::from_attribute_value(value).expect("decodes");
+        assert_eq!(back.0, datetime!(2021-01-01 0:00 UTC));
+    }
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Wrapper(#[serde(with = "super")] time::OffsetDateTime);
+}
