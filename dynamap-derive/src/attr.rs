@@ -40,8 +40,9 @@ pub(crate) struct EntityAttrs {
     pub(crate) indexes: Vec<EntityIndex>,
     /// `lookup(name = "...", pk = "...", sk = "...")`: items kept in sync with the entity.
     pub(crate) lookups: Vec<EntityIndex>,
-    /// `event_rows` or `event_rows(cap = N)`: several events per (partition, sort key) row.
-    pub(crate) event_rows: Option<(Path, Option<syn::LitInt>)>,
+    /// `event_rows` or `event_rows(cap = N, time = "field")`: several events per
+    /// (partition, sort key) row.
+    pub(crate) event_rows: Option<EventRowsAttr>,
     pub(crate) given: Given,
 }
 
@@ -307,20 +308,34 @@ fn parse_flag(meta: &ParseNestedMeta<'_>) -> syn::Result<Path> {
     }
 }
 
-/// `event_rows` alone, or `event_rows(cap = N)`.
-fn parse_event_rows(meta: &ParseNestedMeta<'_>) -> syn::Result<(Path, Option<syn::LitInt>)> {
-    let mut cap = None;
+/// `event_rows(cap = N, time = "field")` on an entity.
+pub(crate) struct EventRowsAttr {
+    pub(crate) path: Path,
+    pub(crate) cap: Option<syn::LitInt>,
+    pub(crate) time: Option<LitStr>,
+}
+
+/// `event_rows` alone, or with `cap = N` and `time = "field"`.
+fn parse_event_rows(meta: &ParseNestedMeta<'_>) -> syn::Result<EventRowsAttr> {
+    let mut out = EventRowsAttr {
+        path: meta.path.clone(),
+        cap: None,
+        time: None,
+    };
     if !(meta.input.is_empty() || meta.input.peek(Token![,])) {
         meta.parse_nested_meta(|inner| {
             if inner.path.is_ident("cap") {
-                cap = Some(inner.value()?.parse()?);
+                out.cap = Some(inner.value()?.parse()?);
+                Ok(())
+            } else if inner.path.is_ident("time") {
+                out.time = Some(inner.value()?.parse()?);
                 Ok(())
             } else {
-                Err(inner.error("unknown `event_rows` setting; expected `cap`"))
+                Err(inner.error("unknown `event_rows` setting; expected `cap` or `time`"))
             }
         })?;
     }
-    Ok((meta.path.clone(), cap))
+    Ok(out)
 }
 
 /// The table type of `table = App`.

@@ -12,6 +12,7 @@ use syn::{
 
 use crate::attr::{EntityAttrs, EntityIndex, FieldAttrs};
 use crate::ctx::Ctxt;
+use crate::event_rows::{EventRowsModel, event_rows_model};
 use crate::field_storage::{Compressed, check_key_use, check_ttl, field_storage};
 use crate::template::Template;
 
@@ -26,6 +27,8 @@ pub(crate) struct EntityModel<'a> {
     /// Items kept in sync with the entity, in the same table.
     pub(crate) lookups: Vec<IndexModel>,
     pub(crate) fields: Vec<FieldModel<'a>>,
+    /// `event_rows(...)`: stored as multi-event rows.
+    pub(crate) event_rows: Option<EventRowsModel>,
 }
 
 pub(crate) struct IndexModel {
@@ -99,6 +102,10 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
     let lookups = index_models(cx, &attrs.lookups, "lookup", "by_location");
     check_version(cx, &fields);
     check_ttl(cx, &fields);
+    let event_rows = attrs
+        .event_rows
+        .as_ref()
+        .and_then(|attr| event_rows_model(cx, attr, &attrs, &fields));
 
     let model_fields = &fields;
     if has_fields {
@@ -134,6 +141,7 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         indexes,
         lookups,
         fields,
+        event_rows,
     })
 }
 

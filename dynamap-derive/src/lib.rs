@@ -5,6 +5,7 @@ mod attr;
 mod check;
 mod compress;
 mod ctx;
+mod event_rows;
 mod expand;
 mod field_storage;
 mod template;

@@ -15,9 +15,11 @@ pub use crate::key::{Segment, SortArgs};
 pub use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
 pub use crate::query::{Decode, UnknownEntity};
 pub use crate::table::{IndexSchema, Projection, Table, TableSchema};
+pub use crate::timeseries::rows::{EventRow, EventTime};
 pub use crate::{Error, Result};
 pub use serde;
 pub use std::string::String;
+pub use std::time::SystemTime;
 pub use std::vec::Vec;
 
 /// Compile-time proof that a field type can fill a key template hole. The derive calls it

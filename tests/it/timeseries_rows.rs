@@ -7,7 +7,7 @@ mod overflow;
 mod reads;
 
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use dynamap::codec::{AttributeValue, Item};
 use dynamap::timeseries::rows::{EventRow, EventRows, WriteOutcome};
@@ -20,7 +20,8 @@ pub(super) struct Iot;
 
 /// One car's event at a millisecond (`at`, epoch ms), as in the seed's IoT tables.
 #[derive(Entity, Debug, Clone, PartialEq)]
-#[dynamap(table = Iot, entity = "CarEvent", pk = "CAR#{tenant}#{car}", sk = "{at}")]
+#[dynamap(table = Iot, entity = "CarEvent", pk = "CAR#{tenant}#{car}", sk = "{at}",
+          event_rows(time = "at"))]
 pub(super) struct CarEvent {
     pub(super) tenant: String,
     pub(super) car: String,
@@ -28,12 +29,6 @@ pub(super) struct CarEvent {
     pub(super) speed: f64,
     pub(super) seq: u32,
     pub(super) door: Option<String>,
-}
-
-impl EventRow for CarEvent {
-    fn event_time(&self) -> Option<SystemTime> {
-        Some(UNIX_EPOCH + Duration::from_millis(u64::try_from(self.at).ok()?))
-    }
 }
 
 /// The same events as an earlier version of the struct wrote them, before `door` existed.
@@ -47,6 +42,7 @@ pub(super) struct CarEventV1 {
     pub(super) seq: u32,
 }
 
+// Written by hand, as the derive would.
 impl EventRow for CarEventV1 {}
 
 /// Large events, so a few fill a row's 400 KB before its cap.

@@ -35,6 +35,10 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     let from_item = from_item(model);
     let parse_key = parse_key(model);
     let write_meta = super::write_meta::write_meta(model);
+    let event_rows = model
+        .event_rows
+        .as_ref()
+        .map(|rows| crate::event_rows::expand(ident, rows));
     quote! {
         const _: () = {
             #checks
@@ -55,6 +59,8 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 #parse_key
                 #write_meta
             }
+
+            #event_rows
         };
     }
 }

@@ -102,6 +102,7 @@
 //! overflow rows.
 
 mod api;
+mod event_time;
 mod id;
 mod layout;
 mod outcome;
@@ -112,6 +113,7 @@ mod write;
 use std::time::SystemTime;
 
 pub use api::EventRows;
+pub use event_time::EventTime;
 pub use id::EventId;
 pub use outcome::{WriteOutcome, WritePath, WriteStatus};
 
