@@ -7,7 +7,7 @@ use dynamap::local::DynamoLocal;
 
 /// The example's binary, built by `cargo test` beside the test binaries (or built now when
 /// only this test target was built).
-fn example(name: &str) -> PathBuf {
+pub(crate) fn example(name: &str) -> PathBuf {
     let deps = std::env::current_exe().expect("test binary path");
     let profile_dir = deps
         .parent()
@@ -26,11 +26,11 @@ fn example(name: &str) -> PathBuf {
 }
 
 /// Runs an example against the shared server; it then leaves its table there.
-fn run_example(name: &str) -> String {
+pub(crate) fn run_example(name: &str) -> String {
     run_example_with(name, &[])
 }
 
-fn run_example_with(name: &str, args: &[&str]) -> String {
+pub(crate) fn run_example_with(name: &str, args: &[&str]) -> String {
     let local = DynamoLocal::shared().expect("DynamoDB Local starts");
     let output = Command::new(example(name))
         .args(args)
