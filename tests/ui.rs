@@ -11,7 +11,10 @@
 //! const-evaluation (missing or extra `sk`, a field stored under a key attribute name, an
 //! index the table lacks), each reported at the attribute concerned; duplicate indexes;
 //! derives on the wrong kind of type; entity enums mixing tables or holding non-entities;
-//! and `multiple_errors.rs`, which shows that one build reports every mistake of a derive.
+//! compressed fields (unknown codec, level or budget out of range, `with` alongside, used in
+//! a key template); TTL fields (table without a TTL attribute, another attribute name, not a
+//! timestamp, two of them); event rows (with an index, a `time` field that is missing or not
+//! a time); and `multiple_errors.rs`, which shows that one build reports every mistake of a derive.
 //!
 //! After changing a diagnostic on purpose, regenerate the expectations with
 //! `TRYBUILD=overwrite cargo test --test ui` and review the diff of every `.stderr`.

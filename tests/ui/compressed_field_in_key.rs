@@ -1,0 +1,15 @@
+use dynamap::{Entity, Table};
+
+#[derive(Table)]
+#[dynamap(pk = "PK", sk = "SK")]
+struct App;
+
+#[derive(Entity)]
+#[dynamap(table = App, entity = "Night", pk = "ACCOUNT#{account}", sk = "NIGHT#{night}")]
+struct Night {
+    account: String,
+    #[dynamap(compress)]
+    night: String,
+}
+
+fn main() {}

@@ -1,0 +1,18 @@
+use dynamap::{Entity, Table};
+
+#[derive(Table)]
+#[dynamap(pk = "PK", sk = "SK", ttl = "expires_at")]
+struct App;
+
+#[derive(Entity)]
+#[dynamap(table = App, entity = "Entry", pk = "FEED#{user}", sk = "ENTRY#{seq}")]
+struct Entry {
+    user: String,
+    seq: u32,
+    #[dynamap(ttl)]
+    expires_at: time::OffsetDateTime,
+    #[dynamap(ttl, rename = "expires_at_too")]
+    also_expires_at: time::OffsetDateTime,
+}
+
+fn main() {}
