@@ -54,6 +54,8 @@
 //! | `pk = "SENSOR#{id}"` | partition key template (required) |
 //! | `sk = "READ#{at}"` | sort key template; required exactly when the table has a sort key |
 //! | `index(name = "GSI1", pk = "...", sk = "...")` | templates for one of the table's indexes; fields may be `Option`s, and the item is left out of the index while any is `None` |
+//! | `lookup(name = "by_location", pk = "...", sk = "...")` | an extra item kept in sync with the entity by transactions ([`ops::sync`]) |
+//! | `event_rows`, `event_rows(cap = 250, time = "at")` | several events per (partition, sort key) row, as an id list and one map per field ([`timeseries::rows`]); `cap` events per row before overflow rows (default 250), `time` the field holding the event's time (epoch ms or `OffsetDateTime`) for the automatic write path |
 //!
 //! On fields:
 //!
@@ -62,6 +64,10 @@
 //! | `rename = "type"` | the attribute name (default: the field's name) |
 //! | `skip` | not stored; reads back as `Default::default()` |
 //! | `with = "module"` | store through `module::serialize` / `module::deserialize`, as serde's `with` (see [`codec::timestamp`]) |
+//! | `version` | an optimistic-locking version number, checked and bumped by [`Db::save`] |
+//! | `compress` | serialize and compress into one binary attribute ([`codec::compress`]); any serde type |
+//! | `compress(codec = "bzip2", level = 9, format = "json", budget = 32768, uncompressed_below = 256)` | the same with settings: codec `zstd` (default, level 1-22, default 3), `bzip2` (1-9), `gzip` (0-9), `snappy` or `none`; format `auto` (default: columnar for lists and maps, row otherwise), `columnar`, `row` or `json`; the largest stored size, checked before writing (default 32 KB); values serializing smaller than `uncompressed_below` bytes are stored uncompressed |
+//! | `ttl` | the item's time to live: a `time::OffsetDateTime` (or `Option` of one) stored as epoch seconds in the table's TTL attribute, whose name the field must have. Reads hide expired items ([`Db::include_expired_items`]) |
 //!
 //! Fields are stored through their `serde` implementations, one attribute each; `Option`
 //! fields are left out when `None`. A template hole's field must implement [`KeyPart`]; see
@@ -87,7 +93,11 @@
 //!
 //! # Features
 //!
-//! - `time` (default): `time::OffsetDateTime` key parts and [`codec::timestamp`].
+//! - `time` (default): `time::OffsetDateTime` key parts, [`codec::timestamp`] and
+//!   [`codec::epoch_seconds`] (TTL fields).
+//! - `zstd` (default), `bzip2`, `gzip`, `snappy`: the compression codecs of
+//!   `#[dynamap(compress)]` fields; `all-codecs` enables every one. Reading an item
+//!   compressed with a codec that is not enabled is an error naming the feature.
 //! - `uuid`: `uuid::Uuid` key parts.
 //! - `local`: the DynamoDB Local launcher, and [`local::Faults`] to inject throttling,
 //!   server errors and unprocessed items into a client for tests.

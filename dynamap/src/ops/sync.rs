@@ -31,7 +31,7 @@
 //! delete of each lookup whose key changed. A concurrent change makes the condition fail and
 //! the put starts over from a fresh read, so a lookup can never be left stale or doubled. A
 //! lookup that belongs to another owner fails the put with
-//! [`Error::LookupTaken`](crate::Error::LookupTaken): that is how a uniqueness guard (one
+//! [`Error::LookupTaken`]: that is how a uniqueness guard (one
 //! user per e-mail) works. [`Db::delete`](crate::Db::delete) removes the entity and its
 //! lookups together, the same way.
 
