@@ -271,3 +271,51 @@ fn a_value_read_as_the_wrong_type_is_an_error() {
     let err = decompress::<Vec<u32>>(&stored).expect_err("wrong type");
     assert!(!err.to_string().is_empty());
 }
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct EventV1 {
+    minute: u32,
+    kind: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct EventV2 {
+    minute: u32,
+    confidence: Option<f32>,
+    kind: String,
+}
+
+#[test]
+fn records_read_across_a_field_added_or_dropped() {
+    let old: Vec<EventV1> = (0..100)
+        .map(|minute| EventV1 {
+            minute,
+            kind: "MOTION".into(),
+        })
+        .collect();
+    let new: Vec<EventV2> = (0..100)
+        .map(|minute| EventV2 {
+            minute,
+            confidence: Some(0.5),
+            kind: "NOISE".into(),
+        })
+        .collect();
+    for format in [Format::Columnar, Format::Row] {
+        let settings = Compression::DEFAULT.format(format);
+        let upgraded: Vec<EventV2> =
+            decompress(&compress(&old, &settings).expect("compresses")).expect("reads");
+        assert!(
+            upgraded
+                .iter()
+                .all(|e| e.confidence.is_none() && e.kind == "MOTION")
+        );
+        let downgraded: Vec<EventV1> =
+            decompress(&compress(&new, &settings).expect("compresses")).expect("reads");
+        assert!(
+            downgraded
+                .iter()
+                .zip(&new)
+                .all(|(d, n)| d.minute == n.minute && d.kind == "NOISE")
+        );
+    }
+}
