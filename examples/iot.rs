@@ -1,0 +1,500 @@
+//! IoT time series (seed 002): a fleet of cars reporting events, several in the same
+//! millisecond, stored as multi-event rows (one item per car and millisecond, holding an id
+//! list and one id-to-value map per field) in tables rolled by event week and write month,
+//! named `iot.[start ms]_[end ms]_[write month]_[write year]`.
+//!
+//! ```text
+//! cargo run --example iot
+//! ```
+//!
+//! The story, on the real calendar: three months ago the fleet drove for three weeks, and
+//! its events were written as they happened; one car was offline the whole time. This week
+//! the fleet drives again. Now the offline car reconnects and uploads its three-month-old
+//! history, which lands in tables of *this* write month; its modem then sends the same
+//! upload again, which stores nothing. Range queries across the weeks read the on-time and
+//! the late tables together, in time order. Finally retention drops the tables written
+//! before last month: the fleet's old tables go, the late upload stays.
+//!
+//! Writes "three months ago" are simulated by handing the router an explicit write time
+//! (`RollingTables::db_for(event_ms, written_ms)`); everything written now uses
+//! `db_for_now`.
+//!
+//! Starts DynamoDB Local by itself. With `AWS_ENDPOINT_URL_DYNAMODB` set, it uses that
+//! endpoint instead, first drops the `iot.` tables an earlier run left, and leaves its own
+//! tables there to inspect.
+
+use std::collections::BTreeSet;
+
+use dynamap::local::DynamoLocal;
+use dynamap::timeseries::rolling::{RolledTable, RollingTables, TableNaming, WEEK_MS, WriteMonth};
+use dynamap::timeseries::rows::{WriteOutcome, WritePath};
+use dynamap::{Entity, Table};
+use futures_util::{StreamExt, TryStreamExt, stream};
+use time::OffsetDateTime;
+use time::macros::format_description;
+
+/// Every rolled table has this layout.
+#[derive(Table)]
+#[dynamap(pk = "PK", sk = "SK")]
+struct Iot;
+
+/// One event of one car at a millisecond. Several events of a car can share a millisecond
+/// (a trip starts with the ignition and the door lock at once); they share one row.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(
+    table = Iot,
+    entity = "CarEvent",
+    pk = "CAR#{tenant}#{car}",
+    sk = "{at}",
+    event_rows(time = "at")
+)]
+struct CarEvent {
+    tenant: String,
+    car: String,
+    /// Epoch milliseconds.
+    at: i64,
+    kind: String,
+    speed_kmh: f64,
+    fuel_pct: f64,
+    /// Only door events say what the door did.
+    door: Option<String>,
+}
+
+const PREFIX: &str = "iot.";
+const TENANT: &str = "acme-rentals";
+const CARS: [&str; 5] = ["car-1", "car-2", "car-3", "car-4", "car-5"];
+/// The car that was offline three months ago.
+const OFFLINE: &str = "car-5";
+const HOUR_MS: i64 = 3_600_000;
+const DAY_MS: i64 = 24 * HOUR_MS;
+
+/// SplitMix64: a deterministic spread of trip times and speeds, no randomness crate needed.
+fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(b ^ 0x6A09_E667_F3BC_C909);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A number below `n` from `r`.
+fn below(r: u64, n: u32) -> i64 {
+    i64::from(u32::try_from(r % u64::from(n)).unwrap_or_default())
+}
+
+fn event(car: &str, at: i64, kind: &str, speed_kmh: f64, fuel_pct: f64) -> CarEvent {
+    CarEvent {
+        tenant: TENANT.to_owned(),
+        car: car.to_owned(),
+        at,
+        kind: kind.to_owned(),
+        speed_kmh,
+        fuel_pct,
+        door: None,
+    }
+}
+
+fn door(car: &str, at: i64, what: &str, fuel_pct: f64) -> CarEvent {
+    CarEvent {
+        door: Some(what.to_owned()),
+        ..event(car, at, &format!("door-{what}"), 0.0, fuel_pct)
+    }
+}
+
+/// One trip of `car` on the day starting at `day_ms`: 8 events in 5 rows. It starts with two
+/// events in one millisecond and ends with three in another.
+fn trip(car: &str, day_ms: i64) -> Vec<CarEvent> {
+    let r = mix(car.bytes().map(u64::from).sum(), day_ms.unsigned_abs());
+    let start = day_ms + 7 * HOUR_MS + below(r, 10 * 3_600_000);
+    let fuel = 40.0 + f64::from(u32::try_from(r % 100).unwrap_or_default()) / 2.0;
+    let used = 3.5;
+    let mut events = vec![
+        event(car, start, "ignition-on", 0.0, fuel),
+        door(car, start, "locked", fuel),
+    ];
+    for leg in 1..=3 {
+        let speed = 30.0 + f64::from(u32::try_from((r >> (8 * leg)) % 90).unwrap_or_default());
+        events.push(event(
+            car,
+            start + leg * 10 * 60_000 + below(r >> leg, 1_000),
+            "speed",
+            speed,
+            fuel - f64::from(u32::try_from(leg).unwrap_or_default()),
+        ));
+    }
+    let end = start + 40 * 60_000;
+    events.extend([
+        event(car, end, "ignition-off", 0.0, fuel - used),
+        door(car, end, "unlocked", fuel - used),
+        event(car, end, "fuel", 0.0, fuel - used),
+    ]);
+    events
+}
+
+/// One trip a day for each of `cars`, on `days` days from `first_day_ms`.
+fn trips(cars: &[&str], first_day_ms: i64, days: i64) -> Vec<CarEvent> {
+    (0..days)
+        .flat_map(|d| {
+            cars.iter()
+                .flat_map(move |car| trip(car, first_day_ms + d * DAY_MS))
+        })
+        .collect()
+}
+
+/// What an ingest did.
+#[derive(Debug, Default)]
+struct Tally {
+    stored: usize,
+    already_stored: usize,
+    requests: u32,
+    tables: BTreeSet<String>,
+}
+
+impl Tally {
+    fn line(&self) -> String {
+        let events = self.stored + self.already_stored;
+        format!(
+            "{events} events: {} stored, {} already stored; {} requests ({:.2} per event); {}",
+            self.stored,
+            self.already_stored,
+            self.requests,
+            f64::from(self.requests) / events.max(1) as f64,
+            count(self.tables.len(), "table")
+        )
+    }
+}
+
+/// Writes `events`, each to the table of its week and of the write time `written` gives it,
+/// 8 at a time.
+async fn ingest(
+    rolling: &RollingTables<Iot>,
+    events: &[CarEvent],
+    written: impl Fn(&CarEvent) -> i64,
+    path: WritePath,
+) -> dynamap::Result<Tally> {
+    let mut tally = Tally::default();
+    let mut writes = Vec::with_capacity(events.len());
+    for e in events {
+        // Creates the table on first use; later calls only look it up.
+        let db = rolling.db_for(e.at, written(e)).await?;
+        tally.tables.insert(db.table_name().to_owned());
+        // The future owns what it needs, so the handle can go.
+        writes.push(db.event_rows::<CarEvent>().write_path(path).write(e));
+    }
+    let outcomes: Vec<dynamap::Result<WriteOutcome>> =
+        stream::iter(writes).buffered(8).collect().await;
+    for outcome in outcomes {
+        let outcome = outcome?;
+        tally.requests += outcome.requests;
+        if outcome.stored() {
+            tally.stored += 1;
+        } else {
+            tally.already_stored += 1;
+        }
+    }
+    Ok(tally)
+}
+
+/// `car`'s events from `from` to `to` (inclusive), from every table holding that time, late
+/// data included, in time order; and the tables read.
+///
+/// `RangeTables::query` merges typed queries, not event-row streams, so each table is
+/// read in turn and the results merged here: a stable sort keeps table order (period, then
+/// write month) within a millisecond.
+async fn events_between(
+    rolling: &RollingTables<Iot>,
+    car: &str,
+    from: i64,
+    to: i64,
+) -> dynamap::Result<(Vec<CarEvent>, Vec<RolledTable>)> {
+    let tables = rolling.range(from..=to).await?;
+    let mut events = Vec::new();
+    for db in tables.dbs() {
+        let part: Vec<CarEvent> = db
+            .event_rows::<CarEvent>()
+            .range(CarEvent::partition(TENANT, car), (from,), (to,))
+            .try_collect()
+            .await?;
+        events.extend(part);
+    }
+    events.sort_by_key(|e| e.at);
+    Ok((events, tables.tables().cloned().collect()))
+}
+
+/// `car`'s events at the millisecond `at`, from every table holding it.
+async fn events_at(
+    rolling: &RollingTables<Iot>,
+    car: &str,
+    at: i64,
+) -> dynamap::Result<Vec<CarEvent>> {
+    let tables = rolling.range(at..=at).await?;
+    let mut events = Vec::new();
+    for db in tables.dbs() {
+        let rows = db.event_rows::<CarEvent>();
+        events.extend(rows.at(CarEvent::key(TENANT, car, at)).await?);
+    }
+    Ok(events)
+}
+
+/// `1 table`, `2 tables`.
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+fn now_ms() -> i64 {
+    let ns = OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000;
+    i64::try_from(ns).expect("the clock fits epoch milliseconds")
+}
+
+/// `2026-08-23 09:41:07.118`.
+fn when(ms: i64) -> String {
+    let format =
+        format_description!("[year]-[month]-[day] [hour]:[minute]:[second].[subsecond digits:3]");
+    OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+        .ok()
+        .and_then(|t| t.format(format).ok())
+        .unwrap_or_else(|| format!("{ms} ms"))
+}
+
+fn day(ms: i64) -> String {
+    when(ms)[..10].to_owned()
+}
+
+fn show(e: &CarEvent) -> String {
+    let door = e
+        .door
+        .as_deref()
+        .map(|d| format!(", door {d}"))
+        .unwrap_or_default();
+    format!(
+        "{} {} {:<13} {:>5.1} km/h, fuel {:>4.1}%{door}",
+        when(e.at),
+        e.car,
+        e.kind,
+        e.speed_kmh,
+        e.fuel_pct
+    )
+}
+
+/// Prints how many events came back, from how many tables, and the first and last few.
+fn print_events(label: &str, events: &[CarEvent], tables: &[RolledTable]) {
+    let late = tables.iter().filter(|t| is_late(t)).count();
+    println!(
+        "{label}: {} events from {} ({late} of late data)",
+        events.len(),
+        count(tables.len(), "table")
+    );
+    let shown = 3;
+    for e in events.iter().take(shown) {
+        println!("    {}", show(e));
+    }
+    if events.len() > 2 * shown {
+        println!("    ...");
+    }
+    for e in events
+        .iter()
+        .skip(shown.max(events.len().saturating_sub(shown)))
+    {
+        println!("    {}", show(e));
+    }
+}
+
+/// Written in a month after its events' period ended: late data.
+fn is_late(table: &RolledTable) -> bool {
+    table.written() > WriteMonth::of_millis(table.period().end_ms())
+}
+
+async fn print_tables(rolling: &RollingTables<Iot>) -> dynamap::Result<()> {
+    let tables = rolling.tables().await?;
+    println!("tables ({}):", tables.len());
+    for table in &tables {
+        // Items, not events: a row holds every event of one car and millisecond.
+        let rows = rolling.db(table).scan::<CarEvent>().count().await?;
+        println!(
+            "  {:<42} events {} .. {}, written {}, {rows:>3} rows{}",
+            table.name(),
+            day(table.period().start_ms()),
+            day(table.period().end_ms()),
+            table.written(),
+            if is_late(table) { "  <- late data" } else { "" }
+        );
+    }
+    Ok(())
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let local = DynamoLocal::shared()?;
+    // Weekly periods from Sunday 00:00 UTC and one table group per write month: the defaults.
+    let rolling = RollingTables::<Iot>::new(local.client(), TableNaming::new(PREFIX)?);
+    if local.is_external() {
+        // Only tables whose names parse as `iot.[start]_[end]_[month]_[year]` are listed, so
+        // this drops what an earlier run of this example left and nothing else.
+        let everything = WriteMonth::now()?.months_after(1);
+        let dropped = rolling.drop_written_before(everything).await?;
+        println!(
+            "using {} (dropped {} `{PREFIX}` tables of an earlier run; this run's are left in place)",
+            local.endpoint(),
+            dropped.len()
+        );
+    } else {
+        println!("started DynamoDB Local at {}", local.endpoint());
+    }
+
+    let now = now_ms();
+    let weeks = rolling.naming().periods();
+    // Three whole weeks, starting with the week of 13 weeks ago.
+    let first_week = weeks.period_of(now - 13 * WEEK_MS)?.start_ms();
+    let three_weeks_end = first_week + 3 * WEEK_MS - 1;
+    let today = now - now.rem_euclid(DAY_MS);
+
+    println!();
+    println!(
+        "1. {} .. {}: cars 1-4 drive one trip a day, written as they happen; {OFFLINE} is offline and keeps its events",
+        day(first_week),
+        day(three_weeks_end)
+    );
+    let online: Vec<&str> = CARS.iter().copied().filter(|c| *c != OFFLINE).collect();
+    let on_time = trips(&online, first_week, 21);
+    // Auto would judge these old events by today's clock and write them map-first; live,
+    // a new timestamp is the usual case, so replay them create-first.
+    let tally = ingest(&rolling, &on_time, |e| e.at + 1_000, WritePath::CreateFirst).await?;
+    println!("   {}", tally.line());
+    let offline_history = trips(&[OFFLINE], first_week, 21);
+
+    println!(
+        "2. the last 7 days ({} .. {}): every car drives one trip a day",
+        day(today - 7 * DAY_MS),
+        day(today - DAY_MS)
+    );
+    let recent = trips(&CARS, today - 7 * DAY_MS, 7);
+    let tally = ingest(&rolling, &recent, |e| e.at + 1_000, WritePath::CreateFirst).await?;
+    println!("   {}", tally.line());
+
+    println!(
+        "3. now: car-1 starts a trip, two events in one millisecond, default write path (Auto)"
+    );
+    // Stamped just now, so `Auto` expects a new timestamp and starts by creating the row.
+    let live = now_ms();
+    let rows = rolling.db_for_now(live).await?.event_rows::<CarEvent>();
+    for e in [
+        event("car-1", live, "ignition-on", 0.0, 71.5),
+        door("car-1", live, "locked", 71.5),
+    ] {
+        let outcome = rows.write(&e).await?;
+        println!(
+            "   {:<12} {:?} in row {}, id {}, started with {}, {} request(s)",
+            e.kind,
+            outcome.status,
+            outcome.row,
+            outcome.id,
+            if outcome.started_with_create {
+                "create"
+            } else {
+                "add"
+            },
+            outcome.requests
+        );
+    }
+
+    println!(
+        "4. {OFFLINE} comes back online and uploads its {} events of {} .. {}, written now",
+        offline_history.len(),
+        day(first_week),
+        day(three_weeks_end)
+    );
+    let uploaded_at = now;
+    let upload = ingest(
+        &rolling,
+        &offline_history,
+        |_| uploaded_at,
+        WritePath::CreateFirst,
+    )
+    .await?;
+    println!("   upload: {}", upload.line());
+    for name in &upload.tables {
+        println!("     into {name}");
+    }
+    let before = rolling.tables().await?.len();
+    let again = ingest(
+        &rolling,
+        &offline_history,
+        |_| uploaded_at,
+        WritePath::CreateFirst,
+    )
+    .await?;
+    println!("5. the modem sends the same upload again");
+    println!("   duplicate upload: {}", again.line());
+    println!(
+        "   tables before: {before}, after: {}",
+        rolling.tables().await?.len()
+    );
+
+    println!();
+    print_tables(&rolling).await?;
+
+    println!();
+    println!("queries:");
+    let (from, to) = (
+        first_week + 3 * DAY_MS,
+        first_week + 2 * WEEK_MS + 3 * DAY_MS - 1,
+    );
+    println!("  {} .. {} (across three weeks):", when(from), when(to));
+    for car in ["car-2", OFFLINE] {
+        let (events, tables) = events_between(&rolling, car, from, to).await?;
+        print_events(&format!("  {car}"), &events, &tables);
+    }
+    let first_trip = offline_history.first().map_or(first_week, |e| e.at);
+    let together = events_at(&rolling, OFFLINE, first_trip).await?;
+    println!(
+        "  {OFFLINE} at {} (one millisecond): {} events: {}",
+        when(first_trip),
+        together.len(),
+        together
+            .iter()
+            .map(|e| e.kind.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let fleet = |label: &'static str| {
+        let rolling = rolling.clone();
+        async move {
+            let mut counts = Vec::new();
+            for car in CARS {
+                let (events, _) =
+                    events_between(&rolling, car, first_week, three_weeks_end).await?;
+                counts.push(format!("{car} {}", events.len()));
+            }
+            println!("  {label}: {}", counts.join(", "));
+            Ok::<_, dynamap::Error>(())
+        }
+    };
+    fleet("the whole fleet, all three weeks").await?;
+    let (events, tables) = events_between(&rolling, "car-1", today - 7 * DAY_MS, now_ms()).await?;
+    print_events("  car-1 since a week ago", &events, &tables);
+
+    println!();
+    let cutoff = WriteMonth::of_millis(now).months_before(1);
+    println!("retention: drop the tables written before {cutoff}");
+    let dropped = rolling.drop_written_before(cutoff).await?;
+    for table in &dropped {
+        println!("  dropped {table} (written {})", table.written());
+    }
+    println!(
+        "  dropped {} tables, kept {}",
+        dropped.len(),
+        rolling.tables().await?.len()
+    );
+    fleet("after retention, the whole fleet, all three weeks").await?;
+    let (events, tables) = events_between(&rolling, "car-1", today - 7 * DAY_MS, now_ms()).await?;
+    println!(
+        "  after retention, car-1 since a week ago: {} events from {}",
+        events.len(),
+        count(tables.len(), "table")
+    );
+
+    println!();
+    print_tables(&rolling).await?;
+    Ok(())
+}
