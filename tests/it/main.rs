@@ -4,6 +4,7 @@
 mod batch;
 mod codec_models;
 mod compressed;
+mod example_iot;
 mod examples;
 mod faults;
 mod items;
