@@ -5,6 +5,7 @@ mod batch;
 mod codec_models;
 mod compressed;
 mod example_iot;
+mod example_sleep_events;
 mod examples;
 mod faults;
 mod items;
