@@ -20,7 +20,44 @@ pub(crate) struct ColumnWriter {
     /// String and byte literals.
     text: Vec<u8>,
     /// Strings seen so far in this column, with their codes.
-    dictionary: HashMap<Box<str>, u64>,
+    dictionary: Dictionary,
+}
+
+/// Small dictionaries (an enum's names, a struct's field names) are scanned; larger ones
+/// are hashed (with SipHash: the strings may come from end users).
+#[derive(Debug, Default)]
+struct Dictionary {
+    entries: Vec<Box<str>>,
+    index: HashMap<Box<str>, u64>,
+}
+
+impl Dictionary {
+    const SCAN_UP_TO: usize = 16;
+
+    fn get(&self, s: &str) -> Option<u64> {
+        if self.entries.len() <= Self::SCAN_UP_TO {
+            self.entries
+                .iter()
+                .position(|e| &**e == s)
+                .map(|i| i as u64)
+        } else {
+            self.index.get(s).copied()
+        }
+    }
+
+    fn insert(&mut self, s: &str) -> u64 {
+        let code = self.entries.len() as u64;
+        self.entries.push(s.into());
+        if self.entries.len() > Self::SCAN_UP_TO {
+            if self.index.is_empty() {
+                let all = self.entries.iter().enumerate();
+                self.index = all.map(|(i, e)| (e.clone(), i as u64)).collect();
+            } else {
+                self.index.insert(s.into(), code);
+            }
+        }
+        code
+    }
 }
 
 impl ColumnWriter {
@@ -51,15 +88,21 @@ impl ColumnWriter {
 
     /// A dictionary-coded string: its code, then (the first time only) its text. Codes start
     /// at `offset`, leaving the codes below it for the caller's markers.
-    pub(crate) fn string(&mut self, s: &str, offset: u64) {
-        if let Some(&code) = self.dictionary.get(s) {
-            varint::put(&mut self.lens, code + offset);
-            return;
+    /// Returns the string's code.
+    pub(crate) fn string(&mut self, s: &str, offset: u64) -> u64 {
+        if let Some(code) = self.dictionary.get(s) {
+            self.code(code, offset);
+            return code;
         }
-        let code = self.dictionary.len() as u64;
-        self.dictionary.insert(s.into(), code);
-        varint::put(&mut self.lens, code + offset);
+        let code = self.dictionary.insert(s);
+        self.code(code, offset);
         self.raw(s.as_bytes());
+        code
+    }
+
+    /// The code of a string already in the dictionary.
+    pub(crate) fn code(&mut self, code: u64, offset: u64) {
+        varint::put(&mut self.lens, code + offset);
     }
 
     /// Appends the finished column.

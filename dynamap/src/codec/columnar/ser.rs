@@ -43,6 +43,22 @@ impl Encoder {
         &mut self.columns[node]
     }
 
+    /// Writes struct field name `key` in `parent`'s column and returns the field's node.
+    fn field(&mut self, parent: Node, key: &'static str) -> Node {
+        if self.shape.single_column() {
+            self.columns[parent].string(key, FIELD_CODE_OFFSET);
+            return Shape::ROOT;
+        }
+        if let Some((node, code)) = self.shape.field(parent, key) {
+            self.columns[parent].code(code, FIELD_CODE_OFFSET);
+            return node;
+        }
+        let code = self.columns[parent].string(key, FIELD_CODE_OFFSET);
+        let node = self.shape.add_field(parent, key, code);
+        self.columns.push(ColumnWriter::default());
+        node
+    }
+
     fn child(&mut self, parent: Node, edge: Edge, position: usize, name: &str) -> Node {
         let node = self.shape.child(parent, edge, position, name);
         if node == self.columns.len() {
@@ -499,10 +515,7 @@ impl Struct<'_> {
         key: &'static str,
         value: &T,
     ) -> Result<(), CodecError> {
-        self.encoder
-            .column(self.node)
-            .string(key, FIELD_CODE_OFFSET);
-        let node = self.encoder.child(self.node, Edge::Field, 0, key);
+        let node = self.encoder.field(self.node, key);
         value.serialize(At {
             encoder: self.encoder,
             node,

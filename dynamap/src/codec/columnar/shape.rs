@@ -28,7 +28,15 @@ pub(crate) type Node = usize;
 pub(crate) struct Shape {
     /// Row layout: every node shares column 0, so values are stored in visiting order.
     single_column: bool,
-    children: Vec<Vec<Child>>,
+    nodes: Vec<Children>,
+}
+
+#[derive(Debug, Default)]
+struct Children {
+    list: Vec<Child>,
+    /// Where the next lookup starts: records visit their fields in the same order every
+    /// time, so the child after the last one found is almost always the next one asked for.
+    next: usize,
 }
 
 #[derive(Debug)]
@@ -37,39 +45,81 @@ struct Child {
     position: usize,
     name: Box<str>,
     node: Node,
+    /// For a struct field: the field name's dictionary code in the parent's column, so the
+    /// writer does not look the name up again.
+    code: Option<u64>,
 }
 
 impl Shape {
     pub(crate) fn new(single_column: bool) -> Self {
         Self {
             single_column,
-            children: vec![Vec::new()],
+            nodes: vec![Children::default()],
         }
     }
 
     /// The root node.
     pub(crate) const ROOT: Node = 0;
 
+    pub(crate) fn single_column(&self) -> bool {
+        self.single_column
+    }
+
     /// The child of `parent` along `edge`, created on first use.
     pub(crate) fn child(&mut self, parent: Node, edge: Edge, position: usize, name: &str) -> Node {
         if self.single_column {
             return Self::ROOT;
         }
-        // Structs have few fields and enums few variants: a scan beats hashing here.
-        if let Some(found) = self.children[parent]
-            .iter()
-            .find(|c| c.edge == edge && c.position == position && &*c.name == name)
-        {
-            return found.node;
+        match self.find(parent, edge, position, name) {
+            Some(found) => self.nodes[parent].list[found].node,
+            None => self.add(parent, edge, position, name, None),
         }
-        let node = self.children.len();
-        self.children.push(Vec::new());
-        self.children[parent].push(Child {
+    }
+
+    /// The node of struct field `name` under `parent` and the name's dictionary code, if
+    /// the field was met before.
+    pub(crate) fn field(&mut self, parent: Node, name: &str) -> Option<(Node, u64)> {
+        let found = self.find(parent, Edge::Field, 0, name)?;
+        let child = &self.nodes[parent].list[found];
+        Some((child.node, child.code?))
+    }
+
+    /// Records struct field `name` under `parent`, with the name's dictionary code.
+    pub(crate) fn add_field(&mut self, parent: Node, name: &str, code: u64) -> Node {
+        self.add(parent, Edge::Field, 0, name, Some(code))
+    }
+
+    fn find(&mut self, parent: Node, edge: Edge, position: usize, name: &str) -> Option<usize> {
+        let children = &mut self.nodes[parent];
+        let matches = |c: &Child| c.edge == edge && c.position == position && &*c.name == name;
+        let len = children.list.len();
+        // Structs have few fields and enums few variants: a scan from the hint beats hashing.
+        let found = (0..len)
+            .map(|i| (children.next + i) % len)
+            .find(|&i| matches(&children.list[i]))?;
+        children.next = found + 1;
+        Some(found)
+    }
+
+    fn add(
+        &mut self,
+        parent: Node,
+        edge: Edge,
+        position: usize,
+        name: &str,
+        code: Option<u64>,
+    ) -> Node {
+        let node = self.nodes.len();
+        self.nodes.push(Children::default());
+        let children = &mut self.nodes[parent];
+        children.list.push(Child {
             edge,
             position,
             name: name.into(),
             node,
+            code,
         });
+        children.next = children.list.len();
         node
     }
 }
