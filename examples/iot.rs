@@ -197,11 +197,7 @@ async fn ingest(
 }
 
 /// `car`'s events from `from` to `to` (inclusive), from every table holding that time, late
-/// data included, in time order; and the tables read.
-///
-/// `RangeTables::query` merges typed queries, not event-row streams, so each table is
-/// read in turn and the results merged here: a stable sort keeps table order (period, then
-/// write month) within a millisecond.
+/// data included, merged in time order; and the tables read.
 async fn events_between(
     rolling: &RollingTables<Iot>,
     car: &str,
@@ -209,16 +205,13 @@ async fn events_between(
     to: i64,
 ) -> dynamap::Result<(Vec<CarEvent>, Vec<RolledTable>)> {
     let tables = rolling.range(from..=to).await?;
-    let mut events = Vec::new();
-    for db in tables.dbs() {
-        let part: Vec<CarEvent> = db
-            .event_rows::<CarEvent>()
-            .range(CarEvent::partition(TENANT, car), (from,), (to,))
-            .try_collect()
-            .await?;
-        events.extend(part);
-    }
-    events.sort_by_key(|e| e.at);
+    let events = tables
+        .event_rows(
+            |rows| rows.range(CarEvent::partition(TENANT, car), (from,), (to,)),
+            |e| e.at,
+        )
+        .try_collect()
+        .await?;
     Ok((events, tables.tables().cloned().collect()))
 }
 

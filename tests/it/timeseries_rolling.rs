@@ -323,3 +323,58 @@ async fn retention_drops_by_write_month_and_leaves_other_tables_alone() {
         .await
         .expect("clean up");
 }
+
+/// Several events per millisecond, as multi-event rows in rolled tables.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = Events, entity = "Ping", pk = "DEV#{device}", sk = "{at}", event_rows)]
+struct Ping {
+    device: String,
+    at: i64,
+    seq: u32,
+}
+
+#[tokio::test]
+async fn event_rows_of_several_tables_merge_in_time_order() {
+    let rolling = rolling("event-rows");
+    let ping = |at: i64, seq: u32| Ping {
+        device: "car-7".into(),
+        at,
+        seq,
+    };
+    // One week written in two months: the second batch is late data for the same week,
+    // interleaved in time with the first.
+    let on_time: Vec<Ping> = (0..6)
+        .map(|i| ping(WEEK_2019 + i * 2 * DAY_MS / 3, 0))
+        .collect();
+    let late: Vec<Ping> = (0..6)
+        .map(|i| ping(WEEK_2019 + i * 2 * DAY_MS / 3 + DAY_MS / 3, 1))
+        .chain([ping(WEEK_2019, 1)]) // the same millisecond as the first on-time event
+        .collect();
+    for (events, written) in [(&on_time, JAN_2020), (&late, MAR_2020)] {
+        for event in events {
+            let db = rolling.db_for(event.at, written).await.expect("table");
+            db.event_rows::<Ping>().write(event).await.expect("write");
+        }
+    }
+
+    let (from, to) = (WEEK_2019, WEEK_2019 + WEEK_MS - 1);
+    let tables = rolling.range(from..=to).await.expect("tables");
+    assert_eq!(
+        tables.tables().len(),
+        2,
+        "the week's on-time and late tables"
+    );
+    let merged: Vec<Ping> = tables
+        .event_rows(
+            |rows| rows.range(Ping::partition("car-7"), (from,), (to,)),
+            |p| p.at,
+        )
+        .try_collect()
+        .await
+        .expect("merged read");
+
+    let mut expected: Vec<Ping> = on_time.iter().chain(&late).cloned().collect();
+    // Equal times keep table order: the January table's event first.
+    expected.sort_by_key(|p| (p.at, p.seq));
+    assert_eq!(merged, expected);
+}

@@ -7,6 +7,7 @@ use futures_util::Stream;
 use super::merge::MergeSorted;
 use super::{RolledTable, RollingTables};
 use crate::query::{Decode, Query};
+use crate::timeseries::rows::{EventRow, EventRows};
 use crate::{Db, Result, Table};
 
 /// The tables holding a range of event times, found by [`RollingTables::range`], ready to be
@@ -95,6 +96,47 @@ impl RangeTables {
         K: Ord + 'a,
     {
         self.merge(move |db| build(db).descending(), key, true)
+    }
+
+    /// Reads multi-event rows from every table and merges them in time order: `read` makes
+    /// one table's stream from that table's [`EventRows`] handle, usually with
+    /// [`EventRows::range`], and `key` is what its events are ordered by (the event time).
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # use dynamap::timeseries::rolling::{RollingTables, TableNaming};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct Iot;
+    /// # #[derive(Entity)]
+    /// # #[dynamap(table = Iot, entity = "CarEvent", pk = "CAR#{car}", sk = "{at}", event_rows)]
+    /// # struct CarEvent { car: String, at: i64, speed: f64 }
+    /// # async fn example(rolling: RollingTables<Iot>, from: i64, to: i64) -> dynamap::Result<()> {
+    /// use futures_util::TryStreamExt;
+    ///
+    /// let tables = rolling.range(from..=to).await?;
+    /// let events: Vec<CarEvent> = tables
+    ///     .event_rows(|rows| rows.range(CarEvent::partition("car-7"), (from,), (to,)), |e| e.at)
+    ///     .try_collect()
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// Events with equal keys come in table order (period, then write month), and within a
+    /// table in arrival order. Pages are read as the stream is used up.
+    pub fn event_rows<'a, E, St, K>(
+        &'a self,
+        read: impl Fn(EventRows<E>) -> St,
+        key: impl Fn(&E) -> K + 'a,
+    ) -> impl Stream<Item = Result<E>> + 'a
+    where
+        E: EventRow + 'a,
+        St: Stream<Item = Result<E>> + 'a,
+        K: Ord + 'a,
+    {
+        let streams: Vec<_> = self
+            .dbs()
+            .map(|db| Box::pin(read(db.event_rows::<E>())))
+            .collect();
+        MergeSorted::new(streams, key, false)
     }
 
     fn merge<'a, E, S, K>(
