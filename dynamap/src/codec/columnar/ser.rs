@@ -419,44 +419,29 @@ impl<'e> Tuple<'e> {
     }
 }
 
-impl ser::SerializeTuple for Tuple<'_> {
-    type Ok = ();
-    type Error = CodecError;
+/// The element-writing traits of tuples, tuple structs and tuple variants all do the same.
+macro_rules! tuple_like {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl ser::$trait for Tuple<'_> {
+            type Ok = ();
+            type Error = CodecError;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CodecError> {
-        self.element(value)
-    }
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CodecError> {
+                self.element(value)
+            }
 
-    fn end(self) -> Result<(), CodecError> {
-        self.finish()
-    }
+            fn end(self) -> Result<(), CodecError> {
+                self.finish()
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTupleStruct for Tuple<'_> {
-    type Ok = ();
-    type Error = CodecError;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CodecError> {
-        self.element(value)
-    }
-
-    fn end(self) -> Result<(), CodecError> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleVariant for Tuple<'_> {
-    type Ok = ();
-    type Error = CodecError;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CodecError> {
-        self.element(value)
-    }
-
-    fn end(self) -> Result<(), CodecError> {
-        self.finish()
-    }
-}
+tuple_like!(
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 /// A map: keys at one child node, values at another.
 pub(crate) struct Map<'e> {
@@ -528,36 +513,26 @@ impl Struct<'_> {
     }
 }
 
-impl ser::SerializeStruct for Struct<'_> {
-    type Ok = ();
-    type Error = CodecError;
+/// Structs and struct variants write their fields alike.
+macro_rules! struct_like {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for Struct<'_> {
+            type Ok = ();
+            type Error = CodecError;
 
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), CodecError> {
-        self.field(key, value)
-    }
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), CodecError> {
+                self.field(key, value)
+            }
 
-    fn end(self) -> Result<(), CodecError> {
-        self.finish()
-    }
+            fn end(self) -> Result<(), CodecError> {
+                self.finish()
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for Struct<'_> {
-    type Ok = ();
-    type Error = CodecError;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), CodecError> {
-        self.field(key, value)
-    }
-
-    fn end(self) -> Result<(), CodecError> {
-        self.finish()
-    }
-}
+struct_like!(SerializeStruct, SerializeStructVariant);
