@@ -103,6 +103,21 @@ struct Sensor {
     cache: u32,
 }
 
+/// Compressed fields, a TTL field and event rows.
+#[derive(Entity, ::core::fmt::Debug, ::core::cmp::PartialEq)]
+#[dynamap(table = App, entity = "Ping", pk = "PING#{device}", sk = "AT#{at}",
+          event_rows(cap = 10, time = "at"))]
+struct Ping {
+    device: ::std::string::String,
+    at: i64,
+    #[dynamap(compress(codec = "gzip", level = 1, budget = 1024))]
+    samples: ::std::vec::Vec<u16>,
+    #[dynamap(compress(format = "row", uncompressed_below = 64))]
+    note: ::core::option::Option<::std::string::String>,
+    #[dynamap(ttl)]
+    expires_at: ::core::option::Option<::time::OffsetDateTime>,
+}
+
 /// A second entity of the same table, for the entity enum.
 #[derive(Entity, ::core::fmt::Debug, ::core::cmp::PartialEq)]
 #[dynamap(table = App, entity = "Note", pk = "SENSOR#{sensor}", sk = "NOTE#{at}")]
@@ -400,4 +415,29 @@ mod no_prelude {
             ::core::result::Result::Ok(Level::Low)
         );
     }
+}
+
+#[test]
+fn compressed_ttl_and_event_row_fields_expand_hygienically() {
+    use dynamap::timeseries::rows::EventRow;
+
+    let ping = Ping {
+        device: "d".into(),
+        at: 1_500,
+        samples: ::std::vec![1, 2, 3],
+        note: ::core::option::Option::Some("hello".into()),
+        expires_at: ::core::option::Option::Some(::time::macros::datetime!(2030-01-01 00:00 UTC)),
+    };
+    let item = ping.to_item().expect("to_item");
+    assert!(
+        item["samples"].as_b().is_ok(),
+        "compressed fields are binary"
+    );
+    assert_eq!(item["expires_at"].as_n().expect("a number"), "1893456000");
+    assert_eq!(Ping::from_item(item).expect("from_item"), ping);
+    assert_eq!(<Ping as EventRow>::ROW_CAP, 10);
+    assert_eq!(
+        ping.event_time(),
+        ::std::time::UNIX_EPOCH.checked_add(::std::time::Duration::from_millis(1_500))
+    );
 }
