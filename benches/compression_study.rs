@@ -1,0 +1,854 @@
+//! Benchmark: the seed's compression study (seed 000) redone for dynamap's compressed
+//! attributes. One day of sleep-tracker events (4,320 events, about 490 KB as JSON) is
+//! stored with every codec and format, 100 rounds each way, in one run.
+//!
+//! ```text
+//! cargo bench --bench compression_study              # full run: docs/performance/compression.*
+//! cargo bench --bench compression_study -- --quick   # smoke run (or DYNAMAP_BENCH_QUICK=1)
+//! ```
+//!
+//! Every row is measured two ways:
+//!
+//! - **codec only**: bytes to bytes, as the seed measured. The input is the value already
+//!   serialized in the row's format (JSON text, or dynamap's columnar or row bytes), and
+//!   the time is `Codec::compress` and `Codec::decompress` alone.
+//! - **end to end**: from `Vec<Event>` to the stored attribute and back, which is what an
+//!   application pays: `dynamap::codec::compress` (serialize, checksum, compress, header)
+//!   and `dynamap::codec::decompress` (decompress, verify, deserialize).
+//!
+//! The issue's goal is judged end to end for the default (`Compression::DEFAULT`) against
+//! JSON + BZip2 level 9 (the seed's choice) in the same run: at most a quarter of its bytes,
+//! at least 100x faster to compress and 50x faster to decompress. The codec-only comparison
+//! is printed too.
+//!
+//! Results are printed and written to `$CARGO_TARGET_DIR/bench/compression_study.{json,svg}`
+//! (default `target/bench/`); a full run also writes `docs/performance/compression.json` and
+//! the chart `docs/performance/compression.svg`. See `docs/performance/compression.md`.
+
+#[path = "../examples/support/sleep.rs"]
+mod sleep;
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use dynamap::codec::{Codec, Compression, Format, Header, compress, decompress};
+use serde_json::{Value, json};
+use sleep::Event;
+
+/// The seed's table (Java, its own machine): bytes, compress ms and decompress ms for 100
+/// rounds on its 489,601-byte night.
+const SEED: [(&str, usize, Option<f64>, Option<f64>); 4] = [
+    ("Raw Data", 489_601, None, None),
+    ("BZip2", 11_362, Some(9_613.0), Some(912.0)),
+    ("GZip", 25_051, Some(557.0), Some(89.0)),
+    ("Snappy", 54_792, Some(62.0), Some(31.0)),
+];
+
+/// One way of storing the night.
+#[derive(Clone, Copy)]
+struct Variant {
+    /// Short label for tables and the chart.
+    label: &'static str,
+    format: Format,
+    codec: Codec,
+    /// A row of the seed's own table.
+    seed: bool,
+    /// The events regrouped by type before storing (an experiment, see the docs).
+    grouped: bool,
+}
+
+const fn variant(label: &'static str, format: Format, codec: Codec) -> Variant {
+    Variant {
+        label,
+        format,
+        codec,
+        seed: false,
+        grouped: false,
+    }
+}
+
+const fn seed(label: &'static str, codec: Codec) -> Variant {
+    Variant {
+        seed: true,
+        ..variant(label, Format::Json, codec)
+    }
+}
+
+/// The JSON + BZip2 level 9 row: the seed's choice and the goal's yardstick.
+const BZIP2_SEED: usize = 0;
+/// The default row: `Compression::DEFAULT` (columnar + zstd level 3).
+const DEFAULT: usize = 6;
+
+const VARIANTS: [Variant; 18] = [
+    seed("json bzip2-9", Codec::Bzip2 { level: 9 }),
+    seed("json gzip-6", Codec::Gzip { level: 6 }),
+    seed("json snappy", Codec::Snappy),
+    variant("json bzip2-1", Format::Json, Codec::Bzip2 { level: 1 }),
+    variant("json gzip-1", Format::Json, Codec::Gzip { level: 1 }),
+    variant("json gzip-9", Format::Json, Codec::Gzip { level: 9 }),
+    variant(
+        "columnar zstd-3",
+        Format::Columnar,
+        Codec::Zstd { level: 3 },
+    ),
+    variant(
+        "columnar zstd-1",
+        Format::Columnar,
+        Codec::Zstd { level: 1 },
+    ),
+    variant(
+        "columnar zstd-9",
+        Format::Columnar,
+        Codec::Zstd { level: 9 },
+    ),
+    variant(
+        "columnar zstd-19",
+        Format::Columnar,
+        Codec::Zstd { level: 19 },
+    ),
+    variant("columnar snappy", Format::Columnar, Codec::Snappy),
+    variant(
+        "columnar gzip-6",
+        Format::Columnar,
+        Codec::Gzip { level: 6 },
+    ),
+    variant(
+        "columnar bzip2-9",
+        Format::Columnar,
+        Codec::Bzip2 { level: 9 },
+    ),
+    variant("row zstd-3", Format::Row, Codec::Zstd { level: 3 }),
+    variant("json zstd-3", Format::Json, Codec::Zstd { level: 3 }),
+    variant("columnar none", Format::Columnar, Codec::None),
+    variant("json none", Format::Json, Codec::None),
+    Variant {
+        grouped: true,
+        ..variant(
+            "columnar zstd-3, grouped by type",
+            Format::Columnar,
+            Codec::Zstd { level: 3 },
+        )
+    },
+];
+
+/// Sizes of one run.
+struct Plan {
+    quick: bool,
+    rounds: usize,
+}
+
+impl Plan {
+    fn from_env() -> Plan {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let env_quick =
+            std::env::var("DYNAMAP_BENCH_QUICK").is_ok_and(|v| !v.is_empty() && v != "0");
+        // `cargo bench` passes `--bench`; without it the binary runs as a test
+        // (`cargo test --benches`), where a smoke run is what is wanted.
+        let quick = env_quick
+            || args.iter().any(|a| a == "--quick")
+            || !args.iter().any(|a| a == "--bench");
+        Plan {
+            quick,
+            rounds: if quick { 5 } else { 100 },
+        }
+    }
+}
+
+/// One direction's timings, one entry per round.
+#[derive(Default)]
+struct Timing {
+    rounds: Vec<Duration>,
+}
+
+impl Timing {
+    /// Times one call of `f`, recording it unless this is the warm-up round. The result
+    /// is returned, so dropping it is not timed.
+    fn time<T>(&mut self, record: bool, f: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        let value = f();
+        let elapsed = start.elapsed();
+        if record {
+            self.rounds.push(elapsed);
+        }
+        value
+    }
+
+    /// Total over all rounds, in milliseconds (what the seed reported).
+    fn total_ms(&self) -> f64 {
+        self.rounds.iter().sum::<Duration>().as_secs_f64() * 1e3
+    }
+
+    /// The median round, in microseconds (less sensitive to a busy machine).
+    fn median_us(&self) -> f64 {
+        let mut sorted = self.rounds.clone();
+        sorted.sort();
+        sorted
+            .get(sorted.len() / 2)
+            .map_or(0.0, |d| d.as_secs_f64() * 1e6)
+    }
+
+    fn json(&self) -> Value {
+        json!({
+            "total_ms": round3(self.total_ms()),
+            "median_round_us": round3(self.median_us()),
+        })
+    }
+}
+
+/// One way of measuring one variant.
+#[derive(Default)]
+struct Measure {
+    bytes: usize,
+    compress: Timing,
+    decompress: Timing,
+}
+
+impl Measure {
+    fn json(&self, raw_json: usize) -> Value {
+        json!({
+            "bytes": self.bytes,
+            "ratio": round3(raw_json as f64 / self.bytes as f64),
+            "compress": self.compress.json(),
+            "decompress": self.decompress.json(),
+        })
+    }
+}
+
+/// A variant ready to measure: its inputs built and both round trips checked.
+struct Row {
+    variant: Variant,
+    /// The events as this row stores them.
+    events: Vec<Event>,
+    /// The serialized bytes (the codec-only input).
+    raw: Vec<u8>,
+    /// `raw` compressed by the codec (the codec-only output).
+    packed: Vec<u8>,
+    settings: Compression,
+    /// The stored attribute (the end-to-end output).
+    stored: Vec<u8>,
+    codec_only: Measure,
+    end_to_end: Measure,
+}
+
+/// The serialized bytes of `events` in `format`, exactly as `compress` produces them.
+fn serialized(events: &[Event], format: Format) -> Vec<u8> {
+    let settings = Compression::DEFAULT.codec(Codec::None).format(format);
+    let stored = compress(events, &settings).expect("serializes");
+    let (_, payload) = Header::read(&stored).expect("reads its own header");
+    payload.to_vec()
+}
+
+impl Row {
+    fn new(night: &[Event], variant: Variant) -> Row {
+        let mut events = night.to_vec();
+        if variant.grouped {
+            // Stable: each type keeps its time order.
+            events.sort_by_key(|e| e.kind as u8);
+        }
+        let codec = variant.codec;
+        let raw = serialized(&events, variant.format);
+        let packed = codec.compress(&raw).expect("compresses");
+        assert_eq!(
+            codec.decompress(&packed, raw.len()).expect("decompresses"),
+            raw,
+            "{}: codec round trip",
+            variant.label
+        );
+        let settings = if variant.label == VARIANTS[DEFAULT].label {
+            Compression::DEFAULT
+        } else {
+            Compression::DEFAULT.codec(codec).format(variant.format)
+        };
+        let stored = compress(&events, &settings).expect("compresses");
+        let back: Vec<Event> = decompress(&stored).expect("decompresses");
+        assert_eq!(back, events, "{}: end-to-end round trip", variant.label);
+        Row {
+            variant,
+            codec_only: Measure {
+                bytes: packed.len(),
+                ..Measure::default()
+            },
+            end_to_end: Measure {
+                bytes: stored.len(),
+                ..Measure::default()
+            },
+            events,
+            raw,
+            packed,
+            settings,
+            stored,
+        }
+    }
+
+    /// One round of the four measurements; every output is checked after its timing.
+    fn round(&mut self, record: bool) {
+        let codec = self.variant.codec;
+        let (raw, packed, events, stored) = (&self.raw, &self.packed, &self.events, &self.stored);
+        let out = self.codec_only.compress.time(record, || {
+            codec.compress(black_box(raw)).expect("compresses")
+        });
+        assert_eq!(&out, packed, "{}: codec output", self.variant.label);
+        let out = self.codec_only.decompress.time(record, || {
+            codec
+                .decompress(black_box(packed), raw.len())
+                .expect("decompresses")
+        });
+        assert_eq!(&out, raw, "{}: codec round trip", self.variant.label);
+        let settings = self.settings;
+        let out = self.end_to_end.compress.time(record, || {
+            compress(black_box(events.as_slice()), &settings).expect("compresses")
+        });
+        assert_eq!(&out, stored, "{}: stored bytes", self.variant.label);
+        let back = self.end_to_end.decompress.time(record, || {
+            decompress::<Vec<Event>>(black_box(stored)).expect("decompresses")
+        });
+        assert_eq!(
+            &back, events,
+            "{}: end-to-end round trip",
+            self.variant.label
+        );
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// One goal line: `value` against `limit`, met when `value <= limit` (or `>=` if `at_least`).
+fn goal(name: &str, value: f64, limit: f64, at_least: bool) -> (String, bool, Value) {
+    let met = if at_least {
+        value >= limit
+    } else {
+        value <= limit
+    };
+    let text = format!(
+        "{name}: {value:.3} (goal {} {limit}) {}",
+        if at_least { ">=" } else { "<=" },
+        if met { "PASS" } else { "MISS" }
+    );
+    (
+        text,
+        met,
+        json!({"value": round3(value), "goal": limit, "at_least": at_least, "met": met}),
+    )
+}
+
+/// The three goals of the issue for one way of measuring.
+fn verdict(way: &str, ours: &Measure, bzip2: &Measure) -> Value {
+    let checks = [
+        goal(
+            "bytes / bzip2 bytes",
+            ours.bytes as f64 / bzip2.bytes as f64,
+            0.25,
+            false,
+        ),
+        goal(
+            "compress speed-up",
+            bzip2.compress.total_ms() / ours.compress.total_ms(),
+            100.0,
+            true,
+        ),
+        goal(
+            "decompress speed-up",
+            bzip2.decompress.total_ms() / ours.decompress.total_ms(),
+            50.0,
+            true,
+        ),
+    ];
+    println!("goal, {way} (default against JSON + BZip2 level 9):");
+    for (text, _, _) in &checks {
+        println!("  {text}");
+    }
+    json!({
+        "bytes_ratio": checks[0].2,
+        "compress_speedup": checks[1].2,
+        "decompress_speedup": checks[2].2,
+        "all_met": checks.iter().all(|c| c.1),
+    })
+}
+
+fn command_output(program: &str, args: &[&str]) -> Option<String> {
+    let output = std::process::Command::new(program)
+        .args(args)
+        .output()
+        .ok()?;
+    output
+        .status
+        .success()
+        .then(|| String::from_utf8_lossy(&output.stdout).trim().to_owned())
+}
+
+fn machine(plan: &Plan) -> Value {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown".to_owned());
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
+    json!({
+        "mode": if plan.quick { "quick" } else { "full" },
+        "date_utc": time::OffsetDateTime::now_utc()
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default(),
+        "nproc": std::thread::available_parallelism().map_or(0, usize::from),
+        "cpu": cpu,
+        "os": std::env::consts::OS,
+        "load_average_at_end": load,
+        "rustc": command_output("rustc", &["--version"]),
+        "git_commit": command_output("git", &["rev-parse", "--short", "HEAD"]),
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// The chart
+// ---------------------------------------------------------------------------------------
+
+const PANEL_W: f64 = 600.0;
+const PANEL_H: f64 = 470.0;
+const MARGIN_L: f64 = 70.0;
+const MARGIN_T: f64 = 60.0;
+const PLOT_W: f64 = 470.0;
+const PLOT_H: f64 = 370.0;
+
+fn colour(codec: Codec) -> &'static str {
+    match codec {
+        Codec::Zstd { .. } => "#1f77b4",
+        Codec::Bzip2 { .. } => "#d62728",
+        Codec::Gzip { .. } => "#ff7f0e",
+        Codec::Snappy => "#2ca02c",
+        _ => "#7f7f7f",
+    }
+}
+
+/// Log-scale axis over whole decades covering `values`.
+struct LogAxis {
+    lo: f64,
+    hi: f64,
+}
+
+impl LogAxis {
+    fn covering(values: impl Iterator<Item = f64>) -> LogAxis {
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for v in values {
+            lo = lo.min(v.log10());
+            hi = hi.max(v.log10());
+        }
+        LogAxis {
+            lo: lo.floor(),
+            hi: hi.ceil().max(lo.floor() + 1.0),
+        }
+    }
+
+    /// Position of `v` from 0 to 1.
+    fn at(&self, v: f64) -> f64 {
+        ((v.log10() - self.lo) / (self.hi - self.lo)).clamp(0.0, 1.0)
+    }
+
+    /// Gridline values: 1, 2 and 5 in every decade.
+    fn ticks(&self) -> Vec<(f64, bool)> {
+        let mut ticks = Vec::new();
+        let mut decade = self.lo;
+        while decade <= self.hi {
+            for (m, major) in [(1.0, true), (2.0, false), (5.0, false)] {
+                let v = m * 10f64.powf(decade);
+                if v.log10() <= self.hi + 1e-9 {
+                    ticks.push((v, major));
+                }
+            }
+            decade += 1.0;
+        }
+        ticks
+    }
+}
+
+fn tick_label(v: f64) -> String {
+    if v >= 1000.0 {
+        format!("{}k", v / 1000.0)
+    } else if v >= 1.0 {
+        format!("{v}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// The axes both panels share, and the rounds their times add up.
+struct Axes {
+    x: LogAxis,
+    y: LogAxis,
+    rounds: usize,
+}
+
+/// Draws one panel (`way`: 0 codec only, 1 end to end) at horizontal offset `left`.
+fn panel(svg: &mut String, rows: &[Row], way: usize, left: f64, axes: &Axes, title: &str) {
+    let (x, y, rounds) = (&axes.x, &axes.y, axes.rounds);
+    fn measure(row: &Row, way: usize) -> &Measure {
+        if way == 0 {
+            &row.codec_only
+        } else {
+            &row.end_to_end
+        }
+    }
+    let px = |v: f64| left + MARGIN_L + x.at(v) * PLOT_W;
+    let py = |v: f64| MARGIN_T + (1.0 - y.at(v)) * PLOT_H;
+    let _ = writeln!(
+        svg,
+        r##"<text x="{}" y="40" font-size="15" font-weight="bold" text-anchor="middle">{title}</text>"##,
+        left + MARGIN_L + PLOT_W / 2.0
+    );
+    // The goal region: at most a quarter of BZip2's bytes and a hundredth of its time.
+    let bzip2 = measure(&rows[BZIP2_SEED], way);
+    let (gx, gy) = (
+        px(bzip2.compress.total_ms() / 100.0),
+        py(bzip2.bytes as f64 / 4.0),
+    );
+    let _ = writeln!(
+        svg,
+        r##"<rect x="{}" y="{gy:.1}" width="{:.1}" height="{:.1}" fill="#2ca02c" fill-opacity="0.08" stroke="#2ca02c" stroke-dasharray="4 3"/>"##,
+        left + MARGIN_L,
+        gx - left - MARGIN_L,
+        MARGIN_T + PLOT_H - gy
+    );
+    let _ = writeln!(
+        svg,
+        r##"<text x="{}" y="{:.1}" font-size="10" fill="#2ca02c">goal: ≤ ¼ of BZip2's bytes, ≥ 100x faster</text>"##,
+        left + MARGIN_L + 4.0,
+        MARGIN_T + PLOT_H - 4.0
+    );
+    for (v, major) in x.ticks() {
+        let sx = px(v);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{sx:.1}" y1="{MARGIN_T}" x2="{sx:.1}" y2="{}" stroke="#ddd" stroke-width="{}"/>"##,
+            MARGIN_T + PLOT_H,
+            if major { 1.0 } else { 0.5 }
+        );
+        let _ = writeln!(
+            svg,
+            r##"<text x="{sx:.1}" y="{}" font-size="10" text-anchor="middle">{}</text>"##,
+            MARGIN_T + PLOT_H + 14.0,
+            tick_label(v)
+        );
+    }
+    for (v, major) in y.ticks() {
+        let sy = py(v);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{}" y1="{sy:.1}" x2="{}" y2="{sy:.1}" stroke="#ddd" stroke-width="{}"/>"##,
+            left + MARGIN_L,
+            left + MARGIN_L + PLOT_W,
+            if major { 1.0 } else { 0.5 }
+        );
+        let _ = writeln!(
+            svg,
+            r##"<text x="{}" y="{:.1}" font-size="10" text-anchor="end">{}</text>"##,
+            left + MARGIN_L - 4.0,
+            sy + 3.0,
+            tick_label(v)
+        );
+    }
+    // The seed's 32 KB budget.
+    let budget = py(32.0 * 1024.0);
+    let _ = writeln!(
+        svg,
+        r##"<line x1="{}" y1="{budget:.1}" x2="{}" y2="{budget:.1}" stroke="#444" stroke-dasharray="6 4"/><text x="{}" y="{:.1}" font-size="10">32 KB budget</text>"##,
+        left + MARGIN_L,
+        left + MARGIN_L + PLOT_W,
+        left + MARGIN_L + 4.0,
+        budget - 3.0
+    );
+    let _ = writeln!(
+        svg,
+        r##"<rect x="{}" y="{MARGIN_T}" width="{PLOT_W}" height="{PLOT_H}" fill="none" stroke="#333"/>"##,
+        left + MARGIN_L
+    );
+    let _ = writeln!(
+        svg,
+        r##"<text x="{}" y="{}" font-size="12" text-anchor="middle">compress time, {rounds} rounds (ms, log scale)</text>"##,
+        left + MARGIN_L + PLOT_W / 2.0,
+        MARGIN_T + PLOT_H + 32.0
+    );
+    let _ = writeln!(
+        svg,
+        r##"<text x="{}" y="{}" font-size="12" text-anchor="middle" transform="rotate(-90 {} {})">stored bytes (log scale)</text>"##,
+        left + 18.0,
+        MARGIN_T + PLOT_H / 2.0,
+        left + 18.0,
+        MARGIN_T + PLOT_H / 2.0
+    );
+
+    // Points first, then each label at the nearest free spot beside its point (boxes as
+    // left, top, right, bottom), with a leader line when it had to move.
+    let points: Vec<(f64, f64)> = rows
+        .iter()
+        .map(|row| {
+            let m = measure(row, way);
+            (px(m.compress.total_ms()), py(m.bytes as f64))
+        })
+        .collect();
+    let mut taken: Vec<[f64; 4]> = points
+        .iter()
+        .map(|&(x, y)| [x - 6.0, y - 6.0, x + 6.0, y + 6.0])
+        .collect();
+    for (i, (row, &(sx, sy))) in rows.iter().zip(&points).enumerate() {
+        let fill = colour(row.variant.codec);
+        let (size, stroke) = if i == DEFAULT {
+            (7.0, r##" stroke="#000" stroke-width="2""##)
+        } else {
+            (4.5, "")
+        };
+        if row.variant.format == Format::Json {
+            let _ = writeln!(
+                svg,
+                r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{fill}"{stroke}/>"##,
+                sx - size,
+                sy - size,
+                size * 2.0,
+                size * 2.0
+            );
+        } else {
+            let _ = writeln!(
+                svg,
+                r##"<circle cx="{sx:.1}" cy="{sy:.1}" r="{size}" fill="{fill}"{stroke}/>"##
+            );
+        }
+    }
+    let (plot_left, plot_right) = (left + MARGIN_L, left + MARGIN_L + PLOT_W);
+    for (i, (row, &(sx, sy))) in rows.iter().zip(&points).enumerate() {
+        let label = if i == DEFAULT {
+            format!("{} (default)", row.variant.label)
+        } else {
+            row.variant.label.to_owned()
+        };
+        let width = label.len() as f64 * 5.4;
+        let mut spot = None;
+        'search: for step in 0..12 {
+            let dy = f64::from((step + 1) / 2) * 11.0 * if step % 2 == 0 { 1.0 } else { -1.0 };
+            for right in [true, false] {
+                let x0 = if right { sx + 9.0 } else { sx - 9.0 - width };
+                let (y0, y1) = (sy + dy - 5.0, sy + dy + 5.0);
+                let inside = x0 >= plot_left && x0 + width <= plot_right;
+                let free = taken
+                    .iter()
+                    .all(|t| x0 + width <= t[0] || t[2] <= x0 || y1 <= t[1] || t[3] <= y0);
+                if inside && free {
+                    spot = Some((x0, dy));
+                    break 'search;
+                }
+            }
+        }
+        let (x0, dy) = spot.unwrap_or((sx + 9.0, 0.0));
+        taken.push([x0, sy + dy - 5.0, x0 + width, sy + dy + 5.0]);
+        if dy != 0.0 {
+            let end = if x0 > sx { x0 - 1.0 } else { x0 + width + 1.0 };
+            let _ = writeln!(
+                svg,
+                r##"<line x1="{sx:.1}" y1="{sy:.1}" x2="{end:.1}" y2="{:.1}" stroke="#999" stroke-width="0.6"/>"##,
+                sy + dy
+            );
+        }
+        let _ = writeln!(
+            svg,
+            r##"<text x="{x0:.1}" y="{:.1}" font-size="10" fill="#222">{label}</text>"##,
+            sy + dy + 3.5
+        );
+    }
+}
+
+fn chart(rows: &[Row], raw_json: usize, rounds: usize) -> String {
+    let points = rows
+        .iter()
+        .flat_map(|r| [&r.codec_only, &r.end_to_end])
+        .collect::<Vec<_>>();
+    let axes = Axes {
+        x: LogAxis::covering(points.iter().map(|m| m.compress.total_ms())),
+        y: LogAxis::covering(points.iter().map(|m| m.bytes as f64)),
+        rounds,
+    };
+    let width = PANEL_W * 2.0;
+    let height = PANEL_H + 40.0;
+    let mut svg = format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif">
+<rect width="100%" height="100%" fill="#fff"/>
+<text x="{}" y="20" font-size="16" font-weight="bold" text-anchor="middle">One night of 4,320 sleep events ({raw_json} bytes as JSON): stored size against compress time</text>
+"##,
+        width / 2.0
+    );
+    panel(
+        &mut svg,
+        rows,
+        0,
+        0.0,
+        &axes,
+        "codec only (bytes to bytes, as the seed measured)",
+    );
+    panel(
+        &mut svg,
+        rows,
+        1,
+        PANEL_W,
+        &axes,
+        "end to end (Vec&lt;Event&gt; to stored attribute)",
+    );
+    let _ = writeln!(
+        svg,
+        r##"<text x="20" y="{}" font-size="11">squares: JSON; circles: dynamap's columnar/row format. Colour: zstd blue, bzip2 red, gzip orange, snappy green, none grey. Black ring: the default.</text>"##,
+        height - 12.0
+    );
+    svg.push_str("</svg>\n");
+    svg
+}
+
+// ---------------------------------------------------------------------------------------
+// The run
+// ---------------------------------------------------------------------------------------
+
+fn write(path: &Path, text: &str) {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).expect("creating the results directory");
+    }
+    std::fs::write(path, text).expect("writing the results");
+    println!("wrote {}", path.display());
+}
+
+fn main() {
+    let plan = Plan::from_env();
+    let run_start = Instant::now();
+    let night = sleep::night(42);
+    let raw_json = serde_json::to_vec(&night).expect("serializes").len();
+    println!(
+        "compression_study: {} run, {} rounds; night {}: {} events, {raw_json} bytes as JSON",
+        if plan.quick { "quick" } else { "full" },
+        plan.rounds,
+        sleep::NIGHT,
+        night.len()
+    );
+
+    println!(
+        "\n{:<33} {:>9} | {:>8} {:>7} {:>10} {:>10} | {:>8} {:>7} {:>10} {:>10}",
+        "", "", "codec", "only", "", "", "end", "to end", "", ""
+    );
+    println!(
+        "{:<33} {:>9} | {:>8} {:>7} {:>10} {:>10} | {:>8} {:>7} {:>10} {:>10}",
+        "format + codec",
+        "serialized",
+        "bytes",
+        "ratio",
+        "comp ms",
+        "decomp ms",
+        "bytes",
+        "ratio",
+        "comp ms",
+        "decomp ms"
+    );
+    let mut rows: Vec<Row> = VARIANTS.iter().map(|&v| Row::new(&night, v)).collect();
+    // Rounds go across all rows, starting at a different row each time, so a busy moment
+    // on the (shared) machine falls on every row alike rather than on a few.
+    for round in 0..=plan.rounds {
+        let record = round > 0; // round 0 warms up caches, allocator and codec tables
+        for i in 0..rows.len() {
+            let at = (i + round) % rows.len();
+            rows[at].round(record);
+        }
+    }
+    for row in &rows {
+        let (c, e) = (&row.codec_only, &row.end_to_end);
+        println!(
+            "{:<33} {:>9} | {:>8} {:>6.1}:1 {:>10.1} {:>10.1} | {:>8} {:>6.1}:1 {:>10.1} {:>10.1}",
+            row.variant.label,
+            row.raw.len(),
+            c.bytes,
+            raw_json as f64 / c.bytes as f64,
+            c.compress.total_ms(),
+            c.decompress.total_ms(),
+            e.bytes,
+            raw_json as f64 / e.bytes as f64,
+            e.compress.total_ms(),
+            e.decompress.total_ms(),
+        );
+    }
+    println!(
+        "(times: total ms for {} rounds; ratio: raw JSON bytes / stored bytes)",
+        plan.rounds
+    );
+
+    println!("\nthe seed's table (Java, 100 rounds, its own machine and data):");
+    for (name, bytes, c, d) in SEED {
+        let ms = |t: Option<f64>| t.map_or("N/A".to_owned(), |t| format!("{t:.0}"));
+        println!(
+            "  {name:<9} {bytes:>7} bytes  compress {:>5} ms  decompress {:>4} ms",
+            ms(c),
+            ms(d)
+        );
+    }
+    println!();
+    let end_to_end = verdict(
+        "end to end",
+        &rows[DEFAULT].end_to_end,
+        &rows[BZIP2_SEED].end_to_end,
+    );
+    let codec_only = verdict(
+        "codec only",
+        &rows[DEFAULT].codec_only,
+        &rows[BZIP2_SEED].codec_only,
+    );
+
+    let total = run_start.elapsed();
+    let result = json!({
+        "benchmark": "compression_study",
+        "machine": machine(&plan),
+        "rounds": plan.rounds,
+        "night": {
+            "events": night.len(),
+            "raw_json_bytes": raw_json,
+            "generator": "examples/support/sleep.rs, seed 42",
+        },
+        "seed_table": SEED.iter().map(|(name, bytes, c, d)| json!({
+            "algorithm": name, "bytes": bytes, "compress_ms": c, "decompress_ms": d,
+        })).collect::<Vec<_>>(),
+        "rows": rows.iter().map(|r| json!({
+            "label": r.variant.label,
+            "format": r.variant.format.name(),
+            "codec": r.variant.codec.name(),
+            "level": match r.variant.codec {
+                Codec::Zstd { level } => Some(i64::from(level)),
+                Codec::Bzip2 { level } | Codec::Gzip { level } => Some(i64::from(level)),
+                _ => None,
+            },
+            "seed_row": r.variant.seed,
+            "events_grouped_by_type": r.variant.grouped,
+            "default": r.variant.label == VARIANTS[DEFAULT].label,
+            "serialized_bytes": r.raw.len(),
+            "codec_only": r.codec_only.json(raw_json),
+            "end_to_end": r.end_to_end.json(raw_json),
+        })).collect::<Vec<_>>(),
+        "goal": {
+            "baseline": VARIANTS[BZIP2_SEED].label,
+            "default": VARIANTS[DEFAULT].label,
+            "end_to_end": end_to_end,
+            "codec_only": codec_only,
+        },
+        "total_run_s": round3(total.as_secs_f64()),
+    });
+    let text = serde_json::to_string_pretty(&result).expect("json") + "\n";
+    let svg = chart(&rows, raw_json, plan.rounds);
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"),
+        PathBuf::from,
+    );
+    write(&target.join("bench/compression_study.json"), &text);
+    write(&target.join("bench/compression_study.svg"), &svg);
+    if !plan.quick {
+        let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/performance");
+        write(&docs.join("compression.json"), &text);
+        write(&docs.join("compression.svg"), &svg);
+    }
+    println!("total run time: {:.1} s", total.as_secs_f64());
+}
