@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::CodecError;
-use super::numbers;
+use super::numbers::{self, Floats};
 use super::tags::Tag;
 use super::varint::{self, Reader};
 
@@ -105,12 +105,18 @@ impl ColumnWriter {
         varint::put(&mut self.lens, code + offset);
     }
 
-    /// Appends the finished column.
-    pub(crate) fn finish(&self, out: &mut Vec<u8>) {
+    /// The floats, for [`Floats::new`].
+    pub(crate) fn floats(&self) -> &[u64] {
+        &self.floats
+    }
+
+    /// Appends the finished column: `floats` are this column's floats, `earlier` those of
+    /// the columns finished before it.
+    pub(crate) fn finish(&self, out: &mut Vec<u8>, floats: &Floats<'_>, earlier: &[Floats<'_>]) {
         put_block(out, &self.tags);
         put_block(out, &self.lens);
         numbers::put_ints(out, &self.ints);
-        numbers::put_floats(out, &self.floats);
+        numbers::put_floats(out, floats, earlier);
         put_block(out, &self.text);
     }
 }
@@ -126,19 +132,25 @@ pub(crate) struct ColumnReader<'a> {
     tags: Reader<'a>,
     lens: Reader<'a>,
     ints: std::vec::IntoIter<u64>,
-    floats: std::vec::IntoIter<u64>,
+    floats: Vec<u64>,
+    next_float: usize,
     text: Reader<'a>,
     dictionary: Vec<&'a str>,
 }
 
 impl<'a> ColumnReader<'a> {
-    /// Reads a column written by [`ColumnWriter::finish`].
-    pub(crate) fn read(input: &mut Reader<'a>) -> Result<Self, CodecError> {
+    /// Reads a column written by [`ColumnWriter::finish`], after the columns `earlier`.
+    pub(crate) fn read(
+        input: &mut Reader<'a>,
+        earlier: &[ColumnReader<'a>],
+    ) -> Result<Self, CodecError> {
+        let earlier: Vec<&[u64]> = earlier.iter().map(|c| c.floats.as_slice()).collect();
         Ok(Self {
             tags: Reader::new(input.block()?),
             lens: Reader::new(input.block()?),
             ints: numbers::read_ints(input)?.into_iter(),
-            floats: numbers::read_floats(input)?.into_iter(),
+            floats: numbers::read_floats(input, &earlier)?,
+            next_float: 0,
             text: Reader::new(input.block()?),
             dictionary: Vec::new(),
         })
@@ -161,7 +173,12 @@ impl<'a> ColumnReader<'a> {
     }
 
     pub(crate) fn float(&mut self) -> Result<u64, CodecError> {
-        self.floats.next().ok_or(CodecError::Truncated("float"))
+        let bits = *self
+            .floats
+            .get(self.next_float)
+            .ok_or(CodecError::Truncated("float"))?;
+        self.next_float += 1;
+        Ok(bits)
     }
 
     pub(crate) fn raw(&mut self) -> Result<&'a [u8], CodecError> {
@@ -195,7 +212,7 @@ impl<'a> ColumnReader<'a> {
         self.tags.is_empty()
             && self.lens.is_empty()
             && self.ints.len() == 0
-            && self.floats.len() == 0
+            && self.next_float == self.floats.len()
             && self.text.is_empty()
     }
 }

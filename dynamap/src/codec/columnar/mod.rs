@@ -30,6 +30,7 @@ use serde::de::DeserializeOwned;
 
 pub(crate) use super::CodecError;
 use column::ColumnReader;
+use numbers::Floats;
 pub(crate) use varint::Reader;
 
 /// How values are laid out in columns.
@@ -57,8 +58,9 @@ pub(crate) fn encode<T: Serialize + ?Sized>(
     let columns = encoder.columns();
     let mut bytes = Vec::new();
     varint::put(&mut bytes, columns.len() as u64);
-    for column in columns {
-        column.finish(&mut bytes);
+    let floats: Vec<Floats<'_>> = columns.iter().map(|c| Floats::new(c.floats())).collect();
+    for (i, column) in columns.iter().enumerate() {
+        column.finish(&mut bytes, &floats[i], &floats[..i]);
     }
     Ok(Encoded {
         bytes,
@@ -76,7 +78,8 @@ pub(crate) fn decode<T: DeserializeOwned>(bytes: &[u8], layout: Layout) -> Resul
     }
     let mut columns = Vec::with_capacity(count);
     for _ in 0..count {
-        columns.push(ColumnReader::read(&mut input)?);
+        let column = ColumnReader::read(&mut input, &columns)?;
+        columns.push(column);
     }
     if !input.is_empty() {
         return Err(CodecError::Corrupt("bytes after the last column"));

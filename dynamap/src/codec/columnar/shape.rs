@@ -44,6 +44,10 @@ struct Child {
     edge: Edge,
     position: usize,
     name: Box<str>,
+    /// Where the name was last seen: names are static strings when writing and slices of
+    /// the input when reading, so the same name comes back at the same address, and an
+    /// address match spares the string comparison.
+    seen_at: usize,
     node: Node,
     /// For a struct field: the field name's dictionary code in the parent's column, so the
     /// writer does not look the name up again.
@@ -89,15 +93,30 @@ impl Shape {
         self.add(parent, Edge::Field, 0, name, Some(code))
     }
 
+    /// Finds a child. Names must stay alive and unchanged while the shape is in use (see
+    /// `Child::seen_at`).
     fn find(&mut self, parent: Node, edge: Edge, position: usize, name: &str) -> Option<usize> {
         let children = &mut self.nodes[parent];
-        let matches = |c: &Child| c.edge == edge && c.position == position && &*c.name == name;
-        let len = children.list.len();
-        // Structs have few fields and enums few variants: a scan from the hint beats hashing.
-        let found = (0..len)
-            .map(|i| (children.next + i) % len)
-            .find(|&i| matches(&children.list[i]))?;
+        let address = name.as_ptr() as usize;
+        let matches = |c: &Child| {
+            c.edge == edge
+                && c.position == position
+                && c.name.len() == name.len()
+                && (c.seen_at == address || &*c.name == name)
+        };
+        // Structs have few fields and enums few variants: the hint, then a scan, beats hashing.
+        let hint = if children.next < children.list.len() {
+            children.next
+        } else {
+            0
+        };
+        let found = if children.list.get(hint).is_some_and(matches) {
+            hint
+        } else {
+            children.list.iter().position(matches)?
+        };
         children.next = found + 1;
+        children.list[found].seen_at = address;
         Some(found)
     }
 
@@ -116,6 +135,7 @@ impl Shape {
             edge,
             position,
             name: name.into(),
+            seen_at: name.as_ptr() as usize,
             node,
             code,
         });
