@@ -4,9 +4,9 @@
 //! *column* of the place it sits at in the value's shape: for a `Vec` of events, all the
 //! `start` fields together, all the `kind` fields together, and so on. Each column keeps
 //! separate streams for tags, lengths, integers, floats and text; integers are stored as
-//! differences between neighbours, strings through a per-column dictionary, floats as
-//! scaled decimals or XOR byte planes (see `numbers`). A general-purpose compressor then
-//! finds long runs in every stream.
+//! differences within each interleaved series of the column, strings through a per-column
+//! dictionary, floats as scaled decimals or XOR byte planes (see `numbers`). A
+//! general-purpose compressor then finds long runs in every stream.
 //!
 //! - **Columnar** gives every place its own column: a list of records is stored column by
 //!   column.
