@@ -107,9 +107,15 @@ async fn read_back(db: &dynamap::Db) -> Night {
 #[tokio::test]
 async fn a_value_over_its_budget_is_refused_before_writing() {
     let db = fresh_db::<SleepApp>("compressed_budget").await;
-    // Multiplicative hashing scatters the values: no delta or dictionary helps.
-    let values = (1..500u64)
-        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    // A xorshift sequence: no difference, common factor or dictionary helps.
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let values = (0..500)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        })
         .collect();
     let tight = Tight {
         id: "t".into(),

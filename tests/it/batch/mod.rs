@@ -14,9 +14,14 @@ use time::OffsetDateTime;
 
 use crate::models::{App, TimelineEntry};
 
+/// 2100-01-01T00:00:00Z.
+const EVENT_SECONDS: i64 = 4_102_444_800;
+
 /// The instant of the fan-out's event.
 pub(super) fn event_time() -> OffsetDateTime {
-    OffsetDateTime::from_unix_timestamp(1_700_000_000).expect("valid time")
+    // In the future, so the entries' TTL (a month later) has not passed: reads hide
+    // expired items.
+    OffsetDateTime::from_unix_timestamp(EVENT_SECONDS).expect("valid time")
 }
 
 /// A test table whose client gets `faults`.
@@ -38,7 +43,7 @@ pub(super) fn fan_out(
         at,
         stream: "live-42".to_owned(),
         streamer: "streamer-7".to_owned(),
-        expires_at: 1_700_000_000 + 30 * 86_400,
+        expires_at: EVENT_SECONDS + 30 * 86_400,
     })
 }
 
