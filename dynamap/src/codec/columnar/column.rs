@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 
 use super::CodecError;
-use super::numbers::{self, Floats};
+use super::floats::{self, Floats};
+use super::ints;
 use super::tags::Tag;
 use super::varint::{self, Reader};
 
@@ -115,8 +116,8 @@ impl ColumnWriter {
     pub(crate) fn finish(&self, out: &mut Vec<u8>, floats: &Floats<'_>, earlier: &[Floats<'_>]) {
         put_block(out, &self.tags);
         put_block(out, &self.lens);
-        numbers::put_ints(out, &self.ints);
-        numbers::put_floats(out, floats, earlier);
+        ints::put_ints(out, &self.ints);
+        floats::put_floats(out, floats, earlier);
         put_block(out, &self.text);
     }
 }
@@ -148,8 +149,8 @@ impl<'a> ColumnReader<'a> {
         Ok(Self {
             tags: Reader::new(input.block()?),
             lens: Reader::new(input.block()?),
-            ints: numbers::read_ints(input)?.into_iter(),
-            floats: numbers::read_floats(input, &earlier)?,
+            ints: ints::read_ints(input)?.into_iter(),
+            floats: floats::read_floats(input, &earlier)?,
             next_float: 0,
             text: Reader::new(input.block()?),
             dictionary: Vec::new(),

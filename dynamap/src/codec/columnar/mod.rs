@@ -5,7 +5,7 @@
 //! `start` fields together, all the `kind` fields together, and so on. Each column keeps
 //! separate streams for tags, lengths, integers, floats and text; integers are stored as
 //! differences within each interleaved series of the column, strings through a per-column
-//! dictionary, floats as scaled decimals or XOR byte planes (see `numbers`). A
+//! dictionary, floats as scaled decimals or XOR byte planes (see `ints` and `floats`). A
 //! general-purpose compressor then finds long runs in every stream.
 //!
 //! - **Columnar** gives every place its own column: a list of records is stored column by
@@ -19,7 +19,8 @@
 
 mod column;
 mod de;
-mod numbers;
+mod floats;
+mod ints;
 mod ser;
 mod shape;
 mod tags;
@@ -30,7 +31,7 @@ use serde::de::DeserializeOwned;
 
 pub(crate) use super::CodecError;
 use column::ColumnReader;
-use numbers::Floats;
+use floats::Floats;
 pub(crate) use varint::Reader;
 
 /// How values are laid out in columns.

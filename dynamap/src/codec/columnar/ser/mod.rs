@@ -3,6 +3,10 @@
 
 use serde::ser::{self, Serialize};
 
+mod compound;
+
+use compound::{Map, Seq, Struct, Tuple};
+
 use super::CodecError;
 use super::column::ColumnWriter;
 use super::shape::{Edge, Node, Shape};
@@ -83,6 +87,10 @@ pub(crate) struct At<'e> {
 }
 
 impl<'e> At<'e> {
+    fn new(encoder: &'e mut Encoder, node: Node) -> Self {
+        Self { encoder, node }
+    }
+
     fn column(&mut self) -> &mut ColumnWriter {
         self.encoder.column(self.node)
     }
@@ -267,12 +275,7 @@ impl<'e> ser::Serializer for At<'e> {
             None => column.tag(Tag::OpenSeq),
         }
         let elements = self.encoder.child(self.node, Edge::Elem, 0, "");
-        Ok(Seq {
-            encoder: self.encoder,
-            elements,
-            expected: len,
-            written: 0,
-        })
+        Ok(Seq::new(self.encoder, elements, len))
     }
 
     fn serialize_tuple(mut self, len: usize) -> Result<Tuple<'e>, CodecError> {
@@ -318,18 +321,12 @@ impl<'e> ser::Serializer for At<'e> {
         }
         let keys = self.encoder.child(self.node, Edge::Key, 0, "");
         let values = self.encoder.child(self.node, Edge::Value, 0, "");
-        Ok(Map {
-            encoder: self.encoder,
-            keys,
-            values,
-            expected: len,
-            written: 0,
-        })
+        Ok(Map::new(self.encoder, keys, values, len))
     }
 
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Struct<'e>, CodecError> {
         let At { encoder, node } = self.tagged(Tag::Struct);
-        Ok(Struct { encoder, node })
+        Ok(Struct::new(encoder, node))
     }
 
     fn serialize_struct_variant(
@@ -340,199 +337,6 @@ impl<'e> ser::Serializer for At<'e> {
         _len: usize,
     ) -> Result<Struct<'e>, CodecError> {
         let (encoder, node) = self.variant(Tag::StructVariant, variant);
-        Ok(Struct { encoder, node })
+        Ok(Struct::new(encoder, node))
     }
 }
-
-/// A sequence: every element at the same child node, so element `i`'s fields line up with
-/// element `i + 1`'s.
-pub(crate) struct Seq<'e> {
-    encoder: &'e mut Encoder,
-    elements: Node,
-    expected: Option<usize>,
-    written: usize,
-}
-
-impl ser::SerializeSeq for Seq<'_> {
-    type Ok = ();
-    type Error = CodecError;
-
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CodecError> {
-        self.written += 1;
-        value.serialize(At {
-            encoder: self.encoder,
-            node: self.elements,
-        })
-    }
-
-    fn end(self) -> Result<(), CodecError> {
-        match self.expected {
-            None => self.encoder.column(self.elements).tag(Tag::End),
-            Some(expected) if expected != self.written => {
-                return Err(CodecError::LengthMismatch {
-                    expected,
-                    written: self.written,
-                });
-            }
-            Some(_) => {}
-        }
-        Ok(())
-    }
-}
-
-/// A tuple (or tuple struct, or tuple variant's content): element `i` at child `i`.
-pub(crate) struct Tuple<'e> {
-    encoder: &'e mut Encoder,
-    node: Node,
-    expected: usize,
-    written: usize,
-}
-
-impl<'e> Tuple<'e> {
-    fn new(encoder: &'e mut Encoder, node: Node, expected: usize) -> Self {
-        Self {
-            encoder,
-            node,
-            expected,
-            written: 0,
-        }
-    }
-
-    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CodecError> {
-        let node = self.encoder.child(self.node, Edge::Index, self.written, "");
-        self.written += 1;
-        value.serialize(At {
-            encoder: self.encoder,
-            node,
-        })
-    }
-
-    fn finish(self) -> Result<(), CodecError> {
-        if self.written == self.expected {
-            Ok(())
-        } else {
-            Err(CodecError::LengthMismatch {
-                expected: self.expected,
-                written: self.written,
-            })
-        }
-    }
-}
-
-/// The element-writing traits of tuples, tuple structs and tuple variants all do the same.
-macro_rules! tuple_like {
-    ($($trait:ident :: $method:ident),*) => {$(
-        impl ser::$trait for Tuple<'_> {
-            type Ok = ();
-            type Error = CodecError;
-
-            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CodecError> {
-                self.element(value)
-            }
-
-            fn end(self) -> Result<(), CodecError> {
-                self.finish()
-            }
-        }
-    )*};
-}
-
-tuple_like!(
-    SerializeTuple::serialize_element,
-    SerializeTupleStruct::serialize_field,
-    SerializeTupleVariant::serialize_field
-);
-
-/// A map: keys at one child node, values at another.
-pub(crate) struct Map<'e> {
-    encoder: &'e mut Encoder,
-    keys: Node,
-    values: Node,
-    expected: Option<usize>,
-    written: usize,
-}
-
-impl ser::SerializeMap for Map<'_> {
-    type Ok = ();
-    type Error = CodecError;
-
-    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), CodecError> {
-        self.written += 1;
-        key.serialize(At {
-            encoder: self.encoder,
-            node: self.keys,
-        })
-    }
-
-    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CodecError> {
-        value.serialize(At {
-            encoder: self.encoder,
-            node: self.values,
-        })
-    }
-
-    fn end(self) -> Result<(), CodecError> {
-        match self.expected {
-            None => self.encoder.column(self.keys).tag(Tag::End),
-            Some(expected) if expected != self.written => {
-                return Err(CodecError::LengthMismatch {
-                    expected,
-                    written: self.written,
-                });
-            }
-            Some(_) => {}
-        }
-        Ok(())
-    }
-}
-
-/// A struct (or struct variant's content): the field names as dictionary codes in the
-/// struct's own column, closed by a zero; each field's value at the field's child node.
-/// Recording the names keeps `skip_serializing_if` and `flatten` exact.
-pub(crate) struct Struct<'e> {
-    encoder: &'e mut Encoder,
-    node: Node,
-}
-
-impl Struct<'_> {
-    fn field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), CodecError> {
-        let node = self.encoder.field(self.node, key);
-        value.serialize(At {
-            encoder: self.encoder,
-            node,
-        })
-    }
-
-    fn finish(self) -> Result<(), CodecError> {
-        self.encoder.column(self.node).len(0);
-        Ok(())
-    }
-}
-
-/// Structs and struct variants write their fields alike.
-macro_rules! struct_like {
-    ($($trait:ident),*) => {$(
-        impl ser::$trait for Struct<'_> {
-            type Ok = ();
-            type Error = CodecError;
-
-            fn serialize_field<T: Serialize + ?Sized>(
-                &mut self,
-                key: &'static str,
-                value: &T,
-            ) -> Result<(), CodecError> {
-                self.field(key, value)
-            }
-
-            fn end(self) -> Result<(), CodecError> {
-                self.finish()
-            }
-        }
-    )*};
-}
-
-struct_like!(SerializeStruct, SerializeStructVariant);

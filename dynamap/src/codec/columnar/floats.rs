@@ -1,0 +1,296 @@
+//! Float streams. When every value in the column is a decimal with at most nine fraction
+//! digits (sensor readings such as `21.4`), the scaled integers, written as an integer
+//! stream (see [`super::ints`]), or as their difference from an earlier decimal column when
+//! that is cheaper (a reading's `max` from its `value`). Otherwise the XOR of each value with
+//! the one `lag` places back, split into eight byte planes, so the sign, exponent and top
+//! mantissa bits of slowly drifting values become runs of zeros.
+
+use super::CodecError;
+use super::ints::{IntForm, MAX_LAG, read_int_body, read_lag, series_order};
+use super::varint::{self, Reader};
+
+const XOR_PLANES: u8 = 2;
+const DECIMAL: u8 = 3;
+
+/// Exact powers of ten for the decimal float form.
+const POWERS_OF_TEN: [f64; 10] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
+
+/// Largest integer an `f64` holds exactly.
+const MAX_EXACT: f64 = 9_007_199_254_740_992.0;
+
+pub(crate) struct Floats<'a> {
+    bits: &'a [u64],
+    decimal: Option<(usize, Vec<u64>)>,
+}
+
+impl<'a> Floats<'a> {
+    /// Finds the decimal scale, if any, and scales once for every use.
+    pub(crate) fn new(bits: &'a [u64]) -> Self {
+        let decimal = decimal_scale(bits).map(|scale| (scale, scaled(bits, scale)));
+        Floats { bits, decimal }
+    }
+}
+
+/// Appends the floats to `out`. `earlier` holds the floats of the columns written before
+/// this one: a decimal column may be stored as its difference from an earlier decimal
+/// column of the same length and scale (a reading's `max` from its `value`).
+pub(crate) fn put_floats(out: &mut Vec<u8>, floats: &Floats<'_>, earlier: &[Floats<'_>]) {
+    let values = floats.bits;
+    varint::put(out, values.len() as u64);
+    if values.is_empty() {
+        return;
+    }
+    if let Some((scale, scaled)) = &floats.decimal {
+        let alone = IntForm::choose(scaled);
+        let mut best = (alone, None, None);
+        for (index, column) in earlier.iter().enumerate() {
+            let Some((theirs, base)) = &column.decimal else {
+                continue;
+            };
+            if theirs != scale || base.len() != scaled.len() {
+                continue;
+            }
+            let residuals: Vec<u64> = scaled
+                .iter()
+                .zip(base)
+                .map(|(mine, theirs)| mine.wrapping_sub(*theirs))
+                .collect();
+            let form = IntForm::choose(&residuals);
+            if form.cost < best.0.cost {
+                best = (form, Some(index), Some(residuals));
+            }
+        }
+        let (form, reference, residuals) = best;
+        out.extend_from_slice(&[DECIMAL, *scale as u8]);
+        varint::put(out, reference.map_or(0, |r| r as u64 + 1));
+        form.write(out, residuals.as_deref().unwrap_or(scaled));
+        return;
+    }
+    // The lag whose XORs leave the fewest significant bytes.
+    let lag = (1..=MAX_LAG.min(values.len()))
+        .min_by_key(|&lag| {
+            let xored: Vec<u64> = xors(values, lag).collect();
+            let mut previous = None;
+            series_order(values.len(), lag)
+                .map(|i| {
+                    let repeat = previous == Some(xored[i]);
+                    previous = Some(xored[i]);
+                    if repeat {
+                        0
+                    } else {
+                        8 - xored[i].leading_zeros() as usize / 8
+                    }
+                })
+                .sum::<usize>()
+        })
+        .unwrap_or(1);
+    out.extend_from_slice(&[XOR_PLANES, lag as u8]);
+    let xored: Vec<u64> = xors(values, lag).collect();
+    let start = out.len();
+    out.resize(start + values.len() * 8, 0);
+    for (slot, i) in series_order(values.len(), lag).enumerate() {
+        for (plane, byte) in xored[i].to_be_bytes().into_iter().enumerate() {
+            out[start + plane * values.len() + slot] = byte;
+        }
+    }
+}
+
+/// Each value times `10^scale`, as the integer it is exactly (see [`exact_at`]).
+fn scaled(values: &[u64], scale: usize) -> Vec<u64> {
+    let power = POWERS_OF_TEN[scale];
+    values
+        .iter()
+        .map(|&bits| (f64::from_bits(bits) * power).round() as i64 as u64)
+        .collect()
+}
+
+/// Each value XOR the value `lag` places back (0 before the start).
+fn xors(values: &[u64], lag: usize) -> impl Iterator<Item = u64> + '_ {
+    values
+        .iter()
+        .enumerate()
+        .map(move |(i, &v)| v ^ i.checked_sub(lag).map_or(0, |j| values[j]))
+}
+
+/// Reads what [`put_floats`] wrote, as `f64` bit patterns; `earlier` as when writing.
+pub(crate) fn read_floats(
+    reader: &mut Reader<'_>,
+    earlier: &[&[u64]],
+) -> Result<Vec<u64>, CodecError> {
+    let count = reader.len()?;
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    match reader.byte()? {
+        DECIMAL => {
+            let scale = usize::from(reader.byte()?);
+            let power = *POWERS_OF_TEN
+                .get(scale)
+                .ok_or(CodecError::Corrupt("decimal scale out of range"))?;
+            let reference = match reader.len()? {
+                0 => None,
+                n => {
+                    let column = earlier
+                        .get(n - 1)
+                        .filter(|column| column.len() == count)
+                        .ok_or(CodecError::Corrupt(
+                            "float column refers to a missing column",
+                        ))?;
+                    Some(scaled(column, scale))
+                }
+            };
+            let mut scaled = read_int_body(reader, count)?;
+            if let Some(reference) = reference {
+                for (value, base) in scaled.iter_mut().zip(reference) {
+                    *value = value.wrapping_add(base);
+                }
+            }
+            Ok(scaled
+                .into_iter()
+                .map(|n| unscale(n as i64, power).to_bits())
+                .collect())
+        }
+        XOR_PLANES => {
+            let lag = read_lag(reader)?;
+            let total = count
+                .checked_mul(8)
+                .ok_or(CodecError::Corrupt("float count overflows"))?;
+            let planes = reader.take(total)?;
+            let mut values = vec![0u64; count];
+            for (slot, i) in series_order(count, lag).enumerate() {
+                let mut bytes = [0u8; 8];
+                for (plane, byte) in bytes.iter_mut().enumerate() {
+                    *byte = planes[plane * count + slot];
+                }
+                values[i] = u64::from_be_bytes(bytes);
+            }
+            for i in lag..count {
+                values[i] ^= values[i - lag];
+            }
+            Ok(values)
+        }
+        _ => Err(CodecError::Corrupt("unknown float stream form")),
+    }
+}
+
+/// The smallest number of fraction digits that represents every value exactly, if any.
+/// One pass: the scale only grows, from the digits the values seen so far needed.
+fn decimal_scale(values: &[u64]) -> Option<usize> {
+    let mut scale = 0;
+    for &bits in values {
+        while !exact_at(bits, scale) {
+            scale += 1;
+            if scale == POWERS_OF_TEN.len() {
+                return None;
+            }
+        }
+    }
+    // A value exact at a smaller scale is almost always exact at a larger one; check.
+    values
+        .iter()
+        .all(|&bits| exact_at(bits, scale))
+        .then_some(scale)
+}
+
+/// True when `bits` reads back bit for bit from its value scaled by `10^scale`.
+fn exact_at(bits: u64, scale: usize) -> bool {
+    let power = POWERS_OF_TEN[scale];
+    let scaled = (f64::from_bits(bits) * power).round();
+    // Comparing bit patterns keeps -0.0, NaN and infinities on the exact path.
+    scaled.abs() <= MAX_EXACT && unscale(scaled as i64, power).to_bits() == bits
+}
+
+/// The decoder's arithmetic; the encoder checks with the same function, so the result is
+/// bit-for-bit what was stored.
+fn unscale(scaled: i64, power: f64) -> f64 {
+    scaled as f64 / power
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn floats_round_trip(values: &[f64]) -> usize {
+        let bits: Vec<u64> = values.iter().map(|v| v.to_bits()).collect();
+        let mut out = Vec::new();
+        put_floats(&mut out, &Floats::new(&bits), &[]);
+        let mut reader = Reader::new(&out);
+        assert_eq!(read_floats(&mut reader, &[]).expect("reads"), bits);
+        assert!(reader.is_empty());
+        out.len()
+    }
+
+    #[test]
+    fn a_column_can_be_stored_as_its_difference_from_an_earlier_one() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let value: Vec<u64> = (0..400)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (f64::from((state % 10_000) as u32) / 10.0).to_bits()
+            })
+            .collect();
+        let max: Vec<u64> = value
+            .iter()
+            .map(|&v| (f64::from_bits(v) + 0.5).to_bits())
+            .collect();
+        let mut alone = Vec::new();
+        put_floats(&mut alone, &Floats::new(&max), &[]);
+        let mut referenced = Vec::new();
+        put_floats(&mut referenced, &Floats::new(&max), &[Floats::new(&value)]);
+        // `max` is `value + 0.5`: the differences are one repeated number, which the
+        // compressor afterwards removes.
+        let compressed = |raw: &[u8]| {
+            crate::codec::Codec::DEFAULT
+                .compress(raw)
+                .expect("zstd")
+                .len()
+        };
+        let (alone, referenced_size) = (compressed(&alone), compressed(&referenced));
+        assert!(referenced_size * 4 < alone, "{referenced_size} vs {alone}");
+        let back = read_floats(&mut Reader::new(&referenced), &[&value]).expect("reads");
+        assert_eq!(back, max);
+        // Without the column it refers to, the data is corrupt, not a panic.
+        assert!(read_floats(&mut Reader::new(&referenced), &[]).is_err());
+    }
+
+    #[test]
+    fn interleaved_series_of_floats_round_trip() {
+        let readings: Vec<f64> = (0..300)
+            .flat_map(|i| [20.0 + f64::from(i) / 10.0, 0.5, 900.25])
+            .collect();
+        floats_round_trip(&readings);
+        let noisy: Vec<f64> = (0..300)
+            .flat_map(|i| [f64::from(i).sqrt(), 1e-9 * f64::from(i)])
+            .collect();
+        floats_round_trip(&noisy);
+    }
+
+    #[test]
+    fn decimals_are_stored_as_scaled_integers() {
+        let readings: Vec<f64> = (0..1000).map(|i| 20.0 + f64::from(i % 7) * 0.1).collect();
+        let size = floats_round_trip(&readings);
+        assert!(size < 1000 * 2, "{size} bytes");
+    }
+
+    #[test]
+    fn awkward_floats_round_trip_bit_for_bit() {
+        floats_round_trip(&[0.0, -0.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY]);
+        floats_round_trip(&[f64::MIN_POSITIVE, f64::MAX, f64::MIN, 1e-300, 0.1 + 0.2]);
+        floats_round_trip(&[f64::from_bits(0x7ff8_0000_dead_beef), 1.5]);
+        floats_round_trip(&[9.007_199_254_740_993e15, 1.0]);
+    }
+
+    #[test]
+    fn corrupt_streams_are_errors() {
+        let mut out = Vec::new();
+        put_floats(&mut out, &Floats::new(&[1.5f64.to_bits(); 3]), &[]);
+        assert!(read_floats(&mut Reader::new(&out[..out.len() - 1]), &[]).is_err());
+        assert!(read_floats(&mut Reader::new(&[1, DECIMAL, 200, 0]), &[]).is_err());
+        assert!(
+            read_floats(&mut Reader::new(&[1, XOR_PLANES, 9, 0]), &[]).is_err(),
+            "lag 9"
+        );
+    }
+}

@@ -1,0 +1,300 @@
+//! Integer streams: each column's integers are encoded together, in whichever of a few
+//! forms is cheapest, so that the general-purpose compressor afterwards sees runs.
+//!
+//! Zigzag varints of the values, or of the differences from the value `lag` places back
+//! (timestamps one minute apart become a run of the same small number). The lag is chosen
+//! per column, from 1 to [`MAX_LAG`]: records that interleave several series (motion, noise
+//! and light events in turn) line each value up with the previous value of its own series.
+//! The differences are then written series by series (every `lag`-th one, starting at each
+//! offset in turn), so each series' run sits together, and each series is divided by its
+//! differences' greatest common divisor.
+
+use super::CodecError;
+use super::varint::{self, Reader};
+
+const PLAIN: u8 = 0;
+const DELTA: u8 = 1;
+
+/// The furthest back a difference (or a float XOR) may reach.
+pub(super) const MAX_LAG: usize = 8;
+
+/// How many values the choice of lag looks at.
+const SAMPLE: usize = 512;
+
+pub(crate) fn put_ints(out: &mut Vec<u8>, values: &[u64]) {
+    varint::put(out, values.len() as u64);
+    if values.is_empty() {
+        return;
+    }
+    IntForm::choose(values).write(out, values);
+}
+
+/// How a column of integers is written: as they are (`lag` 0), or as differences from the
+/// value `lag` places back, each series (every `lag`-th value) divided by the greatest
+/// common divisor of its differences (a noise level stored in tenths but read in hundredths
+/// steps by ten).
+pub(super) struct IntForm {
+    lag: usize,
+    divisors: Vec<u64>,
+    pub(super) cost: usize,
+}
+
+impl IntForm {
+    /// The form with the lowest [`cost`] on the first [`SAMPLE`] values: interleaving and
+    /// drift show within a few records, and trying every form on every value would cost
+    /// more than the rest of the encoding. The chosen form's divisors and cost are then
+    /// taken over every value.
+    pub(super) fn choose(values: &[u64]) -> IntForm {
+        let sample = &values[..values.len().min(SAMPLE)];
+        let plain = cost(sample.iter().map(|&v| varint::zigzag(v as i64)));
+        let best = (1..=MAX_LAG.min(sample.len()))
+            .map(|lag| IntForm::differenced(sample, lag))
+            .min_by_key(|form| form.cost);
+        match best {
+            Some(form) if form.cost < plain => IntForm::differenced(values, form.lag),
+            _ => IntForm {
+                lag: 0,
+                divisors: Vec::new(),
+                cost: cost(values.iter().map(|&v| varint::zigzag(v as i64))),
+            },
+        }
+    }
+
+    fn differenced(values: &[u64], lag: usize) -> IntForm {
+        let divisors: Vec<u64> = (0..lag)
+            .map(|offset| series_divisor(series(values, lag, offset)))
+            .collect();
+        let stream = (0..lag).flat_map(|offset| {
+            let divisor = divisors[offset];
+            series(values, lag, offset).map(move |d| varint::zigzag(divide(d, divisor)))
+        });
+        let cost = cost(stream);
+        IntForm {
+            lag,
+            divisors,
+            cost,
+        }
+    }
+
+    /// The form byte, the lag and divisors for differences, then the varints.
+    pub(super) fn write(&self, out: &mut Vec<u8>, values: &[u64]) {
+        if self.lag == 0 {
+            out.push(PLAIN);
+            for &v in values {
+                varint::put(out, varint::zigzag(v as i64));
+            }
+            return;
+        }
+        out.extend_from_slice(&[DELTA, self.lag as u8]);
+        for &divisor in &self.divisors {
+            varint::put(out, divisor);
+        }
+        for (offset, &divisor) in self.divisors.iter().enumerate() {
+            for difference in series(values, self.lag, offset) {
+                varint::put(out, varint::zigzag(divide(difference, divisor)));
+            }
+        }
+    }
+}
+
+/// The differences of one interleaved series: value `offset`, `offset + lag`, ... minus
+/// the value `lag` places before it (0 before the start), wrapping.
+fn series(values: &[u64], lag: usize, offset: usize) -> impl Iterator<Item = i64> + '_ {
+    (offset..values.len()).step_by(lag).map(move |i| {
+        let back = i.checked_sub(lag).map_or(0, |j| values[j]);
+        values[i].wrapping_sub(back) as i64
+    })
+}
+
+/// The greatest common divisor of a series' differences, at least 1. Noisy series reach 1
+/// within a few values, and the scan stops there.
+fn series_divisor(differences: impl Iterator<Item = i64>) -> u64 {
+    let mut divisor = 0;
+    for difference in differences {
+        divisor = gcd(divisor, difference.unsigned_abs());
+        if divisor == 1 {
+            break;
+        }
+    }
+    divisor.max(1)
+}
+
+/// Binary GCD: shifts and subtractions, no division.
+fn gcd(a: u64, b: u64) -> u64 {
+    if a == 0 || b == 0 {
+        return a | b;
+    }
+    let shift = (a | b).trailing_zeros();
+    let (mut a, mut b) = (a >> a.trailing_zeros(), b);
+    while b != 0 {
+        b >>= b.trailing_zeros();
+        if a > b {
+            (a, b) = (b, a);
+        }
+        b -= a;
+    }
+    a << shift
+}
+
+/// `difference / divisor`, exact (the divisor divides it). A divisor of 2^63 (only for
+/// differences of 0 and `i64::MIN`) goes through 128 bits.
+fn divide(difference: i64, divisor: u64) -> i64 {
+    match i64::try_from(divisor) {
+        Ok(1) => difference,
+        Ok(divisor) => difference / divisor,
+        Err(_) => (i128::from(difference) / i128::from(divisor)) as i64,
+    }
+}
+
+/// Positions `0..len`, every `lag`-th one starting at each offset in turn: the values of one
+/// interleaved series, then the next.
+pub(super) fn series_order(len: usize, lag: usize) -> impl Iterator<Item = usize> {
+    (0..lag).flat_map(move |offset| (offset..len).step_by(lag))
+}
+
+/// A guess at how well a stream of varints compresses: its size, except that a value equal
+/// to the one before costs nothing, since the compressor afterwards turns runs into almost
+/// nothing. (Timestamps of three interleaved series: differences to the neighbour alternate
+/// between 0 and a minute, which is smaller raw; differences within each series are a
+/// minute every time, which compresses away.)
+fn cost(stream: impl Iterator<Item = u64>) -> usize {
+    let mut previous = None;
+    stream
+        .map(|value| {
+            let repeat = previous == Some(value);
+            previous = Some(value);
+            if repeat { 0 } else { varint_len(value) }
+        })
+        .sum()
+}
+
+fn varint_len(value: u64) -> usize {
+    (64 - value.leading_zeros() as usize).max(1).div_ceil(7)
+}
+
+/// Reads what [`put_ints`] wrote.
+pub(crate) fn read_ints(reader: &mut Reader<'_>) -> Result<Vec<u64>, CodecError> {
+    let count = reader.len()?;
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    read_int_body(reader, count)
+}
+
+pub(super) fn read_int_body(reader: &mut Reader<'_>, count: usize) -> Result<Vec<u64>, CodecError> {
+    let lag = match reader.byte()? {
+        PLAIN => 0,
+        DELTA => read_lag(reader)?,
+        _ => return Err(CodecError::Corrupt("unknown integer stream form")),
+    };
+    let divisors = (0..lag)
+        .map(|_| reader.varint())
+        .collect::<Result<Vec<u64>, _>>()?;
+    // Every value takes at least one byte, so a count beyond the bytes left is corrupt;
+    // checking first keeps a forged count from reserving memory.
+    if count > reader.remaining() {
+        return Err(CodecError::Truncated("integer"));
+    }
+    if lag == 0 {
+        return (0..count)
+            .map(|_| Ok(varint::unzigzag(reader.varint()?) as u64))
+            .collect();
+    }
+    let mut values = vec![0u64; count];
+    for (offset, &divisor) in divisors.iter().enumerate() {
+        for i in (offset..count).step_by(lag) {
+            let quotient = varint::unzigzag(reader.varint()?);
+            // Wrapping, as the writer's differences: corrupt input cannot overflow.
+            values[i] = (quotient as u64).wrapping_mul(divisor);
+        }
+    }
+    for i in lag..count {
+        values[i] = values[i].wrapping_add(values[i - lag]);
+    }
+    Ok(values)
+}
+
+pub(super) fn read_lag(reader: &mut Reader<'_>) -> Result<usize, CodecError> {
+    match usize::from(reader.byte()?) {
+        lag @ 1..=MAX_LAG => Ok(lag),
+        _ => Err(CodecError::Corrupt("difference lag out of range")),
+    }
+}
+
+/// A column's floats, with their scaled integers when they are all decimals.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints_round_trip(values: &[u64]) -> usize {
+        let mut out = Vec::new();
+        put_ints(&mut out, values);
+        let mut reader = Reader::new(&out);
+        assert_eq!(read_ints(&mut reader).expect("reads"), values);
+        assert!(reader.is_empty());
+        out.len()
+    }
+
+    #[test]
+    fn evenly_spaced_timestamps_take_a_byte_each() {
+        let minutes: Vec<u64> = (0..1440).map(|m| 1_700_000_000_000 + m * 60_000).collect();
+        assert!(ints_round_trip(&minutes) < 1440 * 4);
+        ints_round_trip(&[u64::MAX, 0, i64::MIN as u64, i64::MAX as u64, 1]);
+    }
+
+    #[test]
+    fn interleaved_series_are_differenced_within_their_own_series() {
+        // Three series taking turns: each steps by one, but neighbours differ by millions.
+        let values: Vec<u64> = (0..900u64).map(|i| (i % 3) * 1_000_000 + i / 3).collect();
+        let mut out = Vec::new();
+        put_ints(&mut out, &values);
+        assert_eq!(&out[2..4], &[DELTA, 3], "lag 3 chosen");
+        assert!(ints_round_trip(&values) < 900 + 20, "about a byte a value");
+    }
+
+    #[test]
+    fn binary_gcd_agrees_with_euclid() {
+        let euclid = |mut a: u64, mut b: u64| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        for (a, b) in [
+            (0, 0),
+            (0, 9),
+            (12, 18),
+            (1 << 63, 1 << 40),
+            (u64::MAX, 3),
+            (97, 89),
+        ] {
+            assert_eq!(gcd(a, b), euclid(a, b), "gcd({a}, {b})");
+        }
+    }
+
+    #[test]
+    fn series_stepping_by_a_common_factor_are_divided_by_it() {
+        let tenths: Vec<u64> = (0..500u64).map(|i| 1_000 + i * 100).collect();
+        assert!(
+            ints_round_trip(&tenths) < 520,
+            "one byte a value once divided by 100"
+        );
+        ints_round_trip(&[i64::MIN as u64, 0, i64::MIN as u64, 0]);
+        ints_round_trip(&[u64::MAX, 1, u64::MAX - 6, 8]);
+    }
+
+    #[test]
+    fn corrupt_streams_are_errors() {
+        assert!(read_ints(&mut Reader::new(&[5, 9, 1])).is_err());
+        assert!(
+            read_ints(&mut Reader::new(&[2, DELTA, 0, 1, 1])).is_err(),
+            "lag 0"
+        );
+        assert!(
+            read_ints(&mut Reader::new(&[2, DELTA, 99, 1, 1])).is_err(),
+            "lag 99"
+        );
+        // A count far beyond the input must not allocate before failing.
+        assert!(read_ints(&mut Reader::new(&[0xff, 0xff, 0xff, 0xff, 0x0f, 0, 1])).is_err());
+    }
+}
