@@ -2,6 +2,7 @@
 //! `::dynamap::__private::…` and `::core::…` paths and sits in `const _: () = { … };`.
 
 mod entity;
+mod entity_checks;
 mod entity_enum;
 mod key_part;
 mod keys;
