@@ -10,8 +10,8 @@
 //! scans the table raw to show what DynamoDB holds: one binary attribute, under the seed's
 //! 32 KB budget, whose header records its format and codec.
 //!
-//! starts DynamoDB Local by itself. With `AWS_ENDPOINT_URL_DYNAMODB` set, it writes to table
-//! `sleep_events` at that endpoint and leaves it there to inspect.
+//! Without `AWS_ENDPOINT_URL_DYNAMODB` it starts DynamoDB Local by itself; with it set, it
+//! writes to table `sleep_events` at that endpoint and leaves it there to inspect.
 
 #[path = "support/sleep.rs"]
 mod sleep;
