@@ -243,7 +243,7 @@ const fn cell(name: &'static str, mode: Mode, backfill: bool, spread: bool) -> C
 
 const AUTO: WritePath = WritePath::Auto { recent: RECENT };
 
-const CELLS: [Cell; 7] = [
+const CELLS: [Cell; 9] = [
     cell("baseline (item per event)", Mode::Baseline, false, false),
     cell("map-first", Mode::Rows(WritePath::MapFirst), false, false),
     cell(
@@ -255,6 +255,12 @@ const CELLS: [Cell; 7] = [
     cell("auto, live", Mode::Rows(AUTO), false, false),
     cell("auto, backfill", Mode::Rows(AUTO), true, false),
     cell(
+        "adaptive, backfill",
+        Mode::Rows(WritePath::Adaptive),
+        true,
+        false,
+    ),
+    cell(
         "map-first, spread",
         Mode::Rows(WritePath::MapFirst),
         false,
@@ -263,6 +269,12 @@ const CELLS: [Cell; 7] = [
     cell(
         "create-first, spread",
         Mode::Rows(WritePath::CreateFirst),
+        false,
+        true,
+    ),
+    cell(
+        "adaptive, spread",
+        Mode::Rows(WritePath::Adaptive),
         false,
         true,
     ),

@@ -2,6 +2,7 @@
 //! overflow past the cap and past the item size limit, fields that appear later, and reads.
 //! The models and helpers are here; the tests are in the submodules.
 
+mod adaptive;
 mod concurrency;
 mod overflow;
 mod reads;

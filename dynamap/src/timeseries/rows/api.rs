@@ -6,6 +6,7 @@ use std::time::SystemTime;
 
 use futures_util::stream::{self, Stream, StreamExt};
 
+use super::adaptive::RowsSeen;
 use super::layout::{check_supported, decode_row, split};
 use super::read::{RowQuery, is_row_of, last_row_sk};
 use super::write::Writer;
@@ -40,6 +41,8 @@ pub struct EventRows<E> {
     path: WritePath,
     cap: usize,
     consistent: bool,
+    /// What this handle's writes found, for [`WritePath::Adaptive`]; shared by clones.
+    seen: RowsSeen,
     marker: PhantomData<fn() -> E>,
 }
 
@@ -50,6 +53,7 @@ impl<E> Clone for EventRows<E> {
             path: self.path,
             cap: self.cap,
             consistent: self.consistent,
+            seen: self.seen.clone(),
             marker: PhantomData,
         }
     }
@@ -83,6 +87,7 @@ impl<E: EventRow> EventRows<E> {
             path: WritePath::default(),
             cap: E::ROW_CAP,
             consistent: false,
+            seen: RowsSeen::default(),
             marker: PhantomData,
         }
     }
@@ -128,9 +133,13 @@ impl<E: EventRow> EventRows<E> {
     /// spawned.
     pub fn write(&self, event: &E) -> impl Future<Output = Result<WriteOutcome>> + Send + use<E> {
         let prepared = self.check().and_then(|()| split(event));
-        let create_first = self
-            .path
-            .create_first(event.event_time(), SystemTime::now());
+        let adaptive = (self.path == WritePath::Adaptive).then(|| self.seen.clone());
+        let create_first = match &adaptive {
+            Some(seen) => seen.prefers_create(),
+            None => self
+                .path
+                .create_first(event.event_time(), SystemTime::now()),
+        };
         let db = self.db.clone();
         let cap = self.cap;
         async move {
@@ -140,7 +149,11 @@ impl<E: EventRow> EventRows<E> {
                 cap,
                 create_first,
             };
-            writer.write::<E>(&event).await
+            let outcome = writer.write::<E>(&event).await?;
+            if let Some(seen) = adaptive {
+                seen.record(outcome.started_with_create, outcome.requests);
+            }
+            Ok(outcome)
         }
     }
 

@@ -79,7 +79,8 @@
 //!
 //! Adding to a row that does not exist fails, and so does creating one that does: a write
 //! has to guess which request to send first, and pays a second request when wrong
-//! ([`WritePath`]). Either way the outcome is the same: every request is a single
+//! ([`WritePath`]: map-first, create-first, by the event's age, or adaptively from what
+//! the handle's earlier writes found). Either way the outcome is the same: every request is a single
 //! conditional write, and a refused one returns the row as it stood, so concurrent first
 //! writers of a timestamp race safely (one creates the row, the others add to it) and a
 //! write of an event already stored changes nothing. See the `write` module's notes for
@@ -101,6 +102,7 @@
 //! `time::OffsetDateTime`), so that no other timestamp's row sorts among a timestamp's
 //! overflow rows.
 
+mod adaptive;
 mod api;
 mod event_time;
 mod id;

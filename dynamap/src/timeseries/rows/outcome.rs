@@ -23,6 +23,15 @@ pub enum WritePath {
         /// How recent an event must be to be assumed new.
         recent: Duration,
     },
+    /// Learns from the handle's own writes: create-first while at most two thirds of its
+    /// recent writes found their timestamp's row already there, map-first otherwise. Each
+    /// path costs one request when its guess is right and two when wrong (map-first three
+    /// when writers of a new timestamp race, hence the lean to create-first), so this
+    /// follows the cheaper one whatever the events' age; it helps most in a backfill, where `Auto`
+    /// judges old events by age alone and guesses "the row exists" for what are mostly new
+    /// timestamps. Keep one [`EventRows`](super::EventRows) handle (or its clones) for the
+    /// whole ingest, since the learning lives in the handle.
+    Adaptive,
 }
 
 impl Default for WritePath {
@@ -36,9 +45,10 @@ impl Default for WritePath {
 
 impl WritePath {
     /// Whether a write of an event at `time` starts by creating the row.
+    /// `Adaptive` is decided by the handle, which knows what its writes found.
     pub(crate) fn create_first(self, time: Option<SystemTime>, now: SystemTime) -> bool {
         match self {
-            WritePath::MapFirst => false,
+            WritePath::MapFirst | WritePath::Adaptive => false,
             WritePath::CreateFirst => true,
             WritePath::Auto { recent } => time.is_some_and(|t| match now.duration_since(t) {
                 Ok(age) => age <= recent,
