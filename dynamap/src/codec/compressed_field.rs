@@ -4,6 +4,7 @@ use aws_sdk_dynamodb::primitives::Blob;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::field::{take, take_optional};
 use super::{AttributeValue, CodecError, Compression, Item, compress, decompress};
 use crate::{Error, Result};
 
@@ -38,10 +39,7 @@ pub fn decode_compressed<T: DeserializeOwned>(
     entity: &'static str,
     attribute: &'static str,
 ) -> Result<T> {
-    let value = item
-        .remove(attribute)
-        .ok_or(Error::MissingAttribute { entity, attribute })?;
-    decode(&value, entity, attribute)
+    decode(&take(item, entity, attribute)?, entity, attribute)
 }
 
 /// Takes compressed attribute `attribute` out of `item` and decodes it; a missing attribute
@@ -51,10 +49,9 @@ pub fn decode_optional_compressed<T: DeserializeOwned>(
     entity: &'static str,
     attribute: &'static str,
 ) -> Result<Option<T>> {
-    match item.remove(attribute) {
-        None | Some(AttributeValue::Null(_)) => Ok(None),
-        Some(value) => decode(&value, entity, attribute).map(Some),
-    }
+    take_optional(item, attribute)
+        .map(|value| decode(&value, entity, attribute))
+        .transpose()
 }
 
 fn decode<T: DeserializeOwned>(

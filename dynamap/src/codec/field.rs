@@ -28,10 +28,7 @@ pub fn decode_field<T: DeserializeOwned>(
     entity: &'static str,
     attribute: &'static str,
 ) -> Result<T> {
-    let value = item
-        .remove(attribute)
-        .ok_or(Error::MissingAttribute { entity, attribute })?;
-    decode(value, entity, attribute)
+    decode(take(item, entity, attribute)?, entity, attribute)
 }
 
 /// Takes attribute `attribute` out of `item` and decodes it; a missing attribute or a
@@ -41,10 +38,25 @@ pub fn decode_optional_field<T: DeserializeOwned>(
     entity: &'static str,
     attribute: &'static str,
 ) -> Result<Option<T>> {
-    match item.remove(attribute) {
-        None | Some(AttributeValue::Null(_)) => Ok(None),
-        Some(value) => decode(value, entity, attribute).map(Some),
-    }
+    take_optional(item, attribute)
+        .map(|value| decode(value, entity, attribute))
+        .transpose()
+}
+
+/// Takes attribute `attribute` out of `item`; a missing attribute is an error.
+pub(super) fn take(
+    item: &mut Item,
+    entity: &'static str,
+    attribute: &'static str,
+) -> Result<AttributeValue> {
+    item.remove(attribute)
+        .ok_or(Error::MissingAttribute { entity, attribute })
+}
+
+/// Takes attribute `attribute` out of `item`; a missing attribute or a `NULL` is `None`.
+pub(super) fn take_optional(item: &mut Item, attribute: &str) -> Option<AttributeValue> {
+    item.remove(attribute)
+        .filter(|value| !matches!(value, AttributeValue::Null(_)))
 }
 
 fn decode<T: DeserializeOwned>(

@@ -38,18 +38,26 @@ impl ser::SerializeSeq for Seq<'_> {
     }
 
     fn end(self) -> Result<(), CodecError> {
-        match self.expected {
-            None => self.encoder.column(self.elements).tag(Tag::End),
-            Some(expected) if expected != self.written => {
-                return Err(CodecError::LengthMismatch {
-                    expected,
-                    written: self.written,
-                });
-            }
-            Some(_) => {}
-        }
-        Ok(())
+        close(self.encoder, self.elements, self.expected, self.written)
     }
+}
+
+/// Ends a sequence or map: an end marker in the column of its elements (or keys) when its
+/// length was not announced, or a check that the announced length was written.
+fn close(
+    encoder: &mut Encoder,
+    elements: Node,
+    expected: Option<usize>,
+    written: usize,
+) -> Result<(), CodecError> {
+    match expected {
+        None => encoder.column(elements).tag(Tag::End),
+        Some(expected) if expected != written => {
+            return Err(CodecError::LengthMismatch { expected, written });
+        }
+        Some(_) => {}
+    }
+    Ok(())
 }
 
 /// A tuple (or tuple struct, or tuple variant's content): element `i` at child `i`.
@@ -152,17 +160,7 @@ impl ser::SerializeMap for Map<'_> {
     }
 
     fn end(self) -> Result<(), CodecError> {
-        match self.expected {
-            None => self.encoder.column(self.keys).tag(Tag::End),
-            Some(expected) if expected != self.written => {
-                return Err(CodecError::LengthMismatch {
-                    expected,
-                    written: self.written,
-                });
-            }
-            Some(_) => {}
-        }
-        Ok(())
+        close(self.encoder, self.keys, self.expected, self.written)
     }
 }
 
