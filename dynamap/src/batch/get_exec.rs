@@ -8,7 +8,7 @@ use futures_util::StreamExt;
 use futures_util::stream;
 
 use super::ItemKey;
-use super::call::{Ctx, Settings};
+use super::call::{ChunkRetry, Ctx, Settings};
 use super::get::{BatchGetReport, FailedGet, MAX_GET_CHUNK};
 use super::get_call::{OPERATION, Target, call, key_of};
 use super::pending::has_key;
@@ -141,15 +141,13 @@ async fn get_chunk(
     target: Target,
     seed: u64,
 ) -> ChunkOutcome {
-    let mut rng = SplitMix64::seeded(seed);
+    let mut retry = ChunkRetry::new(OPERATION, seed);
     let mut outcome = ChunkOutcome {
         items: Vec::with_capacity(pending.len()),
         failed: Vec::new(),
         capacity: 0.0,
     };
-    let (mut calls, mut stalls) = (0u32, 0u32);
     loop {
-        calls += 1;
         let before = pending.len();
         let last_error = match call(ctx, &pending, target).await {
             Ok(answer) => {
@@ -165,19 +163,10 @@ async fn get_chunk(
         if pending.is_empty() {
             return outcome;
         }
-        stalls = if pending.len() < before {
-            0
-        } else {
-            stalls + 1
-        };
-        if stalls >= ctx.retry.attempts() {
-            let error = last_error.unwrap_or(Error::Unprocessed {
-                operation: OPERATION,
-                attempts: calls,
-            });
+        let left = pending.len();
+        if let Err(error) = retry.next(ctx, before, left, last_error).await {
             return outcome.fail_all(pending, error);
         }
-        ctx.back_off(stalls, &mut rng).await;
     }
 }
 

@@ -7,7 +7,7 @@ use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 use tracing::Instrument;
 
-use super::call::{Ctx, Settings, capacity_units, classify, span_entity};
+use super::call::{ChunkRetry, Ctx, Settings, capacity_units, classify, span_entity};
 use super::chunk::Input;
 use super::pending::PendingWrite;
 use super::write::{MAX_WRITE_CHUNK, ProgressFn};
@@ -80,15 +80,13 @@ struct ChunkOutcome {
 /// Sends one chunk until every item is written, or until `max_attempts` calls in a row make
 /// no progress; then the rest fail with the last error, or as unprocessed.
 async fn write_chunk(ctx: &Ctx<'_>, mut pending: Vec<PendingWrite>, seed: u64) -> ChunkOutcome {
-    let mut rng = SplitMix64::seeded(seed);
+    let mut retry = ChunkRetry::new(OPERATION, seed);
     let mut outcome = ChunkOutcome {
         written: 0,
         failed: Vec::new(),
         capacity: 0.0,
     };
-    let (mut calls, mut stalls) = (0u32, 0u32);
     loop {
-        calls += 1;
         let before = pending.len();
         let last_error = match call(ctx, &pending).await {
             Ok((unprocessed, capacity)) => {
@@ -103,19 +101,10 @@ async fn write_chunk(ctx: &Ctx<'_>, mut pending: Vec<PendingWrite>, seed: u64) -
         if pending.is_empty() {
             return outcome;
         }
-        stalls = if pending.len() < before {
-            0
-        } else {
-            stalls + 1
-        };
-        if stalls >= ctx.retry.attempts() {
-            let error = last_error.unwrap_or(Error::Unprocessed {
-                operation: OPERATION,
-                attempts: calls,
-            });
+        let left = pending.len();
+        if let Err(error) = retry.next(ctx, before, left, last_error).await {
             return outcome.fail_all(pending, error);
         }
-        ctx.back_off(stalls, &mut rng).await;
     }
 }
 
