@@ -25,6 +25,10 @@ pub(crate) struct TableIndex {
     pub(crate) name: Option<LitStr>,
     pub(crate) pk: Option<LitStr>,
     pub(crate) sk: Option<LitStr>,
+    /// `pk_type = "N"`: the partition key attribute's DynamoDB type (default `S`).
+    pub(crate) pk_type: Option<LitStr>,
+    /// `sk_type = "N"`: the sort key attribute's DynamoDB type (default `S`).
+    pub(crate) sk_type: Option<LitStr>,
     pub(crate) projection: Option<LitStr>,
     pub(crate) include: Option<Vec<LitStr>>,
     pub(crate) given: Given,
@@ -43,6 +47,8 @@ pub(crate) struct EntityAttrs {
     /// `event_rows` or `event_rows(cap = N, time = "field")`: several events per
     /// (partition, sort key) row.
     pub(crate) event_rows: Option<EventRowsAttr>,
+    /// `alias = "OldName"`, any number of times: earlier entity names still read.
+    pub(crate) aliases: Vec<LitStr>,
     pub(crate) given: Given,
 }
 
@@ -51,9 +57,19 @@ pub(crate) struct EntityAttrs {
 pub(crate) struct EntityIndex {
     pub(crate) path: Path,
     pub(crate) name: Option<LitStr>,
-    pub(crate) pk: Option<LitStr>,
-    pub(crate) sk: Option<LitStr>,
+    pub(crate) pk: Option<KeySpec>,
+    pub(crate) sk: Option<KeySpec>,
     pub(crate) given: Given,
+}
+
+/// An index key: a template (`"CITY#{city}"`) or a field's own attribute (`field(score)`).
+pub(crate) enum KeySpec {
+    Template(LitStr),
+    Field {
+        /// The `field(...)` tokens, for messages.
+        path: Path,
+        field: syn::Ident,
+    },
 }
 
 /// `#[dynamap(...)]` on a field.
@@ -65,6 +81,18 @@ pub(crate) struct FieldAttrs {
     pub(crate) version: Option<Path>,
     pub(crate) compress: Option<CompressAttr>,
     pub(crate) ttl: Option<Path>,
+    /// `default` (`Default::default()`) or `default = "path::to_fn"`: what a missing
+    /// attribute reads as.
+    pub(crate) default: Option<DefaultAttr>,
+    /// `created_at`: set when the item is created, kept by later writes.
+    pub(crate) created_at: Option<Path>,
+    /// `updated_at`: set by every write.
+    pub(crate) updated_at: Option<Path>,
+}
+
+/// `default` or `default = "path::to_fn"` on a field.
+pub(crate) struct DefaultAttr {
+    pub(crate) function: Option<Path>,
 }
 
 /// `#[dynamap(rename = "...")]` on an enum variant deriving `KeyPart`.
@@ -89,10 +117,12 @@ impl Given {
 }
 
 const TABLE_KEYS: &str = "`pk`, `sk`, `entity_type`, `ttl`, `index`";
-const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `projection`, `include`";
-const ENTITY_KEYS: &str = "`table`, `entity`, `pk`, `sk`, `index`, `lookup`, `event_rows`";
+const TABLE_INDEX_KEYS: &str =
+    "`name`, `pk`, `sk`, `pk_type`, `sk_type`, `projection`, `include`";
+const ENTITY_KEYS: &str =
+    "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `lookup`, `event_rows`";
 const ENTITY_INDEX_KEYS: &str = "`name`, `pk`, `sk`";
-const FIELD_KEYS: &str = "`rename`, `skip`, `with`, `version`, `compress`, `ttl`";
+const FIELD_KEYS: &str = "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`";
 const VARIANT_KEYS: &str = "`rename`";
 
 impl TableAttrs {
@@ -126,6 +156,8 @@ impl TableIndex {
             name: None,
             pk: None,
             sk: None,
+            pk_type: None,
+            sk_type: None,
             projection: None,
             include: None,
             given: Given::default(),
@@ -138,6 +170,10 @@ impl TableIndex {
                 set_once(cx, &mut out.pk, meta, parse_str(meta)?);
             } else if meta.path.is_ident("sk") {
                 set_once(cx, &mut out.sk, meta, parse_str(meta)?);
+            } else if meta.path.is_ident("pk_type") {
+                set_once(cx, &mut out.pk_type, meta, parse_str(meta)?);
+            } else if meta.path.is_ident("sk_type") {
+                set_once(cx, &mut out.sk_type, meta, parse_str(meta)?);
             } else if meta.path.is_ident("projection") {
                 set_once(cx, &mut out.projection, meta, parse_str(meta)?);
             } else if meta.path.is_ident("include") {
@@ -163,6 +199,8 @@ impl EntityAttrs {
                 set_once(cx, &mut out.table, meta, parse_table(meta)?);
             } else if meta.path.is_ident("entity") {
                 set_once(cx, &mut out.entity, meta, parse_str(meta)?);
+            } else if meta.path.is_ident("alias") {
+                out.aliases.push(parse_str(meta)?);
             } else if meta.path.is_ident("pk") {
                 set_once(cx, &mut out.pk, meta, parse_str(meta)?);
             } else if meta.path.is_ident("sk") {
@@ -196,9 +234,9 @@ impl EntityIndex {
             if meta.path.is_ident("name") {
                 set_once(cx, &mut out.name, meta, parse_str(meta)?);
             } else if meta.path.is_ident("pk") {
-                set_once(cx, &mut out.pk, meta, parse_str(meta)?);
+                set_once(cx, &mut out.pk, meta, parse_key_spec(meta)?);
             } else if meta.path.is_ident("sk") {
-                set_once(cx, &mut out.sk, meta, parse_str(meta)?);
+                set_once(cx, &mut out.sk, meta, parse_key_spec(meta)?);
             } else {
                 unknown(meta, ENTITY_INDEX_KEYS)?;
             }
@@ -224,6 +262,12 @@ impl FieldAttrs {
                 set_once(cx, &mut out.compress, meta, CompressAttr::parse(meta)?);
             } else if meta.path.is_ident("ttl") {
                 set_once(cx, &mut out.ttl, meta, parse_flag(meta)?);
+            } else if meta.path.is_ident("default") {
+                set_once(cx, &mut out.default, meta, parse_default(meta)?);
+            } else if meta.path.is_ident("created_at") {
+                set_once(cx, &mut out.created_at, meta, parse_flag(meta)?);
+            } else if meta.path.is_ident("updated_at") {
+                set_once(cx, &mut out.updated_at, meta, parse_flag(meta)?);
             } else {
                 unknown(meta, FIELD_KEYS)?;
             }
@@ -296,6 +340,50 @@ fn parse_str(meta: &ParseNestedMeta<'_>) -> syn::Result<LitStr> {
     } else {
         Err(value.error(format!("`{name}` takes a string: `{name} = \"...\"`")))
     }
+}
+
+/// A key template (`pk = "CITY#{city}"`) or a field's own attribute (`sk = field(score)`).
+fn parse_key_spec(meta: &ParseNestedMeta<'_>) -> syn::Result<KeySpec> {
+    let name = path_name(&meta.path);
+    let value = meta.value()?;
+    if value.peek(LitStr) {
+        return value.parse().map(KeySpec::Template);
+    }
+    let path: Path = value.parse().map_err(|_| {
+        value.error(format!(
+            "`{name}` takes a template or a field: `{name} = \"PREFIX#{{field}}\"` or `{name} = field(score)`"
+        ))
+    })?;
+    if !path.is_ident("field") {
+        return Err(syn::Error::new_spanned(
+            &path,
+            format!("`{name}` takes a template or a field: `{name} = \"PREFIX#{{field}}\"` or `{name} = field(score)`"),
+        ));
+    }
+    let content;
+    syn::parenthesized!(content in value);
+    let field: syn::Ident = content.parse()?;
+    if !content.is_empty() {
+        return Err(content.error("`field(...)` takes one field name"));
+    }
+    Ok(KeySpec::Field { path, field })
+}
+
+/// `default` alone, or `default = "path::to_fn"`.
+fn parse_default(meta: &ParseNestedMeta<'_>) -> syn::Result<DefaultAttr> {
+    if meta.input.is_empty() || meta.input.peek(Token![,]) {
+        return Ok(DefaultAttr { function: None });
+    }
+    let lit = parse_str(meta)?;
+    let function = lit.parse::<Path>().map_err(|_| {
+        syn::Error::new_spanned(
+            &lit,
+            "`default` takes the path of a function returning the field's value, like \"defaults::points\"",
+        )
+    })?;
+    Ok(DefaultAttr {
+        function: Some(function),
+    })
 }
 
 /// A flag like `skip`, which takes no value.

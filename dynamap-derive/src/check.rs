@@ -10,7 +10,7 @@ use syn::{
     Visibility,
 };
 
-use crate::attr::{EntityAttrs, EntityIndex, FieldAttrs};
+use crate::attr::{EntityAttrs, EntityIndex, FieldAttrs, KeySpec};
 use crate::ctx::Ctxt;
 use crate::event_rows::{EventRowsModel, event_rows_model};
 use crate::field_storage::{Compressed, check_key_use, check_ttl, field_storage};
@@ -21,11 +21,13 @@ pub(crate) struct EntityModel<'a> {
     pub(crate) vis: &'a Visibility,
     pub(crate) table: Path,
     pub(crate) entity_name: String,
+    /// Earlier entity names that still read.
+    pub(crate) aliases: Vec<String>,
     pub(crate) pk: Template,
     pub(crate) sk: Option<Template>,
     pub(crate) indexes: Vec<IndexModel>,
     /// Items kept in sync with the entity, in the same table.
-    pub(crate) lookups: Vec<IndexModel>,
+    pub(crate) lookups: Vec<LookupModel>,
     pub(crate) fields: Vec<FieldModel<'a>>,
     /// `event_rows(...)`: stored as multi-event rows.
     pub(crate) event_rows: Option<EventRowsModel>,
@@ -33,8 +35,52 @@ pub(crate) struct EntityModel<'a> {
 
 pub(crate) struct IndexModel {
     pub(crate) name: LitStr,
+    pub(crate) pk: IndexKey,
+    pub(crate) sk: Option<IndexKey>,
+}
+
+/// One key of an index: rendered from a template, or a field's own attribute.
+pub(crate) enum IndexKey {
+    Template(Template),
+    Field(FieldKey),
+}
+
+/// `field(score)`: the index key attribute is the field's own attribute.
+pub(crate) struct FieldKey {
+    /// The `field(...)` tokens, for spans.
+    pub(crate) path: Path,
+    pub(crate) field: Ident,
+}
+
+impl IndexKey {
+    pub(crate) fn template(&self) -> Option<&Template> {
+        match self {
+            IndexKey::Template(template) => Some(template),
+            IndexKey::Field(_) => None,
+        }
+    }
+}
+
+impl IndexModel {
+    /// The index's key templates (not its attribute keys).
+    pub(crate) fn templates(&self) -> impl Iterator<Item = &Template> {
+        std::iter::once(&self.pk)
+            .chain(self.sk.as_ref())
+            .filter_map(IndexKey::template)
+    }
+}
+
+/// A `lookup(...)` item: always rendered from templates.
+pub(crate) struct LookupModel {
+    pub(crate) name: LitStr,
     pub(crate) pk: Template,
     pub(crate) sk: Option<Template>,
+}
+
+impl LookupModel {
+    pub(crate) fn templates(&self) -> impl Iterator<Item = &Template> {
+        std::iter::once(&self.pk).chain(self.sk.as_ref())
+    }
 }
 
 pub(crate) struct FieldModel<'a> {
@@ -53,6 +99,12 @@ pub(crate) struct FieldModel<'a> {
     pub(crate) compressed: Option<Compressed>,
     /// `#[dynamap(ttl)]`: stored as epoch seconds (through `with`) in the TTL attribute.
     pub(crate) ttl: bool,
+    /// `#[dynamap(default)]` (`Some(None)`) or `#[dynamap(default = "f")]` (`Some(Some(f))`).
+    pub(crate) default: Option<Option<Path>>,
+    /// `#[dynamap(created_at)]`.
+    pub(crate) created_at: bool,
+    /// `#[dynamap(updated_at)]`.
+    pub(crate) updated_at: bool,
 }
 
 impl EntityModel<'_> {
@@ -99,7 +151,12 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
     }
 
     let indexes = index_models(cx, &attrs.indexes, "index", "GSI1");
-    let lookups = index_models(cx, &attrs.lookups, "lookup", "by_location");
+    let lookups = index_models(cx, &attrs.lookups, "lookup", "by_location")
+        .into_iter()
+        .filter_map(|lookup| lookup_model(cx, lookup))
+        .collect::<Vec<_>>();
+    let aliases = aliases(cx, &attrs, &entity_name);
+    check_timestamps(cx, &fields);
     check_version(cx, &fields);
     check_ttl(cx, &fields);
     let event_rows = attrs
@@ -113,16 +170,22 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
             check_holes(cx, template, model_fields, false);
         }
         for index in &indexes {
-            for template in std::iter::once(&index.pk).chain(index.sk.as_ref()) {
+            for template in index.templates() {
                 check_holes(cx, template, model_fields, true);
+            }
+            for key in std::iter::once(&index.pk).chain(index.sk.as_ref()) {
+                if let IndexKey::Field(key) = key {
+                    check_field_key(cx, key, model_fields);
+                }
             }
         }
         // A lookup item must always exist, so its fields cannot be optional.
         for lookup in &lookups {
-            for template in std::iter::once(&lookup.pk).chain(lookup.sk.as_ref()) {
+            for template in lookup.templates() {
                 check_holes(cx, template, model_fields, false);
             }
         }
+        check_defaults(cx, pk.iter().chain(sk.iter().flatten()), model_fields);
     }
 
     let table = attrs.table?;
@@ -136,6 +199,7 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         vis: &input.vis,
         table,
         entity_name,
+        aliases,
         pk,
         sk,
         indexes,
@@ -211,6 +275,12 @@ fn field_model<'a>(cx: &mut Ctxt, field: &'a syn::Field) -> Option<FieldModel<'a
             "a skipped field is not stored, so `with` does not apply",
         );
     }
+    if let (Some(skip), Some(_)) = (&attrs.skip, &attrs.default) {
+        cx.error_at(
+            skip,
+            "a skipped field always reads as `Default::default()`, so `default` does not apply",
+        );
+    }
     Some(FieldModel {
         ident,
         ty: &field.ty,
@@ -225,6 +295,12 @@ fn field_model<'a>(cx: &mut Ctxt, field: &'a syn::Field) -> Option<FieldModel<'a
         version: attrs.version.is_some(),
         compressed,
         ttl,
+        default: attrs
+            .default
+            .as_ref()
+            .map(|default| default.function.clone()),
+        created_at: attrs.created_at.is_some(),
+        updated_at: attrs.updated_at.is_some(),
     })
 }
 
@@ -339,8 +415,11 @@ fn index_models(
                 format!("{kind} needs a partition key template: `pk = \"...\"`"),
             );
         }
-        let pk = index.pk.as_ref().and_then(|t| Template::parse(cx, t));
-        let sk = optional_template(cx, index.sk.as_ref());
+        let pk = index.pk.as_ref().and_then(|spec| index_key(cx, spec));
+        let sk = match &index.sk {
+            None => Some(None),
+            Some(spec) => index_key(cx, spec).map(Some),
+        };
         if let (Some(name), Some(pk), Some(sk)) = (&index.name, pk, sk) {
             models.push(IndexModel {
                 name: name.clone(),
@@ -368,5 +447,132 @@ fn check_version(cx: &mut Ctxt, fields: &[FieldModel<'_>]) {
     }
     for extra in versions {
         cx.error_at(extra.ident, "an entity has at most one `version` field");
+    }
+}
+
+fn index_key(cx: &mut Ctxt, spec: &KeySpec) -> Option<IndexKey> {
+    match spec {
+        KeySpec::Template(lit) => Template::parse(cx, lit).map(IndexKey::Template),
+        KeySpec::Field { path, field } => Some(IndexKey::Field(FieldKey {
+            path: path.clone(),
+            field: field.clone(),
+        })),
+    }
+}
+
+/// Lookup items are addressed by rendered keys: no `field(...)`.
+fn lookup_model(cx: &mut Ctxt, index: IndexModel) -> Option<LookupModel> {
+    let mut template = |key: IndexKey| match key {
+        IndexKey::Template(template) => Some(template),
+        IndexKey::Field(key) => {
+            cx.error_at(
+                &key.path,
+                "a lookup item's keys are the table's string keys: give a template, not `field(...)`",
+            );
+            None
+        }
+    };
+    let pk = template(index.pk);
+    let sk = match index.sk {
+        None => Some(None),
+        Some(sk) => template(sk).map(Some),
+    };
+    Some(LookupModel {
+        name: index.name,
+        pk: pk?,
+        sk: sk?,
+    })
+}
+
+/// `field(x)` names a stored field whose own value can be the key attribute.
+fn check_field_key(cx: &mut Ctxt, key: &FieldKey, fields: &[FieldModel<'_>]) {
+    let Some(field) = fields.iter().find(|f| f.ident == &key.field) else {
+        cx.error_at(
+            &key.field,
+            format!("`field({})` names no field of this struct", key.field),
+        );
+        return;
+    };
+    let clash = if field.skip {
+        Some("a skipped field")
+    } else if field.compressed.is_some() {
+        Some("a compressed field")
+    } else if field.ttl {
+        Some("a TTL field")
+    } else if field.with.is_some() {
+        Some("a field stored through `with`")
+    } else {
+        None
+    };
+    if let Some(what) = clash {
+        cx.error_at(
+            &key.field,
+            format!(
+                "`{}` is {what}, so its stored value cannot be an index key attribute",
+                key.field
+            ),
+        );
+    }
+}
+
+/// `alias = "..."`: not empty, not the entity's own name, each once.
+fn aliases(cx: &mut Ctxt, attrs: &EntityAttrs, entity_name: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for lit in &attrs.aliases {
+        let alias = lit.value();
+        if alias.is_empty() {
+            cx.error_at(lit, "an alias cannot be empty");
+        } else if alias == entity_name {
+            cx.error_at(lit, format!("{alias:?} is the entity's own name, not an alias"));
+        } else if out.contains(&alias) {
+            cx.error_at(lit, format!("duplicate alias {alias:?}"));
+        } else {
+            out.push(alias);
+        }
+    }
+    out
+}
+
+/// A key field is read from every item of the entity: a default would hide a corrupt item.
+fn check_defaults<'t>(
+    cx: &mut Ctxt,
+    key_templates: impl Iterator<Item = &'t Template>,
+    fields: &[FieldModel<'_>],
+) {
+    let key_fields: Vec<&str> = key_templates.flat_map(Template::holes).collect();
+    for field in fields.iter().filter(|f| f.default.is_some()) {
+        let name = field.ident.to_string();
+        if key_fields.contains(&name.as_str()) {
+            cx.error_at(
+                field.ident,
+                format!("field `{name}` is part of the primary key, which every item has, so it cannot have a `default`"),
+            );
+        }
+    }
+}
+
+/// At most one `created_at` and one `updated_at`, neither also the version, TTL or skipped.
+fn check_timestamps(cx: &mut Ctxt, fields: &[FieldModel<'_>]) {
+    for (kind, pick) in [
+        ("created_at", (|f: &FieldModel<'_>| f.created_at) as fn(&FieldModel<'_>) -> bool),
+        ("updated_at", |f: &FieldModel<'_>| f.updated_at),
+    ] {
+        for extra in fields.iter().filter(|f| pick(f)).skip(1) {
+            cx.error_at(extra.ident, format!("an entity has at most one `{kind}` field"));
+        }
+        for field in fields.iter().filter(|f| pick(f)) {
+            let clash = if field.skip {
+                Some("a skipped field is not stored")
+            } else if field.version || field.ttl || field.compressed.is_some() {
+                Some("the version, TTL and compressed fields are written by their own rules")
+            } else if field.created_at && field.updated_at {
+                Some("one field cannot be both `created_at` and `updated_at`")
+            } else {
+                None
+            };
+            if let Some(reason) = clash {
+                cx.error_at(field.ident, format!("`{kind}` does not apply: {reason}"));
+            }
+        }
     }
 }

@@ -6,15 +6,16 @@ pub use crate::codec::{AttributeValue, Item, decode_field, decode_optional_field
 pub use crate::codec::{
     Codec, Compression, Format, decode_compressed, decode_optional_compressed, encode_compressed,
 };
+pub use crate::derived::{AutoTimestamp, DerivedChange, Timestamps, UpdatedValues};
 pub use crate::entity::{Entity, LookupKey, WriteMeta};
 pub use crate::expr::Attr;
 pub use crate::key::{
     Key, KeyArg, KeyError, KeyPart, KeyPartError, KeyReader, KeyWriter, PartitionKey,
 };
-pub use crate::key::{Segment, SortArgs};
+pub use crate::key::{AttributeKey, KeyAttribute, KeyAttributeArg, Segment, SortArgs};
 pub use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
 pub use crate::query::{Decode, UnknownEntity};
-pub use crate::table::{IndexSchema, Projection, Table, TableSchema};
+pub use crate::table::{IndexSchema, Projection, ScalarType, Table, TableSchema};
 pub use crate::timeseries::rows::{EventRow, EventTime};
 pub use crate::{Error, Result};
 pub use serde;
@@ -26,20 +27,30 @@ pub use std::vec::Vec;
 /// with the field type's span, so the error points at the field.
 pub const fn assert_key_part<T: KeyPart>() {}
 
-/// The entity-type check `from_item` starts with.
+/// The entity-type check `from_item` starts with: the entity's name or one of its aliases.
 pub fn check_entity_type(
     item: &Item,
     attribute: &'static str,
     expected: &'static str,
+    aliases: &'static [&'static str],
 ) -> Result<()> {
     match item.get(attribute) {
-        Some(AttributeValue::S(found)) if found == expected => Ok(()),
+        Some(AttributeValue::S(found))
+            if found == expected || aliases.iter().any(|alias| alias == found) =>
+        {
+            Ok(())
+        }
         other => Err(Error::WrongEntityType {
             expected,
             attribute,
             found: other.and_then(|v| v.as_s().ok()).cloned(),
         }),
     }
+}
+
+/// True when an item of entity type `found` is an `E` (by name or alias).
+pub fn is_entity<E: Entity>(found: Option<&str>) -> bool {
+    found.is_some_and(|found| found == E::ENTITY_TYPE || E::ALIASES.contains(&found))
 }
 
 /// The entity type an item holds, if it holds one as a string.
@@ -146,3 +157,59 @@ impl TtlTimestamp for time::OffsetDateTime {}
 
 /// Compile-time proof that a TTL field's type is a timestamp.
 pub const fn assert_ttl_timestamp<T: TtlTimestamp>() {}
+
+/// Checks the stored value of a field that is an index key attribute (`field(x)`): DynamoDB
+/// rejects empty strings and binaries, over-long values and non-numbers there.
+pub fn check_key_attribute(
+    item: &Item,
+    entity: &'static str,
+    attribute: &'static str,
+    field: &'static str,
+    limit: usize,
+) -> Result<()> {
+    match item.get(attribute) {
+        None | Some(AttributeValue::Null(_)) => Ok(()),
+        Some(value) => crate::key::check_key_value(value.clone(), limit)
+            .map(drop)
+            .map_err(|err| key_error(entity, attribute, field, err)),
+    }
+}
+
+/// The key error for field `field` of key attribute `attribute`.
+pub fn key_error(
+    entity: &'static str,
+    attribute: &'static str,
+    field: &'static str,
+    err: KeyPartError,
+) -> Error {
+    Error::Key(KeyError {
+        entity,
+        attribute,
+        field: Some(field),
+        kind: crate::key::KeyErrorKind::Part(err),
+    })
+}
+
+/// The partition of an index whose partition key is a field's own attribute.
+pub fn attribute_partition<E, S, T: KeyAttribute>(
+    value: &impl KeyAttributeArg<T>,
+    entity: &'static str,
+    attribute: &'static str,
+    field: &'static str,
+    index: &'static str,
+) -> PartitionKey<E, S> {
+    let value = value
+        .key_value(crate::limits::MAX_PARTITION_KEY_BYTES)
+        .map_err(|err| KeyError {
+            entity,
+            attribute,
+            field: Some(field),
+            kind: crate::key::KeyErrorKind::Part(err),
+        });
+    PartitionKey::from_attribute(value, Some(index), &[])
+}
+
+/// A value in its stored form, or why it cannot be stored.
+pub fn encode_value<T: serde::Serialize + ?Sized>(value: &T) -> core::result::Result<AttributeValue, String> {
+    serde_dynamo::to_attribute_value(value).map_err(|err| err.to_string())
+}

@@ -2,6 +2,7 @@
 
 use crate::Result;
 use crate::codec::Item;
+use crate::derived::{DerivedChange, Timestamps, UpdatedValues};
 use crate::key::{Key, KeyError};
 
 use crate::table::Table;
@@ -48,6 +49,10 @@ pub trait Entity: Sized {
     /// The value stored in the table's entity-type attribute.
     const ENTITY_TYPE: &'static str;
 
+    /// Earlier entity names (`#[dynamap(alias = "OldName")]`): items stored under them still
+    /// read as this entity, and are written back under [`ENTITY_TYPE`](Entity::ENTITY_TYPE).
+    const ALIASES: &'static [&'static str] = &[];
+
     /// The primary key of this value.
     fn primary_key(&self) -> Key<Self>;
 
@@ -78,6 +83,31 @@ pub trait Entity: Sized {
     fn lookup_keys(&self) -> Result<Vec<LookupKey>, KeyError> {
         Ok(Vec::new())
     }
+
+    /// The index key attributes an update of the item with primary key `key` must also
+    /// change because it sets (or removes) fields they are rendered from; primary-key
+    /// fields are read from `key`. Fails, naming the missing fields, when the update sets
+    /// only some of a key's fields.
+    fn derived_key_changes(
+        _values: &UpdatedValues<'_>,
+        _key: (&str, Option<&str>),
+    ) -> Result<Vec<DerivedChange>> {
+        Ok(Vec::new())
+    }
+
+    /// The new keys of the lookup items whose fields an update sets, rendered from the
+    /// update's values. Fails, naming the missing fields, when it sets only some of them.
+    fn updated_lookup_keys(
+        _values: &UpdatedValues<'_>,
+        _key: (&str, Option<&str>),
+    ) -> Result<Vec<LookupKey>> {
+        Ok(Vec::new())
+    }
+
+    /// The stored values of the `created_at` / `updated_at` fields at `now`.
+    fn timestamps(_now: std::time::SystemTime) -> Result<Timestamps> {
+        Ok(Timestamps::default())
+    }
 }
 
 /// Write metadata of an entity; see [`Entity::WRITE`].
@@ -95,6 +125,13 @@ pub struct WriteMeta {
     pub lookups: &'static [&'static str],
     /// `(attribute, lookup)` for every field a lookup template uses.
     pub lookup_attributes: &'static [(&'static str, &'static str)],
+    /// `(attribute, size limit)` of every field that is an index key attribute itself
+    /// (`field(score)`): updates check the values they write there.
+    pub attribute_keys: &'static [(&'static str, usize)],
+    /// The attribute of the `#[dynamap(created_at)]` field.
+    pub created_at: Option<&'static str>,
+    /// The attribute of the `#[dynamap(updated_at)]` field.
+    pub updated_at: Option<&'static str>,
 }
 
 impl WriteMeta {
@@ -106,6 +143,9 @@ impl WriteMeta {
         indexed_attributes: &[],
         lookups: &[],
         lookup_attributes: &[],
+        attribute_keys: &[],
+        created_at: None,
+        updated_at: None,
     };
 }
 

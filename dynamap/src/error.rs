@@ -210,6 +210,24 @@ pub enum Error {
         reason: &'static str,
     },
 
+    /// An update sets some of the fields a key is rendered from but not all, so the key
+    /// cannot be rendered without reading the item. Found before sending: set the missing
+    /// fields in the same update, or write the whole entity.
+    #[error(
+        "an update of `{entity}` changes {key} ({template:?}) but does not set {}; set every field of the template in the same update, or put the whole entity",
+        missing.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+    )]
+    IncompleteKeyUpdate {
+        /// The entity updated.
+        entity: &'static str,
+        /// Which key: ``index `GSI1`'s sort key``, ``lookup `email`'s partition key``.
+        key: String,
+        /// The key's template.
+        template: &'static str,
+        /// The fields of the template the update leaves out.
+        missing: Vec<&'static str>,
+    },
+
     /// A mixed query met an item whose entity type is none of the enum's, and the query's
     /// policy is [`UnknownEntity::Error`](crate::query::UnknownEntity::Error).
     #[error(

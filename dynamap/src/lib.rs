@@ -106,6 +106,7 @@
 pub mod batch;
 pub mod codec;
 mod db;
+pub mod derived;
 mod entity;
 mod error;
 pub mod expr;
@@ -133,4 +134,4 @@ pub use dynamap_derive::{Entity, EntityEnum, KeyPart, Table};
 pub use entity::{Entity, LookupKey, WriteMeta};
 pub use error::{Error, Result};
 pub use key::{Key, KeyError, KeyPart, PartitionKey};
-pub use table::{IndexSchema, Projection, Table, TableSchema};
+pub use table::{IndexSchema, Projection, ScalarType, Table, TableSchema};

@@ -22,7 +22,9 @@ pub trait Table {
     const SCHEMA: TableSchema;
 }
 
-/// The layout of a table. Every key attribute is a string (`S`) attribute.
+/// The layout of a table. The table's own key attributes are strings (`S`); an index's key
+/// attributes are strings unless declared otherwise (`sk_type = "N"`), so that an entity can
+/// map an index key straight to one of its fields (`sk = field(score)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableSchema {
     /// The Rust type that declared the layout, for messages.
@@ -48,8 +50,42 @@ pub struct IndexSchema {
     pub pk: &'static str,
     /// The index's sort key attribute, if it has one.
     pub sk: Option<&'static str>,
+    /// The DynamoDB type of the partition key attribute.
+    pub pk_type: ScalarType,
+    /// The DynamoDB type of the sort key attribute.
+    pub sk_type: ScalarType,
     /// Which attributes the index holds.
     pub projection: Projection,
+}
+
+/// The type of a key attribute, as DynamoDB declares it (`AttributeDefinitions`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ScalarType {
+    /// `S`: a string. Every template-rendered key is one.
+    #[default]
+    String,
+    /// `N`: a number, such as a leaderboard score, so that `ADD` and `SET` keep the index
+    /// in order.
+    Number,
+    /// `B`: binary.
+    Binary,
+}
+
+impl ScalarType {
+    /// DynamoDB's code for the type: `S`, `N` or `B`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            ScalarType::String => "S",
+            ScalarType::Number => "N",
+            ScalarType::Binary => "B",
+        }
+    }
+
+    /// Equality usable in constants (compile-time layout checks).
+    #[doc(hidden)]
+    pub const fn is(self, other: ScalarType) -> bool {
+        self as u8 == other as u8
+    }
 }
 
 /// Which attributes a global secondary index holds besides its keys.

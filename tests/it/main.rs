@@ -1,11 +1,13 @@
 //! Integration tests against a real DynamoDB Local, started once for this test binary.
 //! Every test works in its own freshly created table, so they run in parallel.
 
+mod attribute_keys;
 mod batch;
 mod codec_models;
 mod compressed;
 mod example_iot;
 mod example_sleep_events;
+mod evolving;
 mod examples;
 mod faults;
 mod items;
@@ -48,3 +50,4 @@ pub(crate) async fn raw_item(db: &Db, pk: &str, sk: &str) -> Option<dynamap::cod
         .expect("raw get")
         .item
 }
+

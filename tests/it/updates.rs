@@ -103,21 +103,36 @@ async fn updates_that_would_break_keys_indexes_or_lookups_are_refused() {
         db.update(Sensor::key("S1")).set(Sensor::ID, "S2").await,
         "primary key",
     );
-    refused(
+    let incomplete = |result: Result<(), Error>, key: &str, fields: &[&str]| match result {
+        Err(Error::IncompleteKeyUpdate { key: k, missing, .. }) => {
+            assert!(k.contains(key), "{k}");
+            assert_eq!(missing, fields);
+        }
+        other => panic!("expected an incomplete key update of {key}, got {other:?}"),
+    };
+    incomplete(
         db.update(Sensor::key("S1"))
             .set(Sensor::BUILDING, "B")
             .await,
         "index `GSI1`",
+        &["city", "floor", "room"],
     );
     refused(
         db.update(Sensor::key("S1")).remove(Sensor::CITY).await,
         "not optional",
     );
     refused(
+        db.update(Sensor::key("S1"))
+            .set_if_not_exists(Sensor::BUILDING, "B")
+            .await,
+        "can only set it",
+    );
+    incomplete(
         db.update(PlacedSensor::key("P1"))
             .set(PlacedSensor::ROOM, "9")
             .await,
         "lookup `location`",
+        &["city", "building", "floor"],
     );
     refused(db.update(Sensor::key("S1")).await, "at least one change");
     assert_eq!(

@@ -6,7 +6,7 @@ use syn::{DeriveInput, Type};
 
 use super::entity_checks::{key_part_assertions, layout_checks};
 use super::keys::{parse, part_var, render, type_span};
-use crate::check::{EntityModel, FieldModel, IndexModel, entity_model};
+use crate::check::{EntityModel, FieldModel, IndexKey, IndexModel, entity_model};
 use crate::ctx::Ctxt;
 use crate::template::Template;
 
@@ -35,6 +35,8 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     let from_item = from_item(model);
     let parse_key = parse_key(model);
     let write_meta = super::write_meta::write_meta(model);
+    let aliases = &model.aliases;
+    let key_changes = super::key_changes::key_changes(model);
     let event_rows = model
         .event_rows
         .as_ref()
@@ -49,6 +51,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 type Table = #table;
                 type KeyParts = (#(#key_types,)*);
                 const ENTITY_TYPE: &'static str = #entity;
+                const ALIASES: &'static [&'static str] = &[#(#aliases),*];
 
                 fn primary_key(&self) -> ::dynamap::__private::Key<Self> {
                     Self::key(#(#key_args),*)
@@ -58,6 +61,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 #from_item
                 #parse_key
                 #write_meta
+                #key_changes
             }
 
             #event_rows
@@ -213,18 +217,20 @@ fn to_item(model: &EntityModel<'_>) -> TokenStream {
                 ::core::convert::From::from(__dynamap_schema.entity_type),
                 ::dynamap::__private::AttributeValue::S(::core::convert::From::from(#entity)),
             );
-            #(#indexes)*
             #(#fields)*
+            #(#indexes)*
             ::core::result::Result::Ok(__dynamap_item)
         }
     }
 }
 
 /// Writes an index's key attributes, but only when every field its templates need is
-/// present: items missing one stay out of the index (a sparse index).
+/// present: items missing one stay out of the index (a sparse index). A key that is a
+/// field's own attribute is stored with the field; its value is checked here.
 fn index_attributes(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream {
     let name = &index.name;
-    let fields = fields_of(model, std::iter::once(&index.pk).chain(index.sk.as_ref()));
+    let entity = &model.entity_name;
+    let fields = fields_of(model, index.templates());
     let optional: Vec<_> = fields.iter().filter(|f| f.option_inner.is_some()).collect();
     let bindings = optional
         .iter()
@@ -242,31 +248,52 @@ fn index_attributes(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream 
             quote!(self.#ident)
         }
     };
-    let pk = render_template(
-        model,
-        &index.pk,
-        quote!(__dynamap_index.pk),
-        quote!(MAX_PARTITION_KEY_BYTES),
-        value,
-    );
-    let sk = index.sk.as_ref().map(|sk| {
-        let sk = render_template(model, sk, quote!(attribute), quote!(MAX_SORT_KEY_BYTES), value);
-        quote! {
-            if let ::core::option::Option::Some(attribute) = __dynamap_index.sk {
-                __dynamap_item.insert(::core::convert::From::from(attribute), ::dynamap::__private::AttributeValue::S(#sk?));
+    let mut writes = Vec::new();
+    let mut checks = Vec::new();
+    for (part, key) in [("pk", Some(&index.pk)), ("sk", index.sk.as_ref())] {
+        let Some(key) = key else { continue };
+        let (limit, attribute) = match part {
+            "pk" => (quote!(MAX_PARTITION_KEY_BYTES), quote!(__dynamap_index.pk)),
+            _ => (quote!(MAX_SORT_KEY_BYTES), quote!(attribute)),
+        };
+        match key {
+            IndexKey::Template(template) => {
+                let rendered = render_template(model, template, attribute.clone(), limit, value);
+                let insert = quote! {
+                    __dynamap_item.insert(::core::convert::From::from(#attribute), ::dynamap::__private::AttributeValue::S(#rendered?));
+                };
+                writes.push(match part {
+                    "pk" => insert,
+                    _ => quote! {
+                        if let ::core::option::Option::Some(attribute) = __dynamap_index.sk { #insert }
+                    },
+                });
+            }
+            IndexKey::Field(key) => {
+                let Some(field) = model.field(&key.field.to_string()) else { continue };
+                let field_attribute = &field.attribute;
+                let field_name = field.ident.to_string();
+                checks.push(quote! {
+                    ::dynamap::__private::check_key_attribute(&__dynamap_item, #entity, #field_attribute, #field_name, ::dynamap::__private::#limit)?;
+                });
             }
         }
-    });
+    }
     quote! {
         if let (::core::option::Option::Some(__dynamap_index), #(::core::option::Option::Some(#bindings),)*) = (__dynamap_schema.index(#name), #(#sources,)*) {
-            __dynamap_item.insert(::core::convert::From::from(__dynamap_index.pk), ::dynamap::__private::AttributeValue::S(#pk?));
-            #sk
+            #(#writes)*
         }
+        #(#checks)*
     }
 }
 
 fn encode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
     let ident = field.ident;
+    encode_value(entity, field, &quote!(self.#ident))
+}
+
+/// Stores `source`, a place expression of the field's type, into `__dynamap_item`.
+pub(super) fn encode_value(entity: &str, field: &FieldModel<'_>, source: &TokenStream) -> TokenStream {
     let attribute = &field.attribute;
     let encode = |value: TokenStream| quote!(::dynamap::__private::encode_field(&mut __dynamap_item, #entity, #attribute, #value)?;);
     // Spanned at the field's type, so a type that is not `Serialize` is reported there.
@@ -279,22 +306,22 @@ fn encode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
             }
         };
         return match field.option_inner {
-            None => encode(quote_spanned!(span=> &self.#ident)),
+            None => encode(quote_spanned!(span=> &#source)),
             Some(_) => {
                 let encode = encode(quote_spanned!(span=> value));
-                quote!(if let ::core::option::Option::Some(value) = &self.#ident { #encode })
+                quote!(if let ::core::option::Option::Some(value) = &#source { #encode })
             }
         };
     }
     match (&field.with, field.option_inner) {
-        (None, None) => encode(quote_spanned!(span=> &self.#ident)),
+        (None, None) => encode(quote_spanned!(span=> &#source)),
         (None, Some(_)) => {
             let encode = encode(quote_spanned!(span=> value));
-            quote!(if let ::core::option::Option::Some(value) = &self.#ident { #encode })
+            quote!(if let ::core::option::Option::Some(value) = &#source { #encode })
         }
         (Some(with), optional) => {
             let ty = field.ty;
-            let encode = encode(quote!(&__DynamapWith(&self.#ident)));
+            let encode = encode(quote!(&__DynamapWith(&#source)));
             let write = quote! {{
                 struct __DynamapWith<'a>(&'a #ty);
                 impl ::dynamap::__private::serde::Serialize for __DynamapWith<'_> {
@@ -305,7 +332,7 @@ fn encode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
                 #encode
             }};
             match optional {
-                Some(_) => quote!(if ::core::option::Option::is_some(&self.#ident) #write),
+                Some(_) => quote!(if ::core::option::Option::is_some(&#source) #write),
                 None => write,
             }
         }
@@ -323,7 +350,7 @@ fn from_item(model: &EntityModel<'_>) -> TokenStream {
     quote! {
         fn from_item(mut __dynamap_item: ::dynamap::__private::Item) -> ::dynamap::__private::Result<Self> {
             let __dynamap_schema = &#schema;
-            ::dynamap::__private::check_entity_type(&__dynamap_item, __dynamap_schema.entity_type, #entity)?;
+            ::dynamap::__private::check_entity_type(&__dynamap_item, __dynamap_schema.entity_type, #entity, <Self as ::dynamap::__private::Entity>::ALIASES)?;
             ::core::result::Result::Ok(Self { #(#fields,)* })
         }
     }
@@ -333,45 +360,79 @@ fn decode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
     if field.skip {
         return quote!(::core::default::Default::default());
     }
+    let Some(default) = &field.default else {
+        return decode_present(entity, field);
+    };
+    // A missing attribute reads as the default, so the field is read as optional first.
+    let default = match default {
+        Some(function) => quote!(#function()),
+        None => quote!(::core::default::Default::default()),
+    };
+    let read = decode_optional(entity, field);
+    match field.option_inner {
+        None => quote!(#read.unwrap_or_else(|| #default)),
+        Some(_) => quote!(#read.or_else(|| #default)),
+    }
+}
+
+/// Reads a field whose attribute must be present (unless the field is an `Option`).
+fn decode_present(entity: &str, field: &FieldModel<'_>) -> TokenStream {
     let attribute = &field.attribute;
     let ty = field.ty;
+    if field.option_inner.is_some() {
+        return decode_optional(entity, field);
+    }
     if field.compressed.is_some() {
-        return match field.option_inner {
-            None => {
-                quote!(::dynamap::__private::decode_compressed::<#ty>(&mut __dynamap_item, #entity, #attribute)?)
-            }
-            Some(inner) => {
-                quote!(::dynamap::__private::decode_optional_compressed::<#inner>(&mut __dynamap_item, #entity, #attribute)?)
-            }
-        };
+        return quote!(::dynamap::__private::decode_compressed::<#ty>(&mut __dynamap_item, #entity, #attribute)?);
     }
-    match (&field.with, field.option_inner) {
-        (None, None) => {
-            quote!(::dynamap::__private::decode_field::<#ty>(&mut __dynamap_item, #entity, #attribute)?)
-        }
-        (None, Some(inner)) => {
-            quote!(::dynamap::__private::decode_optional_field::<#inner>(&mut __dynamap_item, #entity, #attribute)?)
-        }
-        (Some(with), optional) => {
-            let read = match optional {
-                Some(_) => quote! {
-                    ::dynamap::__private::decode_optional_field::<__DynamapWith>(&mut __dynamap_item, #entity, #attribute)?.and_then(|w| w.0)
-                },
-                None => {
-                    quote!(::dynamap::__private::decode_field::<__DynamapWith>(&mut __dynamap_item, #entity, #attribute)?.0)
-                }
+    match &field.with {
+        None => quote!(::dynamap::__private::decode_field::<#ty>(&mut __dynamap_item, #entity, #attribute)?),
+        Some(with) => with_wrapper(
+            field,
+            with,
+            quote!(::dynamap::__private::decode_field::<__DynamapWith>(&mut __dynamap_item, #entity, #attribute)?.0),
+        ),
+    }
+}
+
+/// Reads a field as an `Option` of its value (of `T` for an `Option<T>` field): `None` when
+/// the attribute is missing or `NULL`.
+fn decode_optional(entity: &str, field: &FieldModel<'_>) -> TokenStream {
+    let attribute = &field.attribute;
+    let value_ty = field.option_inner.unwrap_or(field.ty);
+    if field.compressed.is_some() {
+        return quote!(::dynamap::__private::decode_optional_compressed::<#value_ty>(&mut __dynamap_item, #entity, #attribute)?);
+    }
+    match &field.with {
+        None => quote!(::dynamap::__private::decode_optional_field::<#value_ty>(&mut __dynamap_item, #entity, #attribute)?),
+        Some(with) => {
+            // `with` reads the field's whole type: `Option<T>` for an optional field.
+            let unwrap = if field.option_inner.is_some() {
+                quote!(.and_then(|w| w.0))
+            } else {
+                quote!(.map(|w| w.0))
             };
-            quote! {{
-                struct __DynamapWith(#ty);
-                impl<'de> ::dynamap::__private::serde::Deserialize<'de> for __DynamapWith {
-                    fn deserialize<D: ::dynamap::__private::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                        #with::deserialize(deserializer).map(__DynamapWith)
-                    }
-                }
-                #read
-            }}
+            with_wrapper(
+                field,
+                with,
+                quote!(::dynamap::__private::decode_optional_field::<__DynamapWith>(&mut __dynamap_item, #entity, #attribute)?#unwrap),
+            )
         }
     }
+}
+
+/// `read` in a scope where `__DynamapWith` deserializes the field's type through `with`.
+pub(super) fn with_wrapper(field: &FieldModel<'_>, with: &syn::Path, read: TokenStream) -> TokenStream {
+    let ty = field.ty;
+    quote! {{
+        struct __DynamapWith(#ty);
+        impl<'de> ::dynamap::__private::serde::Deserialize<'de> for __DynamapWith {
+            fn deserialize<D: ::dynamap::__private::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                #with::deserialize(deserializer).map(__DynamapWith)
+            }
+        }
+        #read
+    }}
 }
 
 fn parse_key(model: &EntityModel<'_>) -> TokenStream {

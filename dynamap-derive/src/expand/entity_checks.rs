@@ -7,7 +7,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::entity::{fields_of, part_type, schema};
-use crate::check::{EntityModel, FieldModel};
+use crate::check::{EntityModel, FieldModel, IndexKey};
 
 /// Checks, at compile time, that the entity fits its table's layout. Each check panics at
 /// the attribute it is about, so the const-evaluation error points there.
@@ -33,7 +33,7 @@ pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
             ),
         ),
     };
-    let fields = model.fields.iter().filter(|f| !f.skip).map(|f| {
+    let fields = model.fields.iter().filter(|f| !f.skip && !is_field_key(model, f)).map(|f| {
         let attribute = &f.attribute;
         let reserved = panic_at(
             f.attribute_span,
@@ -53,7 +53,10 @@ pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
         let has_sk = index.sk.is_some();
         let sk_check = match &index.sk {
             Some(sk) => panic_at(
-                sk.source.span(),
+                match sk {
+                    IndexKey::Template(t) => t.source.span(),
+                    IndexKey::Field(k) => k.path.span(),
+                },
                 format!("entity `{entity}`: index {:?} of table `{table}` has no sort key, so the index cannot have an `sk` template", name.value()),
             ),
             None => panic_at(
@@ -61,10 +64,16 @@ pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
                 format!("entity `{entity}`: index {:?} of table `{table}` has a sort key, so the index needs an `sk` template", name.value()),
             ),
         };
+        let key_types = [("pk", Some(&index.pk)), ("sk", index.sk.as_ref())]
+            .into_iter()
+            .filter_map(|(part, key)| Some(key_type_check(model, &name.value(), part, key?)));
         quote! {
             match #schema.index(#name) {
                 ::core::option::Option::None => #missing,
-                ::core::option::Option::Some(index) => if index.sk.is_some() != #has_sk { #sk_check },
+                ::core::option::Option::Some(index) => {
+                    if index.sk.is_some() != #has_sk { #sk_check }
+                    #(#key_types)*
+                }
             }
         }
     });
@@ -79,6 +88,57 @@ pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
             #(#indexes)*
         };
         #(#field_storage)*
+    }
+}
+
+/// True for a field mapped to an index key with `field(...)`: it is stored under the
+/// index's key attribute on purpose.
+fn is_field_key(model: &EntityModel<'_>, field: &FieldModel<'_>) -> bool {
+    model.indexes.iter().any(|index| {
+        std::iter::once(&index.pk)
+            .chain(index.sk.as_ref())
+            .any(|key| matches!(key, IndexKey::Field(k) if k.field == *field.ident))
+    })
+}
+
+/// An index key's declared type fits what the entity stores there: a template renders a
+/// string; `field(x)` stores `x` under the key attribute's own name, as its own type.
+/// Evaluated inside a `match` binding the table's `index`.
+fn key_type_check(model: &EntityModel<'_>, index: &str, part: &str, key: &IndexKey) -> TokenStream {
+    let entity = &model.entity_name;
+    let (attribute, kind) = match part {
+        "pk" => (quote!(index.pk), quote!(index.pk_type)),
+        _ => (quote!(match index.sk { ::core::option::Option::Some(sk) => sk, ::core::option::Option::None => "" }), quote!(index.sk_type)),
+    };
+    match key {
+        IndexKey::Template(template) => {
+            let message = panic_at(
+                template.source.span(),
+                format!("entity `{entity}`: the {part} of index {index:?} is not a string attribute, so a template cannot fill it; map it to a field with `{part} = field(...)`"),
+            );
+            quote!(if !#kind.is(::dynamap::__private::ScalarType::String) { #message })
+        }
+        IndexKey::Field(key) => {
+            let Some(field) = model.field(&key.field.to_string()) else {
+                return TokenStream::new();
+            };
+            let field_attribute = &field.attribute;
+            let ty = super::entity::part_type(field);
+            let wrong_name = panic_at(
+                key.field.span(),
+                format!("entity `{entity}`: field `{}` is stored as attribute `{field_attribute}`, but it is mapped to the {part} of index {index:?}, whose attribute has another name; rename the field with #[dynamap(rename = \"...\")] to the index's attribute", key.field),
+            );
+            let wrong_type = panic_at(
+                key.field.span(),
+                format!("entity `{entity}`: field `{}` does not have the type the {part} attribute of index {index:?} is declared with (`pk_type`/`sk_type` on the table)", key.field),
+            );
+            let ty_span = Span::call_site().located_at(ty.span());
+            let kind_of_field = quote_spanned!(ty_span=> <#ty as ::dynamap::__private::KeyAttribute>::TYPE);
+            quote! {
+                if !::dynamap::__private::str_eq(#attribute, #field_attribute) { #wrong_name }
+                if !#kind.is(#kind_of_field) { #wrong_type }
+            }
+        }
     }
 }
 
@@ -133,12 +193,9 @@ fn panic_at(span: Span, message: String) -> TokenStream {
 
 /// Every hole's type must be a key part; the error points at the field's type.
 pub(super) fn key_part_assertions(model: &EntityModel<'_>) -> TokenStream {
-    let templates = std::iter::once(&model.pk).chain(model.sk.as_ref()).chain(
-        model
-            .indexes
-            .iter()
-            .flat_map(|i| std::iter::once(&i.pk).chain(i.sk.as_ref())),
-    );
+    let templates = std::iter::once(&model.pk)
+        .chain(model.sk.as_ref())
+        .chain(model.indexes.iter().flat_map(|i| i.templates()));
     let asserts = fields_of(model, templates).into_iter().map(|field| {
         let ty = part_type(field);
         quote_spanned!(ty.span()=> ::dynamap::__private::assert_key_part::<#ty>();)

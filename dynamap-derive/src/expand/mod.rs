@@ -5,6 +5,7 @@ mod entity;
 mod entity_checks;
 mod entity_enum;
 mod key_part;
+mod key_changes;
 mod keys;
 mod partition;
 mod table;

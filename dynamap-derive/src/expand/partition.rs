@@ -7,17 +7,18 @@ use syn::Ident;
 
 use super::entity::{fields_of, part_type, render_template, schema};
 use super::keys::type_span;
-use crate::check::{EntityModel, FieldModel};
+use crate::check::{EntityModel, FieldModel, IndexKey};
 use crate::template::{Segment, Template};
 
 /// `partition(...)` for the table, and `<index>(...)` (the index name in snake case) for
 /// each index the entity declares templates for.
 pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
+    let table_sk = model.sk.clone().map(IndexKey::Template);
     let table = partition_builder(
         model,
         &format_ident!("partition"),
         &model.pk,
-        model.sk.as_ref(),
+        table_sk.as_ref(),
         quote!(__dynamap_schema.pk),
         quote!(::core::option::Option::None),
         format!(
@@ -29,33 +30,71 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
     let indexes = model.indexes.iter().map(|index| {
         let name = &index.name;
         let method = format_ident!("{}", snake_case(&name.value()), span = name.span());
+        let describe = |key: &IndexKey| match key {
+            IndexKey::Template(t) => t.text(),
+            IndexKey::Field(k) => format!("field({})", k.field),
+        };
         let doc = format!(
             "Every `{}` item under `{}` in index `{}`: a query's starting point.",
             model.entity_name,
-            index.pk.text(),
+            describe(&index.pk),
             name.value()
         );
-        partition_builder(
-            model,
-            &method,
-            &index.pk,
-            index.sk.as_ref(),
-            quote!(match __dynamap_schema.index(#name) {
-                ::core::option::Option::Some(index) => index.pk,
-                ::core::option::Option::None => "",
-            }),
-            quote!(::core::option::Option::Some(#name)),
-            doc,
-        )
+        let attribute = quote!(match __dynamap_schema.index(#name) {
+            ::core::option::Option::Some(index) => index.pk,
+            ::core::option::Option::None => "",
+        });
+        let sk = index.sk.as_ref();
+        match &index.pk {
+            IndexKey::Template(pk) => partition_builder(
+                model,
+                &method,
+                pk,
+                sk,
+                attribute,
+                quote!(::core::option::Option::Some(#name)),
+                doc,
+            ),
+            IndexKey::Field(key) => match model.field(&key.field.to_string()) {
+                Some(field) => attribute_partition_builder(model, &method, field, sk, attribute, name, doc),
+                None => TokenStream::new(),
+            },
+        }
     });
     quote!(#table #(#indexes)*)
+}
+
+/// The builder of an index partition whose key is a field's own attribute: it takes the
+/// field's value itself.
+fn attribute_partition_builder(
+    model: &EntityModel<'_>,
+    method: &Ident,
+    field: &FieldModel<'_>,
+    sk: Option<&IndexKey>,
+    attribute: TokenStream,
+    index: &syn::LitStr,
+    doc: String,
+) -> TokenStream {
+    let vis = model.vis;
+    let schema = schema(model);
+    let entity = &model.entity_name;
+    let (name, ty) = (field.ident, part_type(field));
+    let field_name = name.to_string();
+    let shape = sort_shape(model, sk);
+    quote! {
+        #[doc = #doc]
+        #vis fn #method(#name: impl ::dynamap::__private::KeyAttributeArg<#ty>) -> ::dynamap::__private::PartitionKey<Self, #shape> {
+            let __dynamap_schema = &#schema;
+            ::dynamap::__private::attribute_partition::<Self, #shape, #ty>(&#name, #entity, #attribute, #field_name, #index)
+        }
+    }
 }
 
 fn partition_builder(
     model: &EntityModel<'_>,
     method: &Ident,
     pk: &Template,
-    sk: Option<&Template>,
+    sk: Option<&IndexKey>,
     attribute: TokenStream,
     index: TokenStream,
     doc: String,
@@ -72,7 +111,10 @@ fn partition_builder(
         quote!(#name)
     });
     let shape = sort_shape(model, sk);
-    let segments = sk.map(sort_segments).unwrap_or_default();
+    let segments = sk
+        .and_then(IndexKey::template)
+        .map(sort_segments)
+        .unwrap_or_default();
     quote! {
         #[doc = #doc]
         #[allow(clippy::too_many_arguments)] // one argument per key field, as the template says
@@ -83,9 +125,20 @@ fn partition_builder(
     }
 }
 
-/// The tuple of the sort key template's part types, in hole order.
-fn sort_shape(model: &EntityModel<'_>, sk: Option<&Template>) -> TokenStream {
+/// The tuple of the sort key template's part types, in hole order; `AttributeKey<T>` for a
+/// sort key that is a field's own attribute of type `T`.
+fn sort_shape(model: &EntityModel<'_>, sk: Option<&IndexKey>) -> TokenStream {
+    if let Some(IndexKey::Field(key)) = sk {
+        return match model.field(&key.field.to_string()) {
+            Some(field) => {
+                let ty = part_type(field);
+                quote!(::dynamap::__private::AttributeKey<#ty>)
+            }
+            None => quote!(()),
+        };
+    }
     let types = sk
+        .and_then(IndexKey::template)
         .into_iter()
         .flat_map(Template::holes)
         .filter_map(|hole| model.field(hole))
@@ -115,10 +168,34 @@ pub(crate) fn field_attrs(model: &EntityModel<'_>) -> TokenStream {
         let name = format_ident!("{}", f.ident.to_string().trim_start_matches("r#").to_uppercase(), span = f.ident.span());
         let ty = part_type(f);
         let attribute = &f.attribute;
-        let doc = format!("Attribute `{attribute}` (field `{}`), for filters and projections.", f.ident);
+        let doc = format!("Attribute `{attribute}` (field `{}`), for updates, conditions and filters.", f.ident);
+        let value = match &f.with {
+            None => quote!(::dynamap::__private::Attr::new(#attribute)),
+            Some(with) => {
+                // Updates and conditions store values as the field does: through `with`.
+                let field_ty = f.ty;
+                let whole = if f.option_inner.is_some() {
+                    quote!(&::core::option::Option::Some(::core::clone::Clone::clone(value)))
+                } else {
+                    quote!(value)
+                };
+                quote!(::dynamap::__private::Attr::with_encoder(#attribute, {
+                    fn encode(value: &#ty) -> ::core::result::Result<::dynamap::__private::AttributeValue, ::dynamap::__private::String> {
+                        struct __DynamapWith<'a>(&'a #field_ty);
+                        impl ::dynamap::__private::serde::Serialize for __DynamapWith<'_> {
+                            fn serialize<S: ::dynamap::__private::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                                #with::serialize(self.0, serializer)
+                            }
+                        }
+                        ::dynamap::__private::encode_value(&__DynamapWith(#whole))
+                    }
+                    encode
+                }))
+            }
+        };
         quote! {
             #[doc = #doc]
-            #vis const #name: ::dynamap::__private::Attr<Self, #ty> = ::dynamap::__private::Attr::new(#attribute);
+            #vis const #name: ::dynamap::__private::Attr<Self, #ty> = #value;
         }
     });
     quote!(#(#consts)*)

@@ -6,7 +6,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::entity::{fields_of, render_template, schema};
-use crate::check::{EntityModel, IndexModel};
+use crate::check::EntityModel;
 use crate::template::Template;
 
 /// The `WRITE` constant and the `version`, `set_version` and `lookup_keys` methods of the
@@ -26,9 +26,46 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
         .iter()
         .filter(|f| !f.skip && f.option_inner.is_some())
         .map(|f| &f.attribute);
-    let indexed = pairs(model, &model.indexes);
+    let indexed = pairs(
+        model,
+        model.indexes.iter().map(|i| (i.name.value(), i.templates().collect())),
+    );
     let lookup_names = model.lookups.iter().map(|l| &l.name);
-    let lookup_attributes = pairs(model, &model.lookups);
+    let lookup_attributes = pairs(
+        model,
+        model.lookups.iter().map(|l| (l.name.value(), l.templates().collect())),
+    );
+    let attribute_keys = model.indexes.iter().flat_map(|index| {
+        [(true, Some(&index.pk)), (false, index.sk.as_ref())]
+            .into_iter()
+            .filter_map(|(is_pk, key)| match key? {
+                crate::check::IndexKey::Field(key) => {
+                    let field = model.field(&key.field.to_string())?;
+                    let attribute = &field.attribute;
+                    let limit = if is_pk {
+                        quote!(::dynamap::__private::MAX_PARTITION_KEY_BYTES)
+                    } else {
+                        quote!(::dynamap::__private::MAX_SORT_KEY_BYTES)
+                    };
+                    Some(quote!((#attribute, #limit)))
+                }
+                crate::check::IndexKey::Template(_) => None,
+            })
+            .collect::<Vec<_>>()
+    });
+    let timestamp = |pick: fn(&crate::check::FieldModel<'_>) -> bool| match model
+        .fields
+        .iter()
+        .find(|f| pick(f))
+    {
+        Some(f) => {
+            let attribute = &f.attribute;
+            quote!(::core::option::Option::Some(#attribute))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let created_at = timestamp(|f| f.created_at);
+    let updated_at = timestamp(|f| f.updated_at);
     let version_methods = version_field.map(|f| {
         let ident = f.ident;
         let ty = f.ty;
@@ -51,6 +88,9 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
             indexed_attributes: &[#(#indexed),*],
             lookups: &[#(#lookup_names),*],
             lookup_attributes: &[#(#lookup_attributes),*],
+            attribute_keys: &[#(#attribute_keys),*],
+            created_at: #created_at,
+            updated_at: #updated_at,
         };
         #version_methods
         #lookup_keys
@@ -69,12 +109,13 @@ fn attributes_of<'t>(
 }
 
 /// `(attribute, name)` for every field each index or lookup uses.
-fn pairs(model: &EntityModel<'_>, declared: &[IndexModel]) -> Vec<TokenStream> {
+fn pairs<'t>(
+    model: &EntityModel<'_>,
+    declared: impl Iterator<Item = (String, Vec<&'t Template>)>,
+) -> Vec<TokenStream> {
     declared
-        .iter()
-        .flat_map(|index| {
-            let name = index.name.value();
-            attributes_of(model, std::iter::once(&index.pk).chain(index.sk.as_ref()))
+        .flat_map(|(name, templates)| {
+            attributes_of(model, templates.into_iter())
                 .into_iter()
                 .map(move |attribute| quote!((#attribute, #name)))
         })

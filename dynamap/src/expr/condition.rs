@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 
 use serde::Serialize;
 
+use super::path::{DocPath, Path};
 use super::placeholders::{Placeholders, Rendered};
 use crate::codec::AttributeValue;
 use crate::{Error, Result};
@@ -16,7 +17,16 @@ const MAX_IN_OPERANDS: usize = 100;
 /// field, as an associated constant: `Sensor::CITY`.
 pub struct Attr<E, T> {
     name: &'static str,
+    encode: Encoder<T>,
     marker: PhantomData<fn() -> (E, T)>,
+}
+
+/// How a field's values are stored: serde by default, the field's `with` module otherwise.
+pub(crate) type Encoder<T> = fn(&T) -> std::result::Result<AttributeValue, String>;
+
+/// The default encoder: the value's own `Serialize`.
+pub(crate) fn serde_encoder<T: Serialize>(value: &T) -> std::result::Result<AttributeValue, String> {
+    serde_dynamo::to_attribute_value(value).map_err(|err| err.to_string())
 }
 
 impl<E, T> Clone for Attr<E, T> {
@@ -33,12 +43,29 @@ impl<E, T> fmt::Debug for Attr<E, T> {
     }
 }
 
-impl<E, T> Attr<E, T> {
+impl<E, T: Serialize> Attr<E, T> {
     /// The attribute called `name`. Used by generated code.
     #[doc(hidden)]
     pub const fn new(name: &'static str) -> Self {
         Self {
             name,
+            encode: serde_encoder::<T>,
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<E, T> Attr<E, T> {
+    /// The attribute called `name`, whose values are stored by `encode` (a field with
+    /// `#[dynamap(with = "...")]`). Used by generated code.
+    #[doc(hidden)]
+    pub const fn with_encoder(
+        name: &'static str,
+        encode: fn(&T) -> std::result::Result<AttributeValue, String>,
+    ) -> Self {
+        Self {
+            name,
+            encode,
             marker: PhantomData,
         }
     }
@@ -48,32 +75,38 @@ impl<E, T> Attr<E, T> {
         self.name
     }
 
-    /// True when the item has the attribute.
-    pub fn exists(self) -> Condition<E> {
-        Condition::new(Node::Exists(self.name))
-    }
-
-    /// True when the item lacks the attribute.
-    pub fn not_exists(self) -> Condition<E> {
-        Condition::new(Node::NotExists(self.name))
-    }
-
-    /// True when the attribute holds a value of DynamoDB type `kind`.
-    pub fn has_type(self, kind: AttributeKind) -> Condition<E> {
-        Condition::new(Node::HasType(
-            self.name,
-            AttributeValue::S(kind.code().to_owned()),
-        ))
+    pub(crate) fn encoder(&self) -> Encoder<T> {
+        self.encode
     }
 
     /// The attribute's size (string length in bytes, binary length, or number of elements),
     /// to compare with a number.
     pub fn size(self) -> Size<E> {
-        Size {
-            name: self.name,
-            entity: PhantomData,
-        }
+        self.path().size()
     }
+}
+
+/// Conditions on a whole attribute: the same as on its [`Path`].
+macro_rules! delegate_to_path {
+    ($($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*);)*) => {
+        impl<E, T: Serialize> Attr<E, T> {
+            $(
+                $(#[$doc])*
+                pub fn $name(self, $($arg: $ty),*) -> Condition<E> {
+                    Path::from(self).$name($($arg),*)
+                }
+            )*
+        }
+    };
+}
+
+delegate_to_path! {
+    /// True when the item has the attribute.
+    fn exists();
+    /// True when the item lacks the attribute.
+    fn not_exists();
+    /// True when the attribute holds a value of DynamoDB type `kind`.
+    fn has_type(kind: AttributeKind);
 }
 
 /// DynamoDB's attribute types, for [`Attr::has_type`].
@@ -120,13 +153,13 @@ impl AttributeKind {
 
 /// `size(attribute)`, made by [`Attr::size`].
 pub struct Size<E> {
-    name: &'static str,
+    path: DocPath,
     entity: PhantomData<fn() -> E>,
 }
 
 impl<E> Size<E> {
     fn compare(self, op: Op, n: usize) -> Condition<E> {
-        Condition::new(Node::Size(self.name, op, AttributeValue::N(n.to_string())))
+        Condition::new(Node::Size(self.path, op, AttributeValue::N(n.to_string())))
     }
 
     /// The size equals `n`.
@@ -155,77 +188,145 @@ impl<E> Size<E> {
     }
 }
 
-impl<E, T: Serialize> Attr<E, T> {
+impl<E, T> Path<E, T> {
+    /// True when the item has a value at this path.
+    pub fn exists(self) -> Condition<E> {
+        Condition::new(Node::Exists(self.path))
+    }
+
+    /// True when the item has no value at this path.
+    pub fn not_exists(self) -> Condition<E> {
+        Condition::new(Node::NotExists(self.path))
+    }
+
+    /// True when the value is of DynamoDB type `kind`.
+    pub fn has_type(self, kind: AttributeKind) -> Condition<E> {
+        Condition::new(Node::HasType(
+            self.path,
+            AttributeValue::S(kind.code().to_owned()),
+        ))
+    }
+
+    /// The value's size (string length in bytes, binary length, or number of elements),
+    /// to compare with a number.
+    pub fn size(self) -> Size<E> {
+        Size {
+            path: self.path,
+            entity: PhantomData,
+        }
+    }
+}
+
+impl<E, T: Serialize> Path<E, T> {
     fn compare(self, op: Op, value: impl Into<T>) -> Condition<E> {
-        Condition::from_values(vec![value.into()], |mut v| {
-            Node::Compare(self.name, op, v.remove(0))
+        let encode = self.encode;
+        Condition::from_values(vec![value.into()], encode, |mut v| {
+            Node::Compare(self.path, op, v.remove(0))
         })
     }
 
-    /// The attribute equals `value`.
+    /// The value equals `value`.
     pub fn eq(self, value: impl Into<T>) -> Condition<E> {
         self.compare(Op::Eq, value)
     }
 
-    /// The attribute differs from `value` (or is missing).
+    /// The value differs from `value` (or is missing).
     pub fn ne(self, value: impl Into<T>) -> Condition<E> {
         self.compare(Op::Ne, value)
     }
 
-    /// The attribute is less than `value`.
+    /// The value is less than `value`.
     pub fn lt(self, value: impl Into<T>) -> Condition<E> {
         self.compare(Op::Lt, value)
     }
 
-    /// The attribute is at most `value`.
+    /// The value is at most `value`.
     pub fn le(self, value: impl Into<T>) -> Condition<E> {
         self.compare(Op::Le, value)
     }
 
-    /// The attribute is greater than `value`.
+    /// The value is greater than `value`.
     pub fn gt(self, value: impl Into<T>) -> Condition<E> {
         self.compare(Op::Gt, value)
     }
 
-    /// The attribute is at least `value`.
+    /// The value is at least `value`.
     pub fn ge(self, value: impl Into<T>) -> Condition<E> {
         self.compare(Op::Ge, value)
     }
 
-    /// `low <= attribute <= high`.
+    /// `low <= value <= high`.
     pub fn between(self, low: impl Into<T>, high: impl Into<T>) -> Condition<E> {
-        Condition::from_values(vec![low.into(), high.into()], |mut v| {
+        let encode = self.encode;
+        Condition::from_values(vec![low.into(), high.into()], encode, |mut v| {
             let high = v.remove(1);
-            Node::Between(self.name, v.remove(0), high)
+            Node::Between(self.path, v.remove(0), high)
         })
     }
 
-    /// The attribute equals one of `values` (at most 100).
+    /// The value equals one of `values` (at most 100).
     pub fn is_in<V: Into<T>>(self, values: impl IntoIterator<Item = V>) -> Condition<E> {
         let values: Vec<T> = values.into_iter().map(Into::into).collect();
         if values.is_empty() || values.len() > MAX_IN_OPERANDS {
             return Condition::invalid(format!(
-                "`in` on attribute `{}` takes 1 to {MAX_IN_OPERANDS} values, got {}",
-                self.name,
+                "`in` on `{}` takes 1 to {MAX_IN_OPERANDS} values, got {}",
+                self.path,
                 values.len()
             ));
         }
-        Condition::from_values(values, |v| Node::In(self.name, v))
+        let encode = self.encode;
+        Condition::from_values(values, encode, |v| Node::In(self.path, v))
+    }
+}
+
+delegate_to_path! {
+    /// The attribute equals `value`.
+    fn eq(value: impl Into<T>);
+    /// The attribute differs from `value` (or is missing).
+    fn ne(value: impl Into<T>);
+    /// The attribute is less than `value`.
+    fn lt(value: impl Into<T>);
+    /// The attribute is at most `value`.
+    fn le(value: impl Into<T>);
+    /// The attribute is greater than `value`.
+    fn gt(value: impl Into<T>);
+    /// The attribute is at least `value`.
+    fn ge(value: impl Into<T>);
+    /// `low <= attribute <= high`.
+    fn between(low: impl Into<T>, high: impl Into<T>);
+}
+
+impl<E, T: Serialize> Attr<E, T> {
+    /// The attribute equals one of `values` (at most 100).
+    pub fn is_in<V: Into<T>>(self, values: impl IntoIterator<Item = V>) -> Condition<E> {
+        self.path().is_in(values)
+    }
+}
+
+impl<E> Path<E, String> {
+    /// The string starts with `prefix`.
+    pub fn begins_with(self, prefix: impl Into<String>) -> Condition<E> {
+        Condition::new(Node::BeginsWith(
+            self.path,
+            AttributeValue::S(prefix.into()),
+        ))
+    }
+
+    /// The string contains `part`.
+    pub fn contains(self, part: impl Into<String>) -> Condition<E> {
+        Condition::new(Node::Contains(self.path, AttributeValue::S(part.into())))
     }
 }
 
 impl<E> Attr<E, String> {
     /// The string attribute starts with `prefix`.
     pub fn begins_with(self, prefix: impl Into<String>) -> Condition<E> {
-        Condition::new(Node::BeginsWith(
-            self.name,
-            AttributeValue::S(prefix.into()),
-        ))
+        self.path().begins_with(prefix)
     }
 
     /// The string attribute contains `part`.
     pub fn contains(self, part: impl Into<String>) -> Condition<E> {
-        Condition::new(Node::Contains(self.name, AttributeValue::S(part.into())))
+        self.path().contains(part)
     }
 }
 
@@ -254,15 +355,15 @@ impl Op {
 
 #[derive(Debug, Clone)]
 enum Node {
-    Compare(&'static str, Op, AttributeValue),
-    Between(&'static str, AttributeValue, AttributeValue),
-    In(&'static str, Vec<AttributeValue>),
-    BeginsWith(&'static str, AttributeValue),
-    Contains(&'static str, AttributeValue),
-    Exists(&'static str),
-    NotExists(&'static str),
-    HasType(&'static str, AttributeValue),
-    Size(&'static str, Op, AttributeValue),
+    Compare(DocPath, Op, AttributeValue),
+    Between(DocPath, AttributeValue, AttributeValue),
+    In(DocPath, Vec<AttributeValue>),
+    BeginsWith(DocPath, AttributeValue),
+    Contains(DocPath, AttributeValue),
+    Exists(DocPath),
+    NotExists(DocPath),
+    HasType(DocPath, AttributeValue),
+    Size(DocPath, Op, AttributeValue),
     And(Box<Node>, Box<Node>),
     Or(Box<Node>, Box<Node>),
     Not(Box<Node>),
@@ -308,14 +409,12 @@ impl<E> Condition<E> {
         }
     }
 
-    fn from_values<T: Serialize>(
+    fn from_values<T>(
         values: Vec<T>,
+        encode: Encoder<T>,
         build: impl FnOnce(Vec<AttributeValue>) -> Node,
     ) -> Self {
-        let encoded: std::result::Result<Vec<AttributeValue>, _> = values
-            .iter()
-            .map(serde_dynamo::to_attribute_value)
-            .collect();
+        let encoded: std::result::Result<Vec<AttributeValue>, _> = values.iter().map(encode).collect();
         match encoded {
             Ok(values) => Self::new(build(values)),
             Err(err) => Self::invalid(format!("cannot encode a condition value: {err}")),
@@ -387,36 +486,36 @@ fn write_node(node: &Node, p: &mut Placeholders, out: &mut String) {
     // Writing to a String cannot fail.
     let _ = match node {
         Node::Compare(name, op, value) => {
-            let (n, v) = (p.name(name), p.value(value.clone()));
+            let (n, v) = (name.render(p), p.value(value.clone()));
             write!(out, "{n} {} {v}", op.symbol())
         }
         Node::Between(name, low, high) => {
-            let (n, l, h) = (p.name(name), p.value(low.clone()), p.value(high.clone()));
+            let (n, l, h) = (name.render(p), p.value(low.clone()), p.value(high.clone()));
             write!(out, "{n} BETWEEN {l} AND {h}")
         }
         Node::In(name, values) => {
-            let n = p.name(name);
+            let n = name.render(p);
             let list: Vec<String> = values.iter().map(|v| p.value(v.clone())).collect();
             write!(out, "{n} IN ({})", list.join(", "))
         }
         Node::BeginsWith(name, value) => {
-            let (n, v) = (p.name(name), p.value(value.clone()));
+            let (n, v) = (name.render(p), p.value(value.clone()));
             write!(out, "begins_with({n}, {v})")
         }
         Node::Contains(name, value) => {
-            let (n, v) = (p.name(name), p.value(value.clone()));
+            let (n, v) = (name.render(p), p.value(value.clone()));
             write!(out, "contains({n}, {v})")
         }
-        Node::Exists(name) => write!(out, "attribute_exists({})", p.name(name)),
+        Node::Exists(name) => write!(out, "attribute_exists({})", name.render(p)),
         Node::HasType(name, kind) => {
-            let (n, v) = (p.name(name), p.value(kind.clone()));
+            let (n, v) = (name.render(p), p.value(kind.clone()));
             write!(out, "attribute_type({n}, {v})")
         }
         Node::Size(name, op, value) => {
-            let (n, v) = (p.name(name), p.value(value.clone()));
+            let (n, v) = (name.render(p), p.value(value.clone()));
             write!(out, "size({n}) {} {v}", op.symbol())
         }
-        Node::NotExists(name) => write!(out, "attribute_not_exists({})", p.name(name)),
+        Node::NotExists(name) => write!(out, "attribute_not_exists({})", name.render(p)),
         Node::And(a, b) | Node::Or(a, b) => {
             let joiner = if matches!(node, Node::And(..)) {
                 " AND "

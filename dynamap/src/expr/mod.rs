@@ -30,8 +30,11 @@
 //! expression's meaning and reserved words (`type`, `name`, `status`) need no care.
 
 mod condition;
+mod path;
 mod placeholders;
 pub(crate) mod update;
 
 pub use condition::{Attr, AttributeKind, Condition, Size};
+pub(crate) use path::DocPath;
+pub use path::{Path, Target};
 pub use placeholders::{NameMap, Placeholders, Rendered, ValueMap};

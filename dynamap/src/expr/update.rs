@@ -4,25 +4,25 @@
 
 use serde::Serialize;
 
-use super::Attr;
+use super::path::{DocPath, Path};
 use super::placeholders::Placeholders;
 use crate::codec::AttributeValue;
 
-/// One change to one attribute.
-#[derive(Debug, Clone)]
+/// One change to one attribute, or to a value inside one.
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Change {
-    Set(&'static str, AttributeValue),
-    SetIfNotExists(&'static str, AttributeValue),
-    Increment(&'static str, AttributeValue),
-    Append(&'static str, AttributeValue),
-    Remove(&'static str),
-    Add(&'static str, AttributeValue),
-    Delete(&'static str, AttributeValue),
+    Set(DocPath, AttributeValue),
+    SetIfNotExists(DocPath, AttributeValue),
+    Increment(DocPath, AttributeValue),
+    Append(DocPath, AttributeValue),
+    Remove(DocPath),
+    Add(DocPath, AttributeValue),
+    Delete(DocPath, AttributeValue),
 }
 
 impl Change {
-    /// The attribute it changes.
-    pub(crate) fn attribute(&self) -> &'static str {
+    /// The path it changes.
+    pub(crate) fn path(&self) -> &DocPath {
         match self {
             Change::Set(a, _)
             | Change::SetIfNotExists(a, _)
@@ -34,6 +34,11 @@ impl Change {
         }
     }
 
+    /// The top-level attribute it changes.
+    pub(crate) fn attribute(&self) -> &str {
+        self.path().root()
+    }
+
     /// True for changes that give the attribute a value (not `REMOVE`).
     pub(crate) fn writes_value(&self) -> bool {
         !matches!(self, Change::Remove(_))
@@ -42,7 +47,7 @@ impl Change {
 
 /// Encodes an update value, keeping the error for the request to report.
 pub(crate) fn encode<T: Serialize + ?Sized>(
-    attribute: &str,
+    attribute: &impl std::fmt::Display,
     value: &T,
 ) -> Result<AttributeValue, String> {
     serde_dynamo::to_attribute_value(value)
@@ -54,7 +59,7 @@ pub(crate) fn render(changes: &[Change], p: &mut Placeholders) -> String {
     let (mut set, mut remove, mut add, mut delete) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for change in changes {
-        let name = p.name(change.attribute());
+        let name = change.path().render(p);
         match change {
             Change::Set(_, v) => set.push(format!("{name} = {}", p.value(v.clone()))),
             Change::SetIfNotExists(_, v) => set.push(format!(
@@ -94,22 +99,45 @@ pub(crate) fn render(changes: &[Change], p: &mut Placeholders) -> String {
     clauses.join(" ")
 }
 
-/// Typed constructors, so a change's value has the field's type.
-impl<E, T: Serialize> Attr<E, T> {
-    /// `SET attribute = value`.
-    pub(crate) fn set_change(self, value: &T) -> Result<Change, String> {
-        encode(self.name(), value).map(|v| Change::Set(self.name(), v))
+/// Typed constructors, so a change's value has the field's type and is stored the way the
+/// field stores it (through its `with` module, if any).
+impl<E, T> Path<E, T> {
+    fn encoded(&self, value: &T) -> Result<AttributeValue, String> {
+        self.encode(value)
+            .map_err(|err| format!("cannot encode a value for `{}`: {err}", self.path))
     }
 
-    /// `SET attribute = if_not_exists(attribute, value)`.
+    /// `SET path = value`.
+    pub(crate) fn set_change(self, value: &T) -> Result<Change, String> {
+        self.encoded(value).map(|v| Change::Set(self.path, v))
+    }
+
+    /// `SET path = if_not_exists(path, value)`.
     pub(crate) fn default_change(self, value: &T) -> Result<Change, String> {
-        encode(self.name(), value).map(|v| Change::SetIfNotExists(self.name(), v))
+        self.encoded(value).map(|v| Change::SetIfNotExists(self.path, v))
+    }
+
+    /// `SET path = if_not_exists(path, 0) + by`.
+    pub(crate) fn increment_change(self, by: &T) -> Result<Change, String> {
+        self.encoded(by).map(|v| Change::Increment(self.path, v))
+    }
+
+    /// `ADD path value`.
+    pub(crate) fn add_change(self, value: &T) -> Result<Change, String> {
+        self.encoded(value).map(|v| Change::Add(self.path, v))
+    }
+
+    /// `DELETE path elements`.
+    pub(crate) fn delete_change(self, elements: &T) -> Result<Change, String> {
+        self.encoded(elements).map(|v| Change::Delete(self.path, v))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::expr::Attr;
 
     struct Counter;
     const VALUE: Attr<Counter, u64> = Attr::new("value");
@@ -118,13 +146,16 @@ mod tests {
     #[test]
     fn clauses_are_grouped_by_keyword() {
         let changes = vec![
-            VALUE.set_change(&3).expect("encodes"),
-            Change::Remove("note"),
-            Change::Increment("hits", AttributeValue::N("1".into())),
-            Change::Add("seen", AttributeValue::Ss(vec!["a".into()])),
-            Change::Append("tags", encode("tags", &vec!["x"]).expect("encodes")),
-            Change::Delete("seen2", AttributeValue::Ss(vec!["b".into()])),
-            TAGS.default_change(&vec![]).expect("encodes"),
+            VALUE.path().set_change(&3).expect("encodes"),
+            Change::Remove(DocPath::attribute("note")),
+            Change::Increment(DocPath::attribute("hits"), AttributeValue::N("1".into())),
+            Change::Add(DocPath::attribute("seen"), AttributeValue::Ss(vec!["a".into()])),
+            Change::Append(
+                DocPath::attribute("tags"),
+                encode(&"tags", &vec!["x"]).expect("encodes"),
+            ),
+            Change::Delete(DocPath::attribute("seen2"), AttributeValue::Ss(vec!["b".into()])),
+            TAGS.path().default_change(&vec![]).expect("encodes"),
         ];
         let mut p = Placeholders::default();
         let text = render(&changes, &mut p);

@@ -28,6 +28,7 @@
 //! A rendered partition key may be at most 2,048 bytes and a sort key 1,024 bytes, as in
 //! DynamoDB; longer keys are a [`KeyError`] before anything is sent.
 
+mod attribute;
 mod escape;
 mod part;
 mod sort;
@@ -36,6 +37,9 @@ mod template;
 use std::fmt;
 use std::marker::PhantomData;
 
+use crate::codec::AttributeValue;
+
+pub use attribute::{AttributeKey, Binary, KeyAttribute, KeyAttributeArg, check_key_value};
 pub use escape::DELIMITER;
 pub use part::{KeyArg, KeyPart, KeyPartError};
 #[cfg(feature = "time")]
@@ -178,9 +182,10 @@ impl<E> PartialEq for Key<E> {
 /// named after it in snake case, such as `E::gsi1(...)`).
 ///
 /// `S` is the tuple of the sort key's part types, so sort-key conditions are typed by the
-/// template's fields.
+/// template's fields; for an index whose sort key is a field's own attribute
+/// (`sk = field(score)`), it is [`AttributeKey<T>`] and conditions take values of `T`.
 pub struct PartitionKey<E, S = ()> {
-    value: Result<String, KeyError>,
+    value: Result<AttributeValue, KeyError>,
     index: Option<&'static str>,
     sort: &'static [Segment],
     entity: PhantomData<fn() -> (E, S)>,
@@ -194,6 +199,16 @@ impl<E, S> PartitionKey<E, S> {
         index: Option<&'static str>,
         sort: &'static [Segment],
     ) -> Self {
+        Self::from_attribute(value.map(AttributeValue::S), index, sort)
+    }
+
+    /// Wraps a partition key that is a field's own attribute. Used by generated code.
+    #[doc(hidden)]
+    pub fn from_attribute(
+        value: Result<AttributeValue, KeyError>,
+        index: Option<&'static str>,
+        sort: &'static [Segment],
+    ) -> Self {
         Self {
             value,
             index,
@@ -202,9 +217,18 @@ impl<E, S> PartitionKey<E, S> {
         }
     }
 
-    /// The rendered partition key value.
+    /// The partition key value, when it is a string (every rendered template is).
     pub fn value(&self) -> Result<&str, KeyError> {
-        self.value.as_deref().map_err(Clone::clone)
+        match &self.value {
+            Ok(AttributeValue::S(text)) => Ok(text),
+            Ok(_) => Ok(""),
+            Err(err) => Err(err.clone()),
+        }
+    }
+
+    /// The partition key value as DynamoDB stores it.
+    pub fn attribute_value(&self) -> Result<&AttributeValue, KeyError> {
+        self.value.as_ref().map_err(Clone::clone)
     }
 
     /// The index this partition belongs to, or `None` for the table itself.
@@ -212,12 +236,13 @@ impl<E, S> PartitionKey<E, S> {
         self.index
     }
 
-    /// The sort key template of the table or index, at run time.
+    /// The sort key template of the table or index, at run time (empty when the sort key is
+    /// a field's own attribute).
     pub fn sort_template(&self) -> &'static [Segment] {
         self.sort
     }
 
-    pub(crate) fn into_value(self) -> Result<String, KeyError> {
+    pub(crate) fn into_attribute_value(self) -> Result<AttributeValue, KeyError> {
         self.value
     }
 }

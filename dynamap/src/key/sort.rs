@@ -1,8 +1,11 @@
 //! Sort keys given part by part: the leading parts of a sort key template, for range
 //! conditions and segment-exact prefixes.
 
+use super::attribute::{AttributeKey, KeyAttribute, KeyAttributeArg};
 use super::escape::escape_tail;
 use super::{KeyArg, KeyPart, KeyPartError};
+use crate::codec::AttributeValue;
+use crate::limits::MAX_SORT_KEY_BYTES;
 
 /// One piece of a key template, kept at run time so queries can render some of its parts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,11 +18,22 @@ pub enum Segment {
 
 /// The leading parts of a sort key whose parts have the types `S` (a tuple): `("A",)` for
 /// building `A` of `LOC#{building}#{floor}#{room}`, `("A", "2")` for its floor 2, all
-/// three for one room. Implemented for tuples of up to six [`KeyArg`]s.
+/// three for one room. Implemented for tuples of up to six [`KeyArg`]s, and, for a sort
+/// key that is a field's own attribute (shape [`AttributeKey<T>`]), for values of `T`.
 pub trait SortArgs<S> {
-    /// Renders each given part, escaped, in order.
-    fn write_parts(&self, parts: &mut Vec<String>) -> Result<(), (usize, KeyPartError)>;
+    /// The sort key these parts give in `template`; on error, the index of the part at
+    /// fault.
+    fn bound(&self, template: &[Segment]) -> Result<SortBound, (usize, KeyPartError)>;
 }
+
+impl<T: KeyAttribute, A: KeyAttributeArg<T>> SortArgs<AttributeKey<T>> for A {
+    fn bound(&self, _: &[Segment]) -> Result<SortBound, (usize, KeyPartError)> {
+        self.key_value(MAX_SORT_KEY_BYTES)
+            .map(SortBound::Value)
+            .map_err(|err| (0, err))
+    }
+}
+
 
 fn write_part<T: KeyPart, A: KeyArg<T>>(
     arg: &A,
@@ -39,11 +53,12 @@ fn write_part<T: KeyPart, A: KeyArg<T>>(
 macro_rules! sort_args {
     ([$($T:ident),*]; [$($A:ident : $TA:ident),*]) => {
         impl<$($T: KeyPart,)* $($A: KeyArg<$TA>,)*> SortArgs<($($T,)*)> for ($($A,)*) {
-            #[allow(non_snake_case, unused_variables)] // bindings named after their type parameters
-            fn write_parts(&self, parts: &mut Vec<String>) -> Result<(), (usize, KeyPartError)> {
+            #[allow(non_snake_case, unused_variables, unused_mut)] // bindings named after their type parameters; `()` pushes no part
+            fn bound(&self, template: &[Segment]) -> Result<SortBound, (usize, KeyPartError)> {
                 let ($($A,)*) = self;
-                $(write_part::<$TA, _>($A, parts)?;)*
-                Ok(())
+                let mut parts = Vec::new();
+                $(write_part::<$TA, _>($A, &mut parts)?;)*
+                Ok(sort_bound(template, &parts))
             }
         }
     };
@@ -78,10 +93,12 @@ sort_args!([T0,T1,T2,T3,T4,T5]; [A0: T0,A1: T1,A2: T2,A3: T3]);
 sort_args!([T0,T1,T2,T3,T4,T5]; [A0: T0,A1: T1,A2: T2,A3: T3,A4: T4]);
 sort_args!([T0,T1,T2,T3,T4,T5]; [A0: T0,A1: T1,A2: T2,A3: T3,A4: T4,A5: T5]);
 /// A sort key given up to some part: either every part (a whole key) or the leading ones.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum SortBound {
     /// Every part was given: the whole sort key.
     Whole(String),
+    /// The value of a sort key that is a field's own attribute.
+    Value(AttributeValue),
     /// Only leading parts were given.
     Prefix {
         /// The key up to the last given part plus the literal after it (which starts with
@@ -146,17 +163,15 @@ mod tests {
         Hole("room"),
     ];
 
-    fn parts<S, A: SortArgs<S>>(args: A) -> Vec<String> {
-        let mut out = Vec::new();
-        args.write_parts(&mut out).expect("renders");
-        out
+    fn bound_of<S, A: SortArgs<S>>(template: &[Segment], args: A) -> SortBound {
+        args.bound(template).expect("renders")
     }
 
     type Loc = (String, String, String);
 
     #[test]
     fn leading_parts_make_segment_exact_prefixes() {
-        let bound = sort_bound(LOC, &parts::<Loc, _>(("A",)));
+        let bound = bound_of::<Loc, _>(LOC, ("A",));
         assert_eq!(
             bound,
             SortBound::Prefix {
@@ -164,7 +179,7 @@ mod tests {
                 after: "LOC#A$".into()
             }
         );
-        let bound = sort_bound(LOC, &parts::<Loc, _>(("A", "2")));
+        let bound = bound_of::<Loc, _>(LOC, ("A", "2"));
         assert_eq!(
             bound,
             SortBound::Prefix {
@@ -180,18 +195,18 @@ mod tests {
 
     #[test]
     fn all_parts_make_a_whole_key() {
-        let bound = sort_bound(LOC, &parts::<Loc, _>(("A", "2", "13")));
+        let bound = bound_of::<Loc, _>(LOC, ("A", "2", "13"));
         assert_eq!(bound, SortBound::Whole("LOC#A#2#13".into()));
         let read: &[Segment] = &[Literal("READ#"), Hole("at"), Literal("#END")];
         assert_eq!(
-            sort_bound(read, &parts::<(u8,), _>((7u8,))),
+            bound_of::<(u8,), _>(read, (7u8,)),
             SortBound::Whole("READ#007#END".into())
         );
     }
 
     #[test]
     fn no_parts_narrow_to_the_leading_literal() {
-        let bound = sort_bound(LOC, &parts::<Loc, _>(()));
+        let bound = bound_of::<Loc, _>(LOC, ());
         assert_eq!(
             bound,
             SortBound::Prefix {
@@ -203,9 +218,14 @@ mod tests {
 
     #[test]
     fn parts_are_escaped_and_checked() {
-        assert_eq!(parts::<Loc, _>(("A#1",)), ["A%231"]);
-        let mut out = Vec::new();
-        let err = SortArgs::<Loc>::write_parts(&("A", ""), &mut out).expect_err("empty floor");
+        assert_eq!(
+            bound_of::<Loc, _>(LOC, ("A#1",)),
+            SortBound::Prefix {
+                prefix: "LOC#A%231#".into(),
+                after: "LOC#A%231$".into()
+            }
+        );
+        let err = SortArgs::<Loc>::bound(&("A", ""), LOC).expect_err("empty floor");
         assert_eq!(err, (1, KeyPartError::Empty));
     }
 }

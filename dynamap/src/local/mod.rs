@@ -191,6 +191,8 @@ mod tests {
                 name: "GSI1",
                 pk: "GSI1PK",
                 sk: None,
+                pk_type: crate::table::ScalarType::String,
+                sk_type: crate::table::ScalarType::String,
                 projection: Projection::All,
             }],
         };

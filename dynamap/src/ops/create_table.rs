@@ -1,6 +1,6 @@
 //! CreateTable from a [`Table`] layout.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::client::Waiters;
@@ -12,7 +12,7 @@ use aws_sdk_dynamodb::types::{
 use tracing::Instrument;
 
 use super::call_span;
-use crate::table::{Projection, Table, TableSchema};
+use crate::table::{Projection, ScalarType, Table, TableSchema};
 use crate::{Db, Error, Result};
 
 /// How long [`Db::create_table`] waits for a new table to become active.
@@ -114,19 +114,35 @@ fn build_error(operation: &'static str, err: aws_sdk_dynamodb::error::BuildError
 }
 
 fn attribute_definitions(schema: &TableSchema) -> Result<Vec<AttributeDefinition>> {
-    let mut names = BTreeSet::new();
-    names.insert(schema.pk);
-    names.extend(schema.sk);
-    for index in schema.indexes {
-        names.insert(index.pk);
-        names.extend(index.sk);
+    let mut types: BTreeMap<&str, ScalarType> = BTreeMap::new();
+    types.insert(schema.pk, ScalarType::String);
+    if let Some(sk) = schema.sk {
+        types.insert(sk, ScalarType::String);
     }
-    names
+    for index in schema.indexes {
+        let keys = [(Some(index.pk), index.pk_type), (index.sk, index.sk_type)];
+        for (name, kind) in keys {
+            let Some(name) = name else { continue };
+            if let Some(declared) = types.insert(name, kind)
+                && declared != kind
+            {
+                return Err(Error::InvalidRequest {
+                    reason: format!(
+                        "attribute `{name}` is a key of type {} and of type {} in layout `{}`",
+                        declared.code(),
+                        kind.code(),
+                        schema.type_name
+                    ),
+                });
+            }
+        }
+    }
+    types
         .into_iter()
-        .map(|name| {
+        .map(|(name, kind)| {
             AttributeDefinition::builder()
                 .attribute_name(name)
-                .attribute_type(ScalarAttributeType::S)
+                .attribute_type(ScalarAttributeType::from(kind.code()))
                 .build()
                 .map_err(|err| build_error("CreateTable", err))
         })

@@ -8,11 +8,13 @@ mod get;
 mod put;
 pub mod sync;
 pub mod update;
+mod upsert;
 
 pub use delete::Delete;
 pub use get::Get;
 pub use put::{Put, PutMode};
 pub use update::Update;
+pub use upsert::Upsert;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
@@ -22,9 +24,12 @@ use crate::limits::{MAX_ITEM_BYTES, item_size};
 use crate::table::Table;
 use crate::{Entity, Error, Result};
 
-/// The item to write for `entity`, checked against DynamoDB's item size limit.
+/// The item to write for `entity`, with its automatic timestamps, checked against
+/// DynamoDB's item size limit. Every put path (put, create, replace, save, batches,
+/// transactions) goes through here.
 pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<Item> {
-    let item = entity.to_item()?;
+    let mut item = entity.to_item()?;
+    crate::derived::Timestamps::now::<E>()?.stamp(&mut item);
     let size = item_size(&item);
     if size > MAX_ITEM_BYTES {
         return Err(Error::ItemTooLarge {

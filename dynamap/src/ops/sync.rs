@@ -43,7 +43,9 @@ use super::PutMode;
 use super::condition::{finish, put_condition, put_failed};
 use crate::codec::Item;
 use crate::entity::LookupKey;
-use crate::expr::{Condition, Placeholders};
+use crate::expr::update::Change;
+use crate::expr::{Condition, DocPath, Placeholders};
+use super::update::Plan;
 use crate::retry::{RetryPolicy, SplitMix64};
 use crate::table::Table;
 use crate::transact::{Action, ActionFailure, raw_delete, raw_put};
@@ -198,6 +200,35 @@ fn taken_lookup(reasons: &[ActionFailure], lookups: &[LookupKey]) -> Option<&'st
         .find_map(|r| lookups.get(r.index - 1).map(|l| l.name))
 }
 
+/// Puts the lookup item `lookup` of `owner`, on condition that it is free or already its.
+fn lookup_put<E: Entity>(db: &Db, owner: &Owner, lookup: &LookupKey) -> Result<Action> {
+    let schema = <E::Table as Table>::SCHEMA;
+    let mut lookup_item = lookup_key::<E>(&lookup.pk, lookup.sk.as_deref());
+    lookup_item.insert(
+        schema.entity_type.to_owned(),
+        AttributeValue::S(format!("{}.{}", E::ENTITY_TYPE, lookup.name)),
+    );
+    for (attribute, value) in [
+        (OWNER_PK, owner.value(Some(schema.pk))),
+        (OWNER_SK, owner.value(schema.sk)),
+    ] {
+        if let Some(value) = value {
+            lookup_item.insert(attribute.to_owned(), value);
+        }
+    }
+    let mut p = Placeholders::default();
+    let condition = vec![free_or_mine::<E>(owner, &mut p)];
+    let key = lookup_key::<E>(&lookup.pk, lookup.sk.as_deref());
+    raw_put(
+        db,
+        E::ENTITY_TYPE,
+        "put",
+        key,
+        lookup_item,
+        finish(condition, p),
+    )
+}
+
 /// Waits before the next round, on the client's own timer (so any runtime works).
 async fn pause(db: &Db, policy: &RetryPolicy, round: u32, rng: &mut SplitMix64) {
     use aws_smithy_async::rt::sleep::AsyncSleep;
@@ -257,7 +288,6 @@ async fn put_round<E: Entity>(
     mode: PutMode,
     condition: Option<&Condition<E>>,
 ) -> Result<bool> {
-    let schema = <E::Table as Table>::SCHEMA;
     let item = &write.item;
     let current = owner.recorded::<E>(db).await?;
     // Create, replace and a user condition decide on the state just read; so does the
@@ -283,30 +313,7 @@ async fn put_round<E: Entity>(
     )?;
     let mut tx = db.transaction().push_action(owner_put);
     for lookup in &write.lookups {
-        let mut lookup_item = lookup_key::<E>(&lookup.pk, lookup.sk.as_deref());
-        lookup_item.insert(
-            schema.entity_type.to_owned(),
-            AttributeValue::S(format!("{}.{}", E::ENTITY_TYPE, lookup.name)),
-        );
-        for (attribute, value) in [
-            (OWNER_PK, owner.value(Some(schema.pk))),
-            (OWNER_SK, owner.value(schema.sk)),
-        ] {
-            if let Some(value) = value {
-                lookup_item.insert(attribute.to_owned(), value);
-            }
-        }
-        let mut p = Placeholders::default();
-        let condition = vec![free_or_mine::<E>(owner, &mut p)];
-        let key = lookup_key::<E>(&lookup.pk, lookup.sk.as_deref());
-        tx = tx.push_action(raw_put(
-            db,
-            E::ENTITY_TYPE,
-            "put",
-            key,
-            lookup_item,
-            finish(condition, p),
-        )?);
+        tx = tx.push_action(lookup_put::<E>(db, owner, lookup)?);
     }
     for (name, (pk, sk)) in current.iter().flatten() {
         let unchanged = write
@@ -336,6 +343,85 @@ async fn put_round<E: Entity>(
                 mode != PutMode::Upsert || write.expected_version.is_some() || condition.is_some();
             if owner_failed && decisive && owner.recorded::<E>(db).await? == current {
                 return Err(put_failed::<E>(mode, write.expected_version));
+            }
+            Ok(false)
+        }
+        Err(err) => Err(err),
+    }
+}
+
+/// Updates an entity whose update moves lookup items, in one transaction: the owner's
+/// update (guarded by the lookup keys it records), a put of each moved lookup (free or
+/// already its own) and a delete of each lookup's old item. Starts over when a concurrent
+/// change wins the race.
+pub(crate) async fn update_with_lookups<E: Entity>(db: &Db, plan: &Plan<E>) -> Result<()> {
+    let owner = Owner {
+        key: plan.key.clone(),
+    };
+    let policy = RetryPolicy::default();
+    let mut rng = SplitMix64::from_entropy();
+    for round in 0..MAX_ROUNDS {
+        match update_round::<E>(db, &owner, plan).await {
+            Ok(true) => return Ok(()),
+            Ok(false) => {}
+            Err(err) if err.is_retryable() => {}
+            Err(err) => return Err(err),
+        }
+        pause(db, &policy, round, &mut rng).await;
+    }
+    Err(Error::Contention {
+        entity: E::ENTITY_TYPE,
+        rounds: MAX_ROUNDS,
+    })
+}
+
+/// One read-then-transact round of an update that moves lookups; `Ok(false)` to start over.
+async fn update_round<E: Entity>(db: &Db, owner: &Owner, plan: &Plan<E>) -> Result<bool> {
+    let current = owner.recorded::<E>(db).await?;
+    if current.is_none() && plan.must_exist {
+        return Err(plan.failed());
+    }
+    // The owner records the moved lookups' new keys.
+    let mut records = Vec::new();
+    for lookup in &plan.lookups {
+        records.push(Change::Set(
+            DocPath::owned(recorded(lookup.name, "pk")),
+            AttributeValue::S(lookup.pk.clone()),
+        ));
+        if let Some(sk) = &lookup.sk {
+            records.push(Change::Set(
+                DocPath::owned(recorded(lookup.name, "sk")),
+                AttributeValue::S(sk.clone()),
+            ));
+        }
+    }
+    let owner_update = plan.into_action(db, records, |p| guard::<E>(current.as_ref(), p))?;
+    let mut tx = db.transaction().push_action(owner_update);
+    for lookup in &plan.lookups {
+        tx = tx.push_action(lookup_put::<E>(db, owner, lookup)?);
+    }
+    for (name, (pk, sk)) in current.iter().flatten() {
+        let moved = plan.lookups.iter().find(|l| l.name == *name);
+        if moved.is_some_and(|l| l.pk != *pk || l.sk != *sk) {
+            tx = tx.push_action(release::<E>(db, owner, pk, sk.as_deref())?);
+        }
+    }
+    match tx.send().await {
+        Ok(()) => Ok(true),
+        Err(Error::TransactionCanceled { reasons }) => {
+            if let Some(lookup) = taken_lookup(&reasons, &plan.lookups) {
+                return Err(Error::LookupTaken {
+                    entity: E::ENTITY_TYPE,
+                    lookup,
+                });
+            }
+            let owner_failed = reasons
+                .iter()
+                .any(|r| r.index == 0 && r.is_conditional_check_failed());
+            let decisive =
+                plan.must_exist || plan.expected_version.is_some() || plan.condition.is_some();
+            if owner_failed && decisive && owner.recorded::<E>(db).await? == current {
+                return Err(plan.failed());
             }
             Ok(false)
         }

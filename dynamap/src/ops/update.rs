@@ -11,8 +11,10 @@ use tracing::Instrument;
 
 use super::{call_span, key_item, record_capacity};
 use crate::codec::{AttributeValue, Item};
+use crate::derived::{DerivedChange, Timestamps, UpdatedValues};
+use crate::entity::LookupKey;
 use crate::expr::update::{Change, encode, render};
-use crate::expr::{Attr, Condition, NameMap, Placeholders, ValueMap};
+use crate::expr::{Condition, DocPath, NameMap, Placeholders, Target, ValueMap};
 use crate::key::Key;
 use crate::limits::item_size;
 use crate::table::Table;
@@ -40,17 +42,26 @@ use crate::{Db, Entity, Error, Result};
 /// # Ok(()) }
 /// ```
 ///
-/// Updates change existing items only (a missing item fails the condition); create items
-/// with [`Db::put`]. What an update may not touch is refused before sending:
-/// - key fields (they decide which item it is), and fields of `lookup(...)` items (their
-///   lookups must move with them: use `put`);
-/// - a value for a field an index template uses (its index key must be rendered from the
-///   whole item: use `put`). *Removing* such an optional field is fine: the item then leaves
-///   the index, as a put with `None` would do;
-/// - removing a field that is not an `Option` (the item could no longer be read).
+/// Updates change existing items only (a missing item fails the condition; [`Db::patch`] is
+/// the same operation under the name other libraries use); [`Db::upsert`] creates or merges.
+/// What an update touches, it keeps consistent:
+/// - **Index keys.** Setting a field an index template uses re-renders that index key in
+///   the same request, provided the update sets every field of the template (every field
+///   of the index, for a sparse index with `Option` fields); otherwise it is refused before
+///   sending with [`Error::IncompleteKeyUpdate`], naming the missing fields. Removing an
+///   optional field of an index removes the index's key attributes (the item leaves the
+///   sparse index). A field that *is* an index key (`sk = field(score)`) is updated like
+///   any other field, increments included, and the index follows.
+/// - **Lookup items.** Setting the fields of a `lookup(...)` moves the lookup item in one
+///   transaction, as [`Db::put`] does; a lookup that belongs to another item fails with
+///   [`Error::LookupTaken`].
+/// - **Versions and timestamps.** A versioned entity's version is incremented
+///   ([`expect_version`](Update::expect_version) makes the update conditional on it);
+///   `updated_at` is set to now, and `created_at` only where the item has none.
 ///
-/// For a versioned entity, every update increments the version;
-/// [`expect_version`](Update::expect_version) makes it conditional on the version read.
+/// Refused before sending: changing a primary-key field (it decides which item this is),
+/// removing a field that is not an `Option`, and changing a template or lookup field other
+/// than by setting it (an increment's result is not known, so its key cannot be rendered).
 #[must_use = "an update does nothing until it is sent"]
 pub struct Update<'a, E> {
     db: &'a Db,
@@ -73,15 +84,13 @@ impl Db {
             error: None,
         }
     }
-}
 
-/// A prepared update: the parts of the request.
-struct Prepared {
-    key: Item,
-    expression: String,
-    condition: String,
-    names: Option<NameMap>,
-    values: Option<ValueMap>,
+    /// An update that fails if the item does not exist: the same as [`Db::update`], named
+    /// as ElectroDB and DynamoDB Toolbox name it. Compare [`Db::upsert`], which creates the
+    /// item when it is missing.
+    pub fn patch<E: Entity>(&self, key: Key<E>) -> Update<'_, E> {
+        self.update(key)
+    }
 }
 
 impl<'a, E: Entity> Update<'a, E> {
@@ -95,50 +104,52 @@ impl<'a, E: Entity> Update<'a, E> {
         self
     }
 
-    /// `SET attribute = value`.
-    pub fn set<T: Serialize>(self, attr: Attr<E, T>, value: impl Into<T>) -> Self {
-        let change = attr.set_change(&value.into());
+    /// `SET path = value`. `path` is a field constant (`Order::STATUS`) or a path inside
+    /// one (`Order::ADDRESS.at::<String>("city")`).
+    pub fn set<T, A: Target<E, T>>(self, path: A, value: impl Into<T>) -> Self {
+        let change = path.into_path().set_change(&value.into());
         self.change(change)
     }
 
-    /// `SET attribute = value` unless the attribute already has a value.
-    pub fn set_if_not_exists<T: Serialize>(self, attr: Attr<E, T>, value: impl Into<T>) -> Self {
-        let change = attr.default_change(&value.into());
+    /// `SET path = value` unless the item already has a value there.
+    pub fn set_if_not_exists<T, A: Target<E, T>>(self, path: A, value: impl Into<T>) -> Self {
+        let change = path.into_path().default_change(&value.into());
         self.change(change)
     }
 
-    /// `SET attribute = attribute + by` (a missing attribute counts as 0). Use a negative
-    /// `by` on a signed field to decrement.
-    pub fn increment<T: Serialize>(self, attr: Attr<E, T>, by: impl Into<T>) -> Self {
-        let change = encode(attr.name(), &by.into()).map(|v| Change::Increment(attr.name(), v));
+    /// `SET path = path + by` (a missing value counts as 0). Use a negative `by` on a
+    /// signed field to decrement.
+    pub fn increment<T, A: Target<E, T>>(self, path: A, by: impl Into<T>) -> Self {
+        let change = path.into_path().increment_change(&by.into());
         self.change(change)
     }
 
     /// `SET list = list_append(list, items)` (a missing list counts as empty).
-    pub fn append<T: Serialize>(
+    pub fn append<T: Serialize, A: Target<E, Vec<T>>>(
         self,
-        attr: Attr<E, Vec<T>>,
+        path: A,
         items: impl IntoIterator<Item = T>,
     ) -> Self {
+        let path = path.into_path();
         let items: Vec<T> = items.into_iter().collect();
-        let change = encode(attr.name(), &items).map(|v| Change::Append(attr.name(), v));
+        let change = encode(&path.path, &items).map(|v| Change::Append(path.path, v));
         self.change(change)
     }
 
-    /// `REMOVE attribute`, for `Option` fields.
-    pub fn remove<T>(self, attr: Attr<E, T>) -> Self {
-        self.change(Ok(Change::Remove(attr.name())))
+    /// `REMOVE path`: an `Option` field, or a value inside a map or list.
+    pub fn remove<T, A: Target<E, T>>(self, path: A) -> Self {
+        self.change(Ok(Change::Remove(path.into_path().path)))
     }
 
-    /// `ADD attribute value`: adds to a number, or adds elements to a set.
-    pub fn add<T: Serialize>(self, attr: Attr<E, T>, value: impl Into<T>) -> Self {
-        let change = encode(attr.name(), &value.into()).map(|v| Change::Add(attr.name(), v));
+    /// `ADD path value`: adds to a number, or adds elements to a set.
+    pub fn add<T, A: Target<E, T>>(self, path: A, value: impl Into<T>) -> Self {
+        let change = path.into_path().add_change(&value.into());
         self.change(change)
     }
 
-    /// `DELETE attribute elements`: removes elements from a set.
-    pub fn delete_elements<T: Serialize>(self, attr: Attr<E, T>, elements: impl Into<T>) -> Self {
-        let change = encode(attr.name(), &elements.into()).map(|v| Change::Delete(attr.name(), v));
+    /// `DELETE path elements`: removes elements from a set.
+    pub fn delete_elements<T, A: Target<E, T>>(self, path: A, elements: impl Into<T>) -> Self {
+        let change = path.into_path().delete_change(&elements.into());
         self.change(change)
     }
 
@@ -157,138 +168,55 @@ impl<'a, E: Entity> Update<'a, E> {
         self
     }
 
-    fn refuse(reason: String) -> Error {
-        Error::InvalidRequest { reason }
-    }
-
-    /// Checks the changes against the entity's keys, indexes and lookups, and renders them.
-    fn prepare(self) -> Result<(&'a Db, Prepared)> {
+    /// Checks the changes against the entity's keys, indexes and lookups, and adds what
+    /// they imply: re-rendered index keys, moved lookups, the version and timestamps.
+    fn plan(self) -> Result<(&'a Db, Plan<E>)> {
         if let Some(reason) = self.error {
             return Err(Error::InvalidExpression { reason });
         }
         if self.changes.is_empty() {
-            return Err(Self::refuse(format!(
+            return Err(refuse(format!(
                 "an update of `{}` needs at least one change",
                 E::ENTITY_TYPE
             )));
         }
-        let meta = E::WRITE;
-        let schema = <E::Table as Table>::SCHEMA;
         let mut changes = self.changes;
-        let mut index_removals = Vec::new();
-        for change in &changes {
-            let attribute = change.attribute();
-            if meta.key_attributes.contains(&attribute) {
-                return Err(Self::refuse(format!(
-                    "`{attribute}` is part of the primary key of `{}`; an update cannot change it",
-                    E::ENTITY_TYPE
-                )));
+        check_changes::<E>(&changes)?;
+        let mut values = UpdatedValues::default();
+        for change in changes.iter().filter(|c| c.path().is_attribute()) {
+            match (change, attribute_of::<E>(change.path())) {
+                (Change::Set(_, value), Some(attribute)) => values.push(attribute, Some(value)),
+                (Change::Remove(_), Some(attribute)) => values.push(attribute, None),
+                _ => {}
             }
-            if let Some((_, lookup)) = meta.lookup_attributes.iter().find(|(a, _)| *a == attribute)
-            {
-                return Err(Self::refuse(format!(
-                    "`{attribute}` is kept in lookup `{lookup}`; write the whole `{}` with put",
-                    E::ENTITY_TYPE
-                )));
-            }
-            if !change.writes_value() && !meta.optional_attributes.contains(&attribute) {
-                return Err(Self::refuse(format!(
-                    "`{attribute}` is not optional in `{}`; removing it would make the item unreadable",
-                    E::ENTITY_TYPE
-                )));
-            }
-            for (_, index) in meta
-                .indexed_attributes
-                .iter()
-                .filter(|(a, _)| *a == attribute)
-            {
-                if change.writes_value() {
-                    return Err(Self::refuse(format!(
-                        "`{attribute}` is part of index `{index}`'s key; write the whole `{}` with put",
-                        E::ENTITY_TYPE
-                    )));
+        }
+        let key = self.key.values()?;
+        let derived = E::derived_key_changes(&values, key)?;
+        let lookups = E::updated_lookup_keys(&values, key)?;
+        drop(values);
+        for change in derived {
+            changes.retain(|c| c.attribute() != derived_attribute(&change));
+            changes.push(match change {
+                DerivedChange::Set(attribute, value) => {
+                    Change::Set(DocPath::attribute(attribute), value)
                 }
-                if let Some(index) = schema.index(index) {
-                    index_removals.extend(std::iter::once(index.pk).chain(index.sk));
-                }
-            }
+                DerivedChange::Remove(attribute) => Change::Remove(DocPath::attribute(attribute)),
+            });
         }
-        index_removals.sort_unstable();
-        index_removals.dedup();
-        changes.extend(index_removals.into_iter().map(Change::Remove));
-        if let Some(version) = meta.version {
-            changes.push(Change::Increment(version, AttributeValue::N("1".into())));
-        }
-
-        let mut p = Placeholders::default();
-        let expression = render(&changes, &mut p);
-        let mut conditions = vec![format!("attribute_exists({})", p.name(schema.pk))];
-        if let (Some(attribute), Some(version)) = (meta.version, self.expected_version) {
-            conditions.push(format!(
-                "{} = {}",
-                p.name(attribute),
-                p.value(AttributeValue::N(version.to_string()))
-            ));
-        }
-        if let Some(condition) = &self.condition {
-            conditions.push(format!("({})", condition.render_into(&mut p)?));
-        }
-        let (names, values) = p.into_parts();
-        let prepared = Prepared {
+        let plan = Plan {
             key: key_item(self.key)?,
-            expression,
-            condition: conditions.join(" AND "),
-            names,
-            values,
+            changes,
+            condition: self.condition,
+            expected_version: self.expected_version,
+            must_exist: true,
+            lookups,
         };
-        Ok((self.db, prepared))
-    }
-
-    fn failed(expected_version: Option<u64>) -> Error {
-        match expected_version {
-            Some(expected) if E::WRITE.version.is_some() => Error::VersionConflict {
-                entity: E::ENTITY_TYPE,
-                expected,
-            },
-            _ => Error::ConditionalCheckFailed {
-                entity: E::ENTITY_TYPE,
-                operation: "update",
-            },
-        }
+        Ok((self.db, plan.with_version_and_timestamps()?))
     }
 
     async fn run(self, return_new: bool) -> Result<Option<Item>> {
-        let expected_version = self.expected_version;
-        let (db, prepared) = self.prepare()?;
-        let span = call_span("UpdateItem", db.table_name(), E::ENTITY_TYPE);
-        let result = db
-            .client()
-            .update_item()
-            .table_name(db.table_name())
-            .set_key(Some(prepared.key))
-            .update_expression(prepared.expression)
-            .condition_expression(prepared.condition)
-            .set_expression_attribute_names(prepared.names)
-            .set_expression_attribute_values(prepared.values)
-            .set_return_values(return_new.then_some(ReturnValue::AllNew))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .send()
-            .instrument(span.clone())
-            .await;
-        match result {
-            Ok(output) => {
-                record_capacity(&span, output.consumed_capacity());
-                Ok(output.attributes)
-            }
-            Err(err)
-                if err
-                    .as_service_error()
-                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
-            {
-                Err(Self::failed(expected_version))
-            }
-            Err(err) => Err(Error::service("UpdateItem", err)),
-        }
+        let (db, plan) = self.plan()?;
+        plan.send(db, return_new).await
     }
 
     /// Sends the update.
@@ -308,23 +236,268 @@ impl<'a, E: Entity> Update<'a, E> {
 
     /// The update as a transaction action.
     pub(crate) fn into_action(self) -> Result<Action> {
-        let (db, prepared) = self.prepare()?;
-        let size = item_size(&prepared.key);
+        let (db, plan) = self.plan()?;
+        if let Some(lookup) = plan.lookups.first() {
+            return Err(refuse(format!(
+                "this update of `{}` moves lookup `{}`, which takes a transaction of its own; send the update by itself",
+                E::ENTITY_TYPE, lookup.name
+            )));
+        }
+        plan.into_action(db, Vec::new(), |_| Vec::new())
+    }
+}
+
+fn refuse(reason: String) -> Error {
+    Error::InvalidRequest { reason }
+}
+
+/// The `&'static str` the entity knows an index or lookup field's attribute by; `None` for
+/// attributes no key is rendered from.
+fn attribute_of<E: Entity>(path: &DocPath) -> Option<&'static str> {
+    let meta = E::WRITE;
+    meta.indexed_attributes
+        .iter()
+        .map(|(a, _)| *a)
+        .chain(meta.lookup_attributes.iter().map(|(a, _)| *a))
+        .find(|a| *a == path.root())
+}
+
+fn derived_attribute(change: &DerivedChange) -> &'static str {
+    match change {
+        DerivedChange::Set(attribute, _) | DerivedChange::Remove(attribute) => attribute,
+    }
+}
+
+/// Refuses what an update cannot do safely: see [`Update`].
+fn check_changes<E: Entity>(changes: &[Change]) -> Result<()> {
+    let meta = E::WRITE;
+    for change in changes {
+        let attribute = change.attribute();
+        let whole = change.path().is_attribute();
+        if meta.key_attributes.contains(&attribute) {
+            return Err(refuse(format!(
+                "`{attribute}` is part of the primary key of `{}`; an update cannot change it",
+                E::ENTITY_TYPE
+            )));
+        }
+        let kept_in = meta
+            .lookup_attributes
+            .iter()
+            .map(|(a, lookup)| (a, format!("lookup `{lookup}`")))
+            .chain(
+                meta.indexed_attributes
+                    .iter()
+                    .map(|(a, index)| (a, format!("index `{index}`'s key"))),
+            )
+            .find(|(a, _)| **a == attribute);
+        if let Some((_, key)) = kept_in
+            && !(whole && matches!(change, Change::Set(..) | Change::Remove(_)))
+        {
+            return Err(refuse(format!(
+                "`{attribute}` is rendered into {key} of `{}`; an update can only set it to a value (or remove it, if optional), so the key can be rendered",
+                E::ENTITY_TYPE
+            )));
+        }
+        if whole && !change.writes_value() && !meta.optional_attributes.contains(&attribute) {
+            return Err(refuse(format!(
+                "`{attribute}` is not optional in `{}`; removing it would make the item unreadable",
+                E::ENTITY_TYPE
+            )));
+        }
+        if let (true, Some((_, limit)), Change::Set(_, value) | Change::SetIfNotExists(_, value)) = (
+            whole,
+            meta.attribute_keys.iter().find(|(a, _)| *a == attribute),
+            change,
+        ) {
+            crate::key::check_key_value(value.clone(), *limit).map_err(|err| {
+                crate::__private::key_error(E::ENTITY_TYPE, attribute_static::<E>(attribute), attribute_static::<E>(attribute), err)
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// The static name of an attribute-key attribute, for errors.
+fn attribute_static<E: Entity>(attribute: &str) -> &'static str {
+    E::WRITE
+        .attribute_keys
+        .iter()
+        .map(|(a, _)| *a)
+        .find(|a| *a == attribute)
+        .unwrap_or("")
+}
+
+/// An update ready to render: its changes, conditions and the lookups it moves.
+pub(crate) struct Plan<E> {
+    pub(crate) key: Item,
+    pub(crate) changes: Vec<Change>,
+    pub(crate) condition: Option<Condition<E>>,
+    pub(crate) expected_version: Option<u64>,
+    /// `update`/`patch`: the item must exist. `upsert`: it may be created.
+    pub(crate) must_exist: bool,
+    /// The new keys of the lookup items the update moves.
+    pub(crate) lookups: Vec<LookupKey>,
+}
+
+/// The parts of an UpdateItem request.
+struct Rendered {
+    pub(crate) key: Item,
+    pub(crate) expression: String,
+    pub(crate) condition: Option<String>,
+    pub(crate) names: Option<NameMap>,
+    pub(crate) values: Option<ValueMap>,
+}
+
+impl<E: Entity> Plan<E> {
+    /// Adds the version increment and the automatic timestamps, unless the caller changes
+    /// those attributes itself.
+    pub(crate) fn with_version_and_timestamps(mut self) -> Result<Self> {
+        let touched = |changes: &[Change], attribute: &str| {
+            changes.iter().any(|c| c.attribute() == attribute)
+        };
+        if let Some(version) = E::WRITE.version
+            && !touched(&self.changes, version)
+        {
+            self.changes.push(Change::Increment(
+                DocPath::attribute(version),
+                AttributeValue::N("1".into()),
+            ));
+        }
+        let stamps = Timestamps::now::<E>()?;
+        if let Some((attribute, value)) = stamps.updated_at
+            && !touched(&self.changes, attribute)
+        {
+            self.changes.push(Change::Set(DocPath::attribute(attribute), value));
+        }
+        if let Some((attribute, value)) = stamps.created_at
+            && !touched(&self.changes, attribute)
+        {
+            self.changes
+                .push(Change::SetIfNotExists(DocPath::attribute(attribute), value));
+        }
+        Ok(self)
+    }
+
+    /// Renders the request, with `extra` changes and `guard` conditions (lookup
+    /// bookkeeping) added.
+    fn render(
+        &self,
+        extra: Vec<Change>,
+        guard: impl FnOnce(&mut Placeholders) -> Vec<String>,
+    ) -> Result<Rendered> {
+        let schema = <E::Table as Table>::SCHEMA;
+        let mut p = Placeholders::default();
+        let mut changes = self.changes.clone();
+        changes.extend(extra);
+        let expression = render(&changes, &mut p);
+        let mut conditions = Vec::new();
+        if self.must_exist {
+            conditions.push(format!("attribute_exists({})", p.name(schema.pk)));
+        }
+        if let (Some(attribute), Some(version)) = (E::WRITE.version, self.expected_version) {
+            let name = p.name(attribute);
+            conditions.push(if version == 0 {
+                format!("attribute_not_exists({name})")
+            } else {
+                format!(
+                    "{name} = {}",
+                    p.value(AttributeValue::N(version.to_string()))
+                )
+            });
+        }
+        if let Some(condition) = &self.condition {
+            conditions.push(format!("({})", condition.render_into(&mut p)?));
+        }
+        conditions.extend(guard(&mut p));
+        let (names, values) = p.into_parts();
+        Ok(Rendered {
+            key: self.key.clone(),
+            expression,
+            condition: (!conditions.is_empty()).then(|| conditions.join(" AND ")),
+            names,
+            values,
+        })
+    }
+
+    pub(crate) fn failed(&self) -> Error {
+        match self.expected_version {
+            Some(expected) if E::WRITE.version.is_some() => Error::VersionConflict {
+                entity: E::ENTITY_TYPE,
+                expected,
+            },
+            _ => Error::ConditionalCheckFailed {
+                entity: E::ENTITY_TYPE,
+                operation: if self.must_exist { "update" } else { "upsert" },
+            },
+        }
+    }
+
+    /// Sends the update: one UpdateItem, or a transaction when it moves lookups.
+    pub(crate) async fn send(self, db: &Db, return_new: bool) -> Result<Option<Item>> {
+        if !self.lookups.is_empty() {
+            super::sync::update_with_lookups(db, &self).await?;
+            return if return_new {
+                Ok(db.client().get_item().table_name(db.table_name()).set_key(Some(self.key.clone())).consistent_read(true).send().await.map_err(|e| Error::service("GetItem", e))?.item)
+            } else {
+                Ok(None)
+            };
+        }
+        let rendered = self.render(Vec::new(), |_| Vec::new())?;
+        let span = call_span("UpdateItem", db.table_name(), E::ENTITY_TYPE);
+        let result = db
+            .client()
+            .update_item()
+            .table_name(db.table_name())
+            .set_key(Some(rendered.key))
+            .update_expression(rendered.expression)
+            .set_condition_expression(rendered.condition)
+            .set_expression_attribute_names(rendered.names)
+            .set_expression_attribute_values(rendered.values)
+            .set_return_values(return_new.then_some(ReturnValue::AllNew))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .instrument(span.clone())
+            .await;
+        match result {
+            Ok(output) => {
+                record_capacity(&span, output.consumed_capacity());
+                Ok(output.attributes)
+            }
+            Err(err)
+                if err
+                    .as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
+                Err(self.failed())
+            }
+            Err(err) => Err(Error::service("UpdateItem", err)),
+        }
+    }
+
+    /// The update as a transaction action, with `extra` changes and `guard` conditions.
+    pub(crate) fn into_action(
+        &self,
+        db: &Db,
+        extra: Vec<Change>,
+        guard: impl FnOnce(&mut Placeholders) -> Vec<String>,
+    ) -> Result<Action> {
+        let rendered = self.render(extra, guard)?;
+        let size = item_size(&rendered.key);
         let update = SdkUpdate::builder()
             .table_name(db.table_name())
-            .set_key(Some(prepared.key.clone()))
-            .update_expression(prepared.expression)
-            .condition_expression(prepared.condition)
-            .set_expression_attribute_names(prepared.names)
-            .set_expression_attribute_values(prepared.values)
+            .set_key(Some(rendered.key.clone()))
+            .update_expression(rendered.expression)
+            .set_condition_expression(rendered.condition)
+            .set_expression_attribute_names(rendered.names)
+            .set_expression_attribute_values(rendered.values)
             .build()
             .map_err(|err| Error::InvalidRequest {
                 reason: err.to_string(),
             })?;
         Ok(Action {
             entity: E::ENTITY_TYPE,
-            operation: "update",
-            key: prepared.key,
+            operation: if self.must_exist { "update" } else { "upsert" },
+            key: rendered.key,
             size,
             write: TransactWriteItem::builder().update(update).build(),
         })

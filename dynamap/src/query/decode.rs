@@ -27,6 +27,9 @@ pub trait Decode: Sized {
     /// partition holds and decode it by entity type.
     const SINGLE_ENTITY: Option<&'static str>;
 
+    /// Earlier names of the single entity type, read as it too.
+    const ALIASES: &'static [&'static str] = &[];
+
     /// Decodes one item; `Ok(None)` when `unknown` says to skip it.
     fn decode(item: Item, unknown: UnknownEntity) -> Result<Option<Self>>;
 }
@@ -34,6 +37,7 @@ pub trait Decode: Sized {
 impl<E: Entity> Decode for E {
     type Table = E::Table;
     const SINGLE_ENTITY: Option<&'static str> = Some(E::ENTITY_TYPE);
+    const ALIASES: &'static [&'static str] = E::ALIASES;
 
     fn decode(item: Item, _: UnknownEntity) -> Result<Option<Self>> {
         E::from_item(item).map(Some)

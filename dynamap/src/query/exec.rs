@@ -37,9 +37,19 @@ pub(super) struct Prepared {
 fn leading_literal(template: &[Segment]) -> Option<SortCondition> {
     match template.first() {
         Some(Segment::Literal(text)) if !text.is_empty() => {
-            Some(SortCondition::BeginsWith((*text).to_owned()))
+            Some(SortCondition::BeginsWith(AttributeValue::S((*text).to_owned())))
         }
         _ => None,
+    }
+}
+
+/// A partition key value as text, for binding cursors: a string as itself, a number or a
+/// binary (attribute keys) tagged with its type.
+fn binding_text(value: &AttributeValue) -> String {
+    match value {
+        AttributeValue::S(text) => text.clone(),
+        AttributeValue::N(number) => format!("N:{number}"),
+        other => format!("{other:?}"),
     }
 }
 
@@ -52,10 +62,11 @@ impl<T: Decode, S> Query<'_, T, S> {
             Some(index) => (index.pk, index.sk),
             None => (schema.pk, schema.sk),
         };
-        let partition = self.partition.clone()?;
+        let partition_value = self.partition.clone()?;
+        let partition = binding_text(&partition_value);
         let mut p = Placeholders::default();
         let pk = p.name(pk_attribute);
-        let pk_value = p.value(AttributeValue::S(partition.clone()));
+        let pk_value = p.value(partition_value);
         let mut key_condition = format!("{pk} = {pk_value}");
         let sort = match &self.sort {
             Some(sort) => Some(sort.clone()?),
@@ -64,7 +75,7 @@ impl<T: Decode, S> Query<'_, T, S> {
         };
         if let (Some(sort), Some(sk_attribute)) = (sort, sk_attribute) {
             let sk = p.name(sk_attribute);
-            let condition = sort.expression(&sk, |v| p.value(AttributeValue::S(v.to_owned())));
+            let condition = sort.expression(&sk, |v| p.value(v.clone()));
             key_condition = format!("{key_condition} AND {condition}");
         }
 

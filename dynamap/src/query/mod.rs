@@ -62,7 +62,7 @@ use crate::{Db, Entity, Error, Result};
 pub struct Query<'a, T, S = ()> {
     db: &'a Db,
     entity: &'static str,
-    partition: std::result::Result<String, KeyError>,
+    partition: std::result::Result<crate::codec::AttributeValue, KeyError>,
     index_name: Option<&'static str>,
     sort_template: &'static [Segment],
     sort: Option<std::result::Result<SortCondition, KeyError>>,
@@ -86,7 +86,7 @@ impl Db {
             entity: E::ENTITY_TYPE,
             index_name: partition.index(),
             sort_template: partition.sort_template(),
-            partition: partition.into_value(),
+            partition: partition.into_attribute_value(),
             sort: None,
             filter: None,
             projection: Vec::new(),
@@ -258,8 +258,12 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
         if let Err(err) = &self.partition {
             return Err(err.clone().into());
         }
-        if let Some(Err(err)) = &self.sort {
-            return Err(err.clone().into());
+        match &self.sort {
+            Some(Err(err)) => return Err(err.clone().into()),
+            Some(Ok(sort)) => sort.check().map_err(|reason| Error::InvalidRequest {
+                reason: reason.to_owned(),
+            })?,
+            None => {}
         }
         if let Some(name) = self.index_name {
             if self.index().is_none() {
@@ -299,12 +303,28 @@ pub(crate) fn read_filter<T: Decode>(
         ));
     }
     if let Some(entity) = T::SINGLE_ENTITY {
-        let name = p.name(<T::Table as Table>::SCHEMA.entity_type);
-        let value = p.value(crate::codec::AttributeValue::S(entity.to_owned()));
-        filters.push(format!("{name} = {value}"));
+        filters.push(entity_filter(entity, T::ALIASES, <T::Table as Table>::SCHEMA.entity_type, p));
     }
     if let Some(filter) = filter {
         filters.push(filter.render_into(p)?);
     }
     Ok((!filters.is_empty()).then(|| filters.join(" AND ")))
+}
+
+/// `_type = :entity`, or `_type IN (:entity, :alias, ...)` for an entity with aliases.
+pub(crate) fn entity_filter(
+    entity: &'static str,
+    aliases: &'static [&'static str],
+    attribute: &'static str,
+    p: &mut crate::expr::Placeholders,
+) -> String {
+    let name = p.name(attribute);
+    let mut values = std::iter::once(entity)
+        .chain(aliases.iter().copied())
+        .map(|e| p.value(crate::codec::AttributeValue::S(e.to_owned())));
+    if aliases.is_empty() {
+        format!("{name} = {}", values.next().unwrap_or_default())
+    } else {
+        format!("{name} IN ({})", values.collect::<Vec<_>>().join(", "))
+    }
 }

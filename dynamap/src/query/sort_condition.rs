@@ -1,17 +1,18 @@
 //! Sort key conditions of a query, rendered from typed parts.
 
-use crate::key::{KeyError, KeyErrorKind, Segment, SortArgs, SortBound, sort_bound};
+use crate::codec::AttributeValue;
+use crate::key::{KeyError, KeyErrorKind, Segment, SortArgs, SortBound};
 
 /// A condition on the sort key, as DynamoDB takes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum SortCondition {
-    Eq(String),
-    Lt(String),
-    Le(String),
-    Gt(String),
-    Ge(String),
-    Between(String, String),
-    BeginsWith(String),
+    Eq(AttributeValue),
+    Lt(AttributeValue),
+    Le(AttributeValue),
+    Gt(AttributeValue),
+    Ge(AttributeValue),
+    Between(AttributeValue, AttributeValue),
+    BeginsWith(AttributeValue),
 }
 
 /// Which comparison a query asked for.
@@ -30,38 +31,62 @@ impl SortCondition {
     /// whole keys; with fewer, it compares the given parts only: `gt(("A",))` means "a
     /// building after A", not "a key after `LOC#A#`", which every key of building A is.
     pub(crate) fn from_bound(op: SortOp, bound: SortBound) -> SortCondition {
+        let s = AttributeValue::S;
         match (op, bound) {
-            (SortOp::Eq | SortOp::Prefix, SortBound::Whole(key)) => SortCondition::Eq(key),
-            (SortOp::Lt, SortBound::Whole(key)) => SortCondition::Lt(key),
-            (SortOp::Le, SortBound::Whole(key)) => SortCondition::Le(key),
-            (SortOp::Gt, SortBound::Whole(key)) => SortCondition::Gt(key),
-            (SortOp::Ge, SortBound::Whole(key)) => SortCondition::Ge(key),
+            (SortOp::Eq, SortBound::Value(v)) => SortCondition::Eq(v),
+            (SortOp::Prefix, SortBound::Value(v)) => SortCondition::BeginsWith(v),
+            (SortOp::Lt, SortBound::Value(v)) => SortCondition::Lt(v),
+            (SortOp::Le, SortBound::Value(v)) => SortCondition::Le(v),
+            (SortOp::Gt, SortBound::Value(v)) => SortCondition::Gt(v),
+            (SortOp::Ge, SortBound::Value(v)) => SortCondition::Ge(v),
+            (SortOp::Eq | SortOp::Prefix, SortBound::Whole(key)) => SortCondition::Eq(s(key)),
+            (SortOp::Lt, SortBound::Whole(key)) => SortCondition::Lt(s(key)),
+            (SortOp::Le, SortBound::Whole(key)) => SortCondition::Le(s(key)),
+            (SortOp::Gt, SortBound::Whole(key)) => SortCondition::Gt(s(key)),
+            (SortOp::Ge, SortBound::Whole(key)) => SortCondition::Ge(s(key)),
             (SortOp::Eq | SortOp::Prefix, SortBound::Prefix { prefix, .. }) => {
-                SortCondition::BeginsWith(prefix)
+                SortCondition::BeginsWith(s(prefix))
             }
-            (SortOp::Lt, SortBound::Prefix { prefix, .. }) => SortCondition::Lt(prefix),
-            (SortOp::Le, SortBound::Prefix { after, .. }) => SortCondition::Lt(after),
-            (SortOp::Gt, SortBound::Prefix { after, .. }) => SortCondition::Ge(after),
-            (SortOp::Ge, SortBound::Prefix { prefix, .. }) => SortCondition::Ge(prefix),
+            (SortOp::Lt, SortBound::Prefix { prefix, .. }) => SortCondition::Lt(s(prefix)),
+            (SortOp::Le, SortBound::Prefix { after, .. }) => SortCondition::Lt(s(after)),
+            (SortOp::Gt, SortBound::Prefix { after, .. }) => SortCondition::Ge(s(after)),
+            (SortOp::Ge, SortBound::Prefix { prefix, .. }) => SortCondition::Ge(s(prefix)),
         }
     }
 
     /// `low <= key <= high`, comparing only the parts given on each side.
     pub(crate) fn between(low: SortBound, high: SortBound) -> SortCondition {
         let low = match low {
-            SortBound::Whole(key) => key,
-            SortBound::Prefix { prefix, .. } => prefix,
+            SortBound::Whole(key) | SortBound::Prefix { prefix: key, .. } => AttributeValue::S(key),
+            SortBound::Value(value) => value,
         };
         match high {
-            SortBound::Whole(key) => SortCondition::Between(low, key),
+            SortBound::Whole(key) => SortCondition::Between(low, AttributeValue::S(key)),
+            SortBound::Value(value) => SortCondition::Between(low, value),
             // `after` is never a stored key, so the inclusive upper bound admits exactly the
             // keys whose given parts are at most `high`.
-            SortBound::Prefix { after, .. } => SortCondition::Between(low, after),
+            SortBound::Prefix { after, .. } => {
+                SortCondition::Between(low, AttributeValue::S(after))
+            }
+        }
+    }
+
+    /// A number sort key has no prefix: `begins_with` is refused before sending.
+    pub(crate) fn check(&self) -> Result<(), &'static str> {
+        match self {
+            SortCondition::BeginsWith(AttributeValue::N(_)) => {
+                Err("a number sort key has no prefix: use `sk_eq` or a range")
+            }
+            _ => Ok(()),
         }
     }
 
     /// The key condition text for sort key placeholder `sk` and value placeholders.
-    pub(crate) fn expression(&self, sk: &str, mut value: impl FnMut(&str) -> String) -> String {
+    pub(crate) fn expression(
+        &self,
+        sk: &str,
+        mut value: impl FnMut(&AttributeValue) -> String,
+    ) -> String {
         match self {
             SortCondition::Eq(v) => format!("{sk} = {}", value(v)),
             SortCondition::Lt(v) => format!("{sk} < {}", value(v)),
@@ -83,8 +108,7 @@ pub(crate) fn bound<S, A: SortArgs<S>>(
     template: &'static [Segment],
     args: &A,
 ) -> Result<SortBound, KeyError> {
-    let mut parts = Vec::new();
-    args.write_parts(&mut parts).map_err(|(index, err)| {
+    args.bound(template).map_err(|(index, err)| {
         let field = template
             .iter()
             .filter_map(|s| match s {
@@ -98,13 +122,16 @@ pub(crate) fn bound<S, A: SortArgs<S>>(
             field,
             kind: KeyErrorKind::Part(err),
         }
-    })?;
-    Ok(sort_bound(template, &parts))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn s(text: &str) -> AttributeValue {
+        AttributeValue::S(text.into())
+    }
 
     fn prefix(p: &str, a: &str) -> SortBound {
         SortBound::Prefix {
@@ -118,23 +145,23 @@ mod tests {
         let b = || prefix("LOC#A#", "LOC#A$");
         assert_eq!(
             SortCondition::from_bound(SortOp::Prefix, b()),
-            SortCondition::BeginsWith("LOC#A#".into())
+            SortCondition::BeginsWith(s("LOC#A#"))
         );
         assert_eq!(
             SortCondition::from_bound(SortOp::Gt, b()),
-            SortCondition::Ge("LOC#A$".into())
+            SortCondition::Ge(s("LOC#A$"))
         );
         assert_eq!(
             SortCondition::from_bound(SortOp::Le, b()),
-            SortCondition::Lt("LOC#A$".into())
+            SortCondition::Lt(s("LOC#A$"))
         );
         assert_eq!(
             SortCondition::from_bound(SortOp::Lt, b()),
-            SortCondition::Lt("LOC#A#".into())
+            SortCondition::Lt(s("LOC#A#"))
         );
         assert_eq!(
             SortCondition::from_bound(SortOp::Ge, b()),
-            SortCondition::Ge("LOC#A#".into())
+            SortCondition::Ge(s("LOC#A#"))
         );
         // A key of building "A" sorts inside [LOC#A#, LOC#A$); building "AB" after it.
         for key in ["LOC#A#1#1", "LOC#A#zz#zz"] {
@@ -148,22 +175,34 @@ mod tests {
         let w = || SortBound::Whole("READ#5".into());
         assert_eq!(
             SortCondition::from_bound(SortOp::Prefix, w()),
-            SortCondition::Eq("READ#5".into())
+            SortCondition::Eq(s("READ#5"))
         );
         assert_eq!(
             SortCondition::from_bound(SortOp::Gt, w()),
-            SortCondition::Gt("READ#5".into())
+            SortCondition::Gt(s("READ#5"))
         );
         assert_eq!(
             SortCondition::between(SortBound::Whole("A".into()), prefix("B#", "B$")),
-            SortCondition::Between("A".into(), "B$".into())
+            SortCondition::Between(s("A"), s("B$"))
         );
+    }
+
+    #[test]
+    fn attribute_values_compare_as_themselves() {
+        let n = || SortBound::Value(AttributeValue::N("1000".into()));
+        assert_eq!(
+            SortCondition::from_bound(SortOp::Ge, n()),
+            SortCondition::Ge(AttributeValue::N("1000".into()))
+        );
+        assert!(SortCondition::from_bound(SortOp::Prefix, n()).check().is_err());
+        let text = SortBound::Value(s("ab"));
+        assert!(SortCondition::from_bound(SortOp::Prefix, text).check().is_ok());
     }
 
     #[test]
     fn renders_key_condition_text() {
         let mut n = 0;
-        let c = SortCondition::Between("a".into(), "b".into());
+        let c = SortCondition::Between(s("a"), s("b"));
         let text = c.expression("#sk", |_| {
             n += 1;
             format!(":s{n}")

@@ -12,6 +12,7 @@ use super::read::{RowQuery, is_row_of, last_row_sk};
 use super::write::Writer;
 use super::{EventId, EventRow, WriteOutcome, WritePath};
 use crate::key::{Key, KeyError, KeyErrorKind, PartitionKey, Segment, SortArgs, SortBound};
+use crate::codec::AttributeValue;
 use crate::table::Table;
 use crate::{Db, Error, Result};
 
@@ -231,14 +232,19 @@ impl<E: EventRow> EventRows<E> {
             });
         }
         let template = partition.sort_template();
-        let pk = partition.into_value()?;
+        let pk = match partition.into_attribute_value()? {
+            AttributeValue::S(pk) => pk,
+            _ => return Err(template_keys_only()),
+        };
         let low = match bound::<E, S, L>(template, from)? {
             SortBound::Whole(key) => key,
             SortBound::Prefix { prefix, .. } => prefix,
+            SortBound::Value(_) => return Err(template_keys_only()),
         };
         let high = match bound::<E, S, H>(template, to)? {
             SortBound::Whole(key) => last_row_sk(&key),
             SortBound::Prefix { after, .. } => after,
+            SortBound::Value(_) => return Err(template_keys_only()),
         };
         Ok((low <= high).then_some(RowQuery {
             pk,
@@ -249,11 +255,16 @@ impl<E: EventRow> EventRows<E> {
     }
 }
 
+/// Event rows live in the table, whose keys are rendered templates.
+fn template_keys_only() -> Error {
+    Error::InvalidRequest {
+        reason: "event rows are keyed by templates, not by attribute keys".to_owned(),
+    }
+}
+
 /// Renders the leading sort key parts `args`.
 fn bound<E: EventRow, S, A: SortArgs<S>>(template: &[Segment], args: &A) -> Result<SortBound> {
-    let mut parts = Vec::new();
-    args.write_parts(&mut parts)
-        .map_err(|(index, err)| KeyError {
+    Ok(args.bound(template).map_err(|(index, err)| KeyError {
             entity: E::ENTITY_TYPE,
             attribute: <E::Table as Table>::SCHEMA.sk.unwrap_or(""),
             field: template
@@ -264,6 +275,5 @@ fn bound<E: EventRow, S, A: SortArgs<S>>(template: &[Segment], args: &A) -> Resu
                 })
                 .nth(index),
             kind: KeyErrorKind::Part(err),
-        })?;
-    Ok(crate::key::sort_bound(template, &parts))
+        })?)
 }

@@ -1,0 +1,158 @@
+//! Attributes a write derives from an entity's fields rather than storing them as given:
+//! index keys rendered from the fields an update sets, and automatic timestamps. The derive
+//! generates the entity-specific half ([`Entity::derived_key_changes`],
+//! [`Entity::timestamps`]); this module holds what it works on.
+
+use serde::de::DeserializeOwned;
+
+use crate::codec::AttributeValue;
+use crate::{Entity, Error, Result};
+
+/// What an update sets, by attribute: a value, or `None` for an attribute it removes (an
+/// `Option` field set to `None`). Attributes changed any other way (increments, appends)
+/// are not here: the update refuses them before asking for derived keys.
+#[derive(Debug, Default)]
+pub struct UpdatedValues<'a> {
+    entries: Vec<(&'static str, Option<&'a AttributeValue>)>,
+}
+
+impl<'a> UpdatedValues<'a> {
+    pub(crate) fn push(&mut self, attribute: &'static str, value: Option<&'a AttributeValue>) {
+        self.entries.push((attribute, value));
+    }
+
+    /// True when the update sets or removes `attribute`.
+    pub fn touches(&self, attribute: &str) -> bool {
+        self.entries.iter().any(|(a, _)| *a == attribute)
+    }
+
+    /// True when the update sets or removes any of `fields` (`(attribute, field)` pairs).
+    pub fn touches_any(&self, fields: &[(&'static str, &'static str)]) -> bool {
+        fields.iter().any(|(attribute, _)| self.touches(attribute))
+    }
+
+    /// True when the update removes any of `fields` (sets it to `None`).
+    pub fn removes_any(&self, fields: &[(&'static str, &'static str)]) -> bool {
+        self.entries.iter().any(|(attribute, value)| {
+            value.is_none_or(|v| matches!(v, AttributeValue::Null(_)))
+                && fields.iter().any(|(a, _)| a == attribute)
+        })
+    }
+
+    /// True when the update sets or removes every one of `fields`.
+    pub fn touches_all(&self, fields: &[(&'static str, &'static str)]) -> bool {
+        fields.iter().all(|(attribute, _)| self.touches(attribute))
+    }
+
+    /// The value the update gives `attribute`: `Ok(None)` when it removes it (or does not
+    /// touch it), decoded as `T`.
+    pub fn decode<T: DeserializeOwned>(
+        &self,
+        entity: &'static str,
+        attribute: &'static str,
+    ) -> Result<Option<T>> {
+        let value = self
+            .entries
+            .iter()
+            .rev()
+            .find(|(a, _)| *a == attribute)
+            .and_then(|(_, v)| *v)
+            .filter(|v| !matches!(v, AttributeValue::Null(_)));
+        value
+            .map(|v| {
+                serde_dynamo::from_attribute_value(v.clone()).map_err(|source| {
+                    Error::InvalidAttribute {
+                        entity,
+                        attribute,
+                        source,
+                    }
+                })
+            })
+            .transpose()
+    }
+
+    /// The error for an update that sets some, not all, of the fields a key is made of.
+    pub fn incomplete(
+        entity: &'static str,
+        key: String,
+        template: &'static str,
+        fields: &[(&'static str, &'static str)],
+        values: &UpdatedValues<'_>,
+    ) -> Error {
+        let missing = fields
+            .iter()
+            .filter(|(attribute, _)| !values.touches(attribute))
+            .map(|(_, field)| *field)
+            .collect();
+        Error::IncompleteKeyUpdate {
+            entity,
+            key,
+            template,
+            missing,
+        }
+    }
+}
+
+/// A key attribute an update also changes because it sets the fields the key is made of.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DerivedChange {
+    /// `SET attribute = value`: the key rendered from the new field values.
+    Set(&'static str, AttributeValue),
+    /// `REMOVE attribute`: an optional field of a sparse index became `None`.
+    Remove(&'static str),
+}
+
+/// The stored values of an entity's automatic timestamps at one instant.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Timestamps {
+    /// `(attribute, value)` of the `#[dynamap(created_at)]` field.
+    pub created_at: Option<(&'static str, AttributeValue)>,
+    /// `(attribute, value)` of the `#[dynamap(updated_at)]` field.
+    pub updated_at: Option<(&'static str, AttributeValue)>,
+}
+
+impl Timestamps {
+    /// The timestamps of `E` now.
+    pub(crate) fn now<E: Entity>() -> Result<Timestamps> {
+        if E::WRITE.created_at.is_none() && E::WRITE.updated_at.is_none() {
+            return Ok(Timestamps::default());
+        }
+        E::timestamps(std::time::SystemTime::now())
+    }
+
+    /// Stamps an item about to be put: `updated_at` always, `created_at` when the item
+    /// does not carry one already.
+    pub(crate) fn stamp(self, item: &mut crate::codec::Item) {
+        if let Some((attribute, value)) = self.updated_at {
+            item.insert(attribute.to_owned(), value);
+        }
+        if let Some((attribute, value)) = self.created_at {
+            item.entry(attribute.to_owned()).or_insert(value);
+        }
+    }
+}
+
+/// Field types `#[dynamap(created_at)]` and `#[dynamap(updated_at)]` accept.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an automatic timestamp",
+    label = "a `created_at` or `updated_at` field",
+    note = "automatic timestamps are `time::OffsetDateTime` or `Option<time::OffsetDateTime>`"
+)]
+pub trait AutoTimestamp: Sized {
+    /// The value for the instant `now`.
+    fn at(now: std::time::SystemTime) -> Self;
+}
+
+#[cfg(feature = "time")]
+impl AutoTimestamp for time::OffsetDateTime {
+    fn at(now: std::time::SystemTime) -> Self {
+        time::OffsetDateTime::from(now)
+    }
+}
+
+#[cfg(feature = "time")]
+impl AutoTimestamp for Option<time::OffsetDateTime> {
+    fn at(now: std::time::SystemTime) -> Self {
+        Some(time::OffsetDateTime::from(now))
+    }
+}
