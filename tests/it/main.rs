@@ -11,6 +11,7 @@ mod evolving;
 mod examples;
 mod faults;
 mod items;
+mod key_sync;
 mod keys;
 mod limits;
 mod models;
