@@ -22,6 +22,7 @@ mod timeseries_rolling;
 mod timeseries_rows;
 mod ttl;
 mod updates;
+mod upserts;
 mod write_models;
 mod writes;
 

@@ -406,7 +406,8 @@ impl<E: Entity> Plan<E> {
             });
         }
         if let Some(condition) = &self.condition {
-            conditions.push(format!("({})", condition.render_into(&mut p)?));
+            // A rendered condition is one comparison or a parenthesized group already.
+            conditions.push(condition.render_into(&mut p)?);
         }
         conditions.extend(guard(&mut p));
         let (names, values) = p.into_parts();
