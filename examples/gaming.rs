@@ -1,6 +1,7 @@
 //! Seed 001's data models in one table: per-game leaderboards (top and bottom N through an
-//! index with an order-preserving score), users found by first and by last name through two
-//! more indexes, and a customer's orders between two dates with counts and pages.
+//! index whose sort key is the score itself, a number, so concurrent atomic increments keep
+//! it in order), users found by first and by last name through two more indexes, and a
+//! customer's orders between two dates with counts and pages.
 //!
 //! ```text
 //! cargo run --example gaming
@@ -17,7 +18,9 @@ use time::{OffsetDateTime, macros::datetime};
 #[dynamap(
     pk = "PK",
     sk = "SK",
-    index(name = "Leaderboard", pk = "LB_PK", sk = "LB_SK"),
+    // The leaderboard's sort key is the `TopScore` number attribute itself (seed 001's
+    // GameTitle / TopScore index), not a rendered string.
+    index(name = "Leaderboard", pk = "LB_PK", sk = "TopScore", sk_type = "N"),
     index(name = "FirstName", pk = "FN_PK", sk = "FN_SK"),
     index(name = "LastName", pk = "LN_PK", sk = "LN_SK")
 )]
@@ -42,18 +45,21 @@ struct User {
     joined: OffsetDateTime,
 }
 
-/// A player's best score in one game; the leaderboard index orders a game's scores.
+/// A player's top score in one game; the leaderboard index orders a game's scores by the
+/// `TopScore` attribute, so `increment(Score::SCORE, n)` moves the player on the board in
+/// one UpdateItem, with no read.
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[dynamap(
     table = Gaming,
     entity = "Score",
     pk = "USER#{user_id}",
     sk = "GAME#{game}",
-    index(name = "Leaderboard", pk = "GAME#{game}", sk = "SCORE#{score}#{user_id}")
+    index(name = "Leaderboard", pk = "GAME#{game}", sk = field(score))
 )]
 struct Score {
     user_id: String,
     game: String,
+    #[dynamap(rename = "TopScore")]
     score: i64,
 }
 
@@ -155,7 +161,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!(
         "space-invaders scores above 1000: {}",
-        leaderboard().sk_gt((1000i64,)).count().await?
+        leaderboard().sk_gt(1000i64).count().await?
     );
     println!(
         "tetris top 1: {}",
@@ -166,6 +172,42 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .await?
                 .items
         )
+    );
+
+    // A tournament: twelve players, 120 score updates sent at once. Each is an atomic
+    // `ADD` on the number the index sorts by, so none is lost and the board is right.
+    for n in 1..=12 {
+        db.put(&Score {
+            user_id: format!("p{n:02}"),
+            game: "meteor-blasters".into(),
+            score: 0,
+        })
+        .await?;
+    }
+    let mut updates = Vec::new();
+    for n in 1..=12i64 {
+        for _ in 0..10 {
+            let db = db.clone();
+            updates.push(tokio::spawn(async move {
+                db.update(Score::key(format!("p{n:02}"), "meteor-blasters"))
+                    .increment(Score::SCORE, 5 * n)
+                    .await
+            }));
+        }
+    }
+    let sent = updates.len();
+    for update in updates {
+        update.await??;
+    }
+    let top = db
+        .query(Score::leaderboard("meteor-blasters"))
+        .last(10)
+        .send()
+        .await?
+        .items;
+    println!(
+        "meteor-blasters top 10 after {sent} concurrent increments: {}",
+        board(&top)
     );
 
     let names = |found: Vec<User>| {

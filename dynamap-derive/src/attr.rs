@@ -117,12 +117,11 @@ impl Given {
 }
 
 const TABLE_KEYS: &str = "`pk`, `sk`, `entity_type`, `ttl`, `index`";
-const TABLE_INDEX_KEYS: &str =
-    "`name`, `pk`, `sk`, `pk_type`, `sk_type`, `projection`, `include`";
-const ENTITY_KEYS: &str =
-    "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `lookup`, `event_rows`";
+const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `pk_type`, `sk_type`, `projection`, `include`";
+const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `lookup`, `event_rows`";
 const ENTITY_INDEX_KEYS: &str = "`name`, `pk`, `sk`";
-const FIELD_KEYS: &str = "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`";
+const FIELD_KEYS: &str =
+    "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`";
 const VARIANT_KEYS: &str = "`rename`";
 
 impl TableAttrs {
@@ -357,7 +356,9 @@ fn parse_key_spec(meta: &ParseNestedMeta<'_>) -> syn::Result<KeySpec> {
     if !path.is_ident("field") {
         return Err(syn::Error::new_spanned(
             &path,
-            format!("`{name}` takes a template or a field: `{name} = \"PREFIX#{{field}}\"` or `{name} = field(score)`"),
+            format!(
+                "`{name}` takes a template or a field: `{name} = \"PREFIX#{{field}}\"` or `{name} = field(score)`"
+            ),
         ));
     }
     let content;

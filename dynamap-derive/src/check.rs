@@ -523,7 +523,10 @@ fn aliases(cx: &mut Ctxt, attrs: &EntityAttrs, entity_name: &str) -> Vec<String>
         if alias.is_empty() {
             cx.error_at(lit, "an alias cannot be empty");
         } else if alias == entity_name {
-            cx.error_at(lit, format!("{alias:?} is the entity's own name, not an alias"));
+            cx.error_at(
+                lit,
+                format!("{alias:?} is the entity's own name, not an alias"),
+            );
         } else if out.contains(&alias) {
             cx.error_at(lit, format!("duplicate alias {alias:?}"));
         } else {
@@ -554,11 +557,17 @@ fn check_defaults<'t>(
 /// At most one `created_at` and one `updated_at`, neither also the version, TTL or skipped.
 fn check_timestamps(cx: &mut Ctxt, fields: &[FieldModel<'_>]) {
     for (kind, pick) in [
-        ("created_at", (|f: &FieldModel<'_>| f.created_at) as fn(&FieldModel<'_>) -> bool),
+        (
+            "created_at",
+            (|f: &FieldModel<'_>| f.created_at) as fn(&FieldModel<'_>) -> bool,
+        ),
         ("updated_at", |f: &FieldModel<'_>| f.updated_at),
     ] {
         for extra in fields.iter().filter(|f| pick(f)).skip(1) {
-            cx.error_at(extra.ident, format!("an entity has at most one `{kind}` field"));
+            cx.error_at(
+                extra.ident,
+                format!("an entity has at most one `{kind}` field"),
+            );
         }
         for field in fields.iter().filter(|f| pick(f)) {
             let clash = if field.skip {

@@ -9,10 +9,10 @@ pub use crate::codec::{
 pub use crate::derived::{AutoTimestamp, DerivedChange, Timestamps, UpdatedValues};
 pub use crate::entity::{Entity, LookupKey, WriteMeta};
 pub use crate::expr::Attr;
+pub use crate::key::{AttributeKey, KeyAttribute, KeyAttributeArg, Segment, SortArgs};
 pub use crate::key::{
     Key, KeyArg, KeyError, KeyPart, KeyPartError, KeyReader, KeyWriter, PartitionKey,
 };
-pub use crate::key::{AttributeKey, KeyAttribute, KeyAttributeArg, Segment, SortArgs};
 pub use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
 pub use crate::query::{Decode, UnknownEntity};
 pub use crate::table::{IndexSchema, Projection, ScalarType, Table, TableSchema};
@@ -48,9 +48,9 @@ pub fn check_entity_type(
     }
 }
 
-/// True when an item of entity type `found` is an `E` (by name or alias).
-pub fn is_entity<E: Entity>(found: Option<&str>) -> bool {
-    found.is_some_and(|found| found == E::ENTITY_TYPE || E::ALIASES.contains(&found))
+/// True when an item of entity type `found` is the entity called `name` or one of `aliases`.
+pub fn is_entity(found: Option<&str>, name: &str, aliases: &[&str]) -> bool {
+    found.is_some_and(|found| found == name || aliases.contains(&found))
 }
 
 /// The entity type an item holds, if it holds one as a string.
@@ -210,6 +210,8 @@ pub fn attribute_partition<E, S, T: KeyAttribute>(
 }
 
 /// A value in its stored form, or why it cannot be stored.
-pub fn encode_value<T: serde::Serialize + ?Sized>(value: &T) -> core::result::Result<AttributeValue, String> {
+pub fn encode_value<T: serde::Serialize + ?Sized>(
+    value: &T,
+) -> core::result::Result<AttributeValue, String> {
     serde_dynamo::to_attribute_value(value).map_err(|err| err.to_string())
 }

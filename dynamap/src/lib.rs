@@ -129,6 +129,11 @@ pub mod __private;
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
 
+/// The guide chapter on evolving models, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide/evolving-models.md")]
+pub struct EvolvingModelsGuide;
+
 pub use db::Db;
 pub use dynamap_derive::{Entity, EntityEnum, KeyPart, Table};
 pub use entity::{Entity, LookupKey, WriteMeta};

@@ -7,6 +7,9 @@ use dynamap::{Entity, Table};
 
 use crate::fresh_db;
 
+// Two indexes share the `score` attribute; clippy reads the repeated `sk = "score"` inside
+// one `#[dynamap(...)]` as a duplicated attribute.
+#[allow(clippy::duplicated_attributes)]
 #[derive(Table)]
 #[dynamap(
     pk = "PK",
@@ -58,7 +61,12 @@ async fn create_table_declares_each_key_attribute_with_its_type() {
     let mut types: Vec<(String, String)> = table
         .attribute_definitions()
         .iter()
-        .map(|d| (d.attribute_name().to_owned(), d.attribute_type().as_str().to_owned()))
+        .map(|d| {
+            (
+                d.attribute_name().to_owned(),
+                d.attribute_type().as_str().to_owned(),
+            )
+        })
         .collect();
     types.sort();
     let expected = [
@@ -98,6 +106,14 @@ async fn a_number_sort_key_orders_and_filters_by_value() {
         .await
         .expect("top 3");
     assert_eq!(points(top), [99_999, 1_000, 250]);
+    // A page keeps the fields that are also key attributes (`game`, `score`).
+    let page = db
+        .query(Score::by_game("Meteor Blasters"))
+        .last(2)
+        .send()
+        .await
+        .expect("page");
+    assert_eq!(points(page.items), [99_999, 1_000]);
     let at_least = db
         .query(Score::leaderboard("Meteor Blasters"))
         .sk_ge(250u64)
@@ -132,7 +148,9 @@ async fn a_number_sort_key_orders_and_filters_by_value() {
 async fn concurrent_atomic_increments_keep_the_leaderboard_right() {
     let db = fresh_db::<Arcade>("attr_keys_increments").await;
     for user in 0..10 {
-        db.put(&score(user, u64::from(user) * 100)).await.expect("put");
+        db.put(&score(user, u64::from(user) * 100))
+            .await
+            .expect("put");
     }
     // 50 concurrent increments of 30 on player 0, one UpdateItem each: no read, no lost
     // update, and the index follows (player 0 goes from last to first).

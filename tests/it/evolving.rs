@@ -129,7 +129,10 @@ async fn stored_values_win_over_defaults_and_unknown_attributes_are_ignored() {
     db.client()
         .update_item()
         .table_name(db.table_name())
-        .key("PK", dynamap::codec::AttributeValue::S("CUSTOMER#c3".into()))
+        .key(
+            "PK",
+            dynamap::codec::AttributeValue::S("CUSTOMER#c3".into()),
+        )
         .key("SK", dynamap::codec::AttributeValue::S("PROFILE#c3".into()))
         .update_expression("SET #f = :v")
         .expression_attribute_names("#f", "future_field")
@@ -162,7 +165,13 @@ async fn an_entity_of_another_name_is_still_refused() {
         .expect("stored");
     let err = Customer::from_item(raw).expect_err("a sensor is no customer");
     assert!(
-        matches!(err, dynamap::Error::WrongEntityType { expected: "Customer", .. }),
+        matches!(
+            err,
+            dynamap::Error::WrongEntityType {
+                expected: "Customer",
+                ..
+            }
+        ),
         "{err:?}"
     );
     assert_eq!(Customer::ALIASES, ["Client", "Shopper"]);

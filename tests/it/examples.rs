@@ -90,6 +90,17 @@ async fn gaming_example_runs() {
         stdout.contains("customer 102 orders in April 2012: 10"),
         "{stdout}"
     );
+    assert!(
+        stdout.contains(
+            "meteor-blasters top 10 after 120 concurrent increments: p12 600, p11 550, p10 500, \
+             p09 450, p08 400, p07 350, p06 300, p05 250, p04 200, p03 150\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("space-invaders scores above 1000: 2"),
+        "{stdout}"
+    );
 }
 
 #[tokio::test]

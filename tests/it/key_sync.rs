@@ -48,7 +48,9 @@ async fn setting_every_field_of_a_template_re_renders_its_key() {
         .set(Product::CATEGORY, "lighting")
         .await
         .expect("move category");
-    let raw = raw_item(&db, "PRODUCT#p1", "PRODUCT").await.expect("stored");
+    let raw = raw_item(&db, "PRODUCT#p1", "PRODUCT")
+        .await
+        .expect("stored");
     assert_eq!(text(&raw, "GSI1PK").as_deref(), Some("CATEGORY#lighting"));
     assert_eq!(text(&raw, "GSI1SK").as_deref(), Some("NAME#Orb#p1"));
 
@@ -58,7 +60,9 @@ async fn setting_every_field_of_a_template_re_renders_its_key() {
         .increment(Product::PRICE, 5u32)
         .await
         .expect("rename");
-    let raw = raw_item(&db, "PRODUCT#p1", "PRODUCT").await.expect("stored");
+    let raw = raw_item(&db, "PRODUCT#p1", "PRODUCT")
+        .await
+        .expect("stored");
     assert_eq!(text(&raw, "GSI1SK").as_deref(), Some("NAME#Orb%232#p1"));
     let listed = db
         .query(Product::gsi1("lighting"))
@@ -108,8 +112,17 @@ async fn sparse_indexes_follow_optional_fields() {
         .set(Order::STATUS, "PAID")
         .await
         .expect("paid");
-    assert_eq!(db.query(Order::gsi1("PENDING")).count().await.expect("count"), 0);
-    assert_eq!(db.query(Order::gsi1("PAID")).count().await.expect("count"), 1);
+    assert_eq!(
+        db.query(Order::gsi1("PENDING"))
+            .count()
+            .await
+            .expect("count"),
+        0
+    );
+    assert_eq!(
+        db.query(Order::gsi1("PAID")).count().await.expect("count"),
+        1
+    );
 
     // Removing it takes the order out.
     db.update(Order::key("o1"))
@@ -117,8 +130,14 @@ async fn sparse_indexes_follow_optional_fields() {
         .await
         .expect("closed");
     let raw = raw_item(&db, "ORDER#o1", "ORDER").await.expect("stored");
-    assert!(!raw.contains_key("GSI1PK") && !raw.contains_key("GSI1SK"), "{raw:?}");
-    assert_eq!(db.query(Order::gsi1("PAID")).count().await.expect("count"), 0);
+    assert!(
+        !raw.contains_key("GSI1PK") && !raw.contains_key("GSI1SK"),
+        "{raw:?}"
+    );
+    assert_eq!(
+        db.query(Order::gsi1("PAID")).count().await.expect("count"),
+        0
+    );
 }
 
 #[tokio::test]
@@ -152,7 +171,9 @@ async fn incomplete_key_updates_are_refused_before_sending() {
         .set(crate::models::Sensor::ROOM, "1")
         .await
         .expect("relocate");
-    let raw = raw_item(&db, "SENSOR#S1", "SENSORINFO").await.expect("stored");
+    let raw = raw_item(&db, "SENSOR#S1", "SENSORINFO")
+        .await
+        .expect("stored");
     assert_eq!(text(&raw, "GSI1PK").as_deref(), Some("CITY#Kraków"));
     assert_eq!(text(&raw, "GSI1SK").as_deref(), Some("LOC#B#3#1"));
 }
@@ -195,21 +216,44 @@ async fn updating_lookup_fields_moves_the_lookup_item() {
         id: id.into(),
         email: email.into(),
     };
-    db.put(&member("m1", "taken@example.com")).await.expect("m1");
+    db.put(&member("m1", "taken@example.com"))
+        .await
+        .expect("m1");
     db.put(&member("m2", "free@example.com")).await.expect("m2");
     let err = db
         .update(Member::key("m2"))
         .set(Member::EMAIL, "taken@example.com")
         .await
         .expect_err("taken");
-    assert!(matches!(err, Error::LookupTaken { lookup: "email", .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            Error::LookupTaken {
+                lookup: "email",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     let m2 = raw_item(&db, "MEMBER#m2", "PROFILE").await.expect("m2");
     assert_eq!(text(&m2, "email").as_deref(), Some("free@example.com"));
-    assert!(raw_item(&db, "EMAIL#free@example.com", "EMAIL").await.is_some());
+    assert!(
+        raw_item(&db, "EMAIL#free@example.com", "EMAIL")
+            .await
+            .is_some()
+    );
     db.update(Member::key("m2"))
         .set(Member::EMAIL, "new@example.com")
         .await
         .expect("free address");
-    assert!(raw_item(&db, "EMAIL#free@example.com", "EMAIL").await.is_none());
-    assert!(raw_item(&db, "EMAIL#new@example.com", "EMAIL").await.is_some());
+    assert!(
+        raw_item(&db, "EMAIL#free@example.com", "EMAIL")
+            .await
+            .is_none()
+    );
+    assert!(
+        raw_item(&db, "EMAIL#new@example.com", "EMAIL")
+            .await
+            .is_some()
+    );
 }

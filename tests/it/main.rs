@@ -5,9 +5,9 @@ mod attribute_keys;
 mod batch;
 mod codec_models;
 mod compressed;
+mod evolving;
 mod example_iot;
 mod example_sleep_events;
-mod evolving;
 mod examples;
 mod faults;
 mod items;
@@ -52,4 +52,3 @@ pub(crate) async fn raw_item(db: &Db, pk: &str, sk: &str) -> Option<dynamap::cod
         .expect("raw get")
         .item
 }
-

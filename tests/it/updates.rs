@@ -104,7 +104,9 @@ async fn updates_that_would_break_keys_indexes_or_lookups_are_refused() {
         "primary key",
     );
     let incomplete = |result: Result<(), Error>, key: &str, fields: &[&str]| match result {
-        Err(Error::IncompleteKeyUpdate { key: k, missing, .. }) => {
+        Err(Error::IncompleteKeyUpdate {
+            key: k, missing, ..
+        }) => {
             assert!(k.contains(key), "{k}");
             assert_eq!(missing, fields);
         }

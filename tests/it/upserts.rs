@@ -92,9 +92,14 @@ async fn upsert_creates_then_merges_keeping_unknown_attributes() {
     };
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     db.upsert(&changed).await.expect("merges");
-    let raw = raw_item(&db, "ACCOUNT#a1", "ACCOUNT").await.expect("stored");
+    let raw = raw_item(&db, "ACCOUNT#a1", "ACCOUNT")
+        .await
+        .expect("stored");
     assert_eq!(raw["extra"], AttributeValue::S("kept".into()));
-    assert!(!raw.contains_key("plan") && !raw.contains_key("GSI1PK"), "{raw:?}");
+    assert!(
+        !raw.contains_key("plan") && !raw.contains_key("GSI1PK"),
+        "{raw:?}"
+    );
     let second = stored(&db).await;
     assert_eq!((second.name.as_str(), second.version), ("Ada L.", 2));
     assert_eq!(second.created_at, Some(created));
@@ -102,7 +107,10 @@ async fn upsert_creates_then_merges_keeping_unknown_attributes() {
 
     // A stale version is refused.
     let err = db.upsert(&changed).await.expect_err("stale");
-    assert!(matches!(err, Error::VersionConflict { expected: 1, .. }), "{err:?}");
+    assert!(
+        matches!(err, Error::VersionConflict { expected: 1, .. }),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]
@@ -118,7 +126,9 @@ async fn patch_fails_on_a_missing_item_and_stamps_updated_at() {
 
     db.put(&account()).await.expect("put");
     let put = stored(&db).await;
-    let created = put.created_at.expect("put stamps created_at when the value has none");
+    let created = put
+        .created_at
+        .expect("put stamps created_at when the value has none");
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     db.patch(Account::key("a1"))
         .set(Account::NAME, "Grace")
@@ -129,9 +139,25 @@ async fn patch_fails_on_a_missing_item_and_stamps_updated_at() {
     assert_eq!(patched.created_at, Some(created), "kept by if_not_exists");
     assert!(patched.updated_at > put.updated_at);
     // The timestamp is stored through the field's codec, as a put stores it.
-    let raw = raw_item(&db, "ACCOUNT#a1", "ACCOUNT").await.expect("stored");
+    let raw = raw_item(&db, "ACCOUNT#a1", "ACCOUNT")
+        .await
+        .expect("stored");
     let text = raw["updated_at"].as_s().expect("an RFC 3339 string");
     assert!(text.ends_with('Z') && text.len() == 30, "{text}");
+
+    // So are values set and compared through the field's constant.
+    let moment = time::macros::datetime!(2020-02-29 12:00 UTC);
+    db.patch(Account::key("a1"))
+        .set(Account::CREATED_AT, moment)
+        .condition(Account::CREATED_AT.eq(created))
+        .await
+        .expect("set through the codec");
+    assert_eq!(stored(&db).await.created_at, Some(moment));
+    let raw = raw_item(&db, "ACCOUNT#a1", "ACCOUNT").await.expect("stored");
+    assert_eq!(
+        raw["created_at"],
+        AttributeValue::S("2020-02-29T12:00:00.000000000Z".into())
+    );
 }
 
 #[tokio::test]
@@ -191,7 +217,11 @@ struct Note {
 #[tokio::test]
 async fn transactions_and_batches_stamp_timestamps() {
     let db = fresh_db::<App>("upsert_stamps").await;
-    db.transaction().put(&account()).send().await.expect("tx put");
+    db.transaction()
+        .put(&account())
+        .send()
+        .await
+        .expect("tx put");
     let got = stored(&db).await;
     assert!(got.created_at.is_some() && got.updated_at.is_some());
 
@@ -222,6 +252,8 @@ async fn transactions_and_batches_stamp_timestamps() {
         .send()
         .await
         .expect("tx update");
-    let raw = raw_item(&db, "ACCOUNT#a1", "ACCOUNT").await.expect("stored");
+    let raw = raw_item(&db, "ACCOUNT#a1", "ACCOUNT")
+        .await
+        .expect("stored");
     assert!(raw.contains_key("updated_at"));
 }

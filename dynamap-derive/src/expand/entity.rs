@@ -270,7 +270,9 @@ fn index_attributes(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream 
                 });
             }
             IndexKey::Field(key) => {
-                let Some(field) = model.field(&key.field.to_string()) else { continue };
+                let Some(field) = model.field(&key.field.to_string()) else {
+                    continue;
+                };
                 let field_attribute = &field.attribute;
                 let field_name = field.ident.to_string();
                 checks.push(quote! {
@@ -293,7 +295,11 @@ fn encode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
 }
 
 /// Stores `source`, a place expression of the field's type, into `__dynamap_item`.
-pub(super) fn encode_value(entity: &str, field: &FieldModel<'_>, source: &TokenStream) -> TokenStream {
+pub(super) fn encode_value(
+    entity: &str,
+    field: &FieldModel<'_>,
+    source: &TokenStream,
+) -> TokenStream {
     let attribute = &field.attribute;
     let encode = |value: TokenStream| quote!(::dynamap::__private::encode_field(&mut __dynamap_item, #entity, #attribute, #value)?;);
     // Spanned at the field's type, so a type that is not `Serialize` is reported there.
@@ -386,7 +392,9 @@ fn decode_present(entity: &str, field: &FieldModel<'_>) -> TokenStream {
         return quote!(::dynamap::__private::decode_compressed::<#ty>(&mut __dynamap_item, #entity, #attribute)?);
     }
     match &field.with {
-        None => quote!(::dynamap::__private::decode_field::<#ty>(&mut __dynamap_item, #entity, #attribute)?),
+        None => {
+            quote!(::dynamap::__private::decode_field::<#ty>(&mut __dynamap_item, #entity, #attribute)?)
+        }
         Some(with) => with_wrapper(
             field,
             with,
@@ -404,7 +412,9 @@ fn decode_optional(entity: &str, field: &FieldModel<'_>) -> TokenStream {
         return quote!(::dynamap::__private::decode_optional_compressed::<#value_ty>(&mut __dynamap_item, #entity, #attribute)?);
     }
     match &field.with {
-        None => quote!(::dynamap::__private::decode_optional_field::<#value_ty>(&mut __dynamap_item, #entity, #attribute)?),
+        None => {
+            quote!(::dynamap::__private::decode_optional_field::<#value_ty>(&mut __dynamap_item, #entity, #attribute)?)
+        }
         Some(with) => {
             // `with` reads the field's whole type: `Option<T>` for an optional field.
             let unwrap = if field.option_inner.is_some() {
@@ -422,7 +432,11 @@ fn decode_optional(entity: &str, field: &FieldModel<'_>) -> TokenStream {
 }
 
 /// `read` in a scope where `__DynamapWith` deserializes the field's type through `with`.
-pub(super) fn with_wrapper(field: &FieldModel<'_>, with: &syn::Path, read: TokenStream) -> TokenStream {
+pub(super) fn with_wrapper(
+    field: &FieldModel<'_>,
+    with: &syn::Path,
+    read: TokenStream,
+) -> TokenStream {
     let ty = field.ty;
     quote! {{
         struct __DynamapWith(#ty);

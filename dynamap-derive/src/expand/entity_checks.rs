@@ -108,13 +108,21 @@ fn key_type_check(model: &EntityModel<'_>, index: &str, part: &str, key: &IndexK
     let entity = &model.entity_name;
     let (attribute, kind) = match part {
         "pk" => (quote!(index.pk), quote!(index.pk_type)),
-        _ => (quote!(match index.sk { ::core::option::Option::Some(sk) => sk, ::core::option::Option::None => "" }), quote!(index.sk_type)),
+        _ => (
+            quote!(match index.sk {
+                ::core::option::Option::Some(sk) => sk,
+                ::core::option::Option::None => "",
+            }),
+            quote!(index.sk_type),
+        ),
     };
     match key {
         IndexKey::Template(template) => {
             let message = panic_at(
                 template.source.span(),
-                format!("entity `{entity}`: the {part} of index {index:?} is not a string attribute, so a template cannot fill it; map it to a field with `{part} = field(...)`"),
+                format!(
+                    "entity `{entity}`: the {part} of index {index:?} is not a string attribute, so a template cannot fill it; map it to a field with `{part} = field(...)`"
+                ),
             );
             quote!(if !#kind.is(::dynamap::__private::ScalarType::String) { #message })
         }
@@ -126,14 +134,21 @@ fn key_type_check(model: &EntityModel<'_>, index: &str, part: &str, key: &IndexK
             let ty = super::entity::part_type(field);
             let wrong_name = panic_at(
                 key.field.span(),
-                format!("entity `{entity}`: field `{}` is stored as attribute `{field_attribute}`, but it is mapped to the {part} of index {index:?}, whose attribute has another name; rename the field with #[dynamap(rename = \"...\")] to the index's attribute", key.field),
+                format!(
+                    "entity `{entity}`: field `{}` is stored as attribute `{field_attribute}`, but it is mapped to the {part} of index {index:?}, whose attribute has another name; rename the field with #[dynamap(rename = \"...\")] to the index's attribute",
+                    key.field
+                ),
             );
             let wrong_type = panic_at(
                 key.field.span(),
-                format!("entity `{entity}`: field `{}` does not have the type the {part} attribute of index {index:?} is declared with (`pk_type`/`sk_type` on the table)", key.field),
+                format!(
+                    "entity `{entity}`: field `{}` does not have the type the {part} attribute of index {index:?} is declared with (`pk_type`/`sk_type` on the table)",
+                    key.field
+                ),
             );
             let ty_span = Span::call_site().located_at(ty.span());
-            let kind_of_field = quote_spanned!(ty_span=> <#ty as ::dynamap::__private::KeyAttribute>::TYPE);
+            let kind_of_field =
+                quote_spanned!(ty_span=> <#ty as ::dynamap::__private::KeyAttribute>::TYPE);
             quote! {
                 if !::dynamap::__private::str_eq(#attribute, #field_attribute) { #wrong_name }
                 if !#kind.is(#kind_of_field) { #wrong_type }

@@ -61,7 +61,7 @@ pub(crate) fn expand_entity_enum(input: &DeriveInput) -> TokenStream {
     });
     let arms = variants.iter().map(|(variant, ty)| {
         quote! {
-            if ::dynamap::__private::is_entity::<#ty>(__dynamap_found) {
+            if ::dynamap::__private::is_entity(__dynamap_found, <#ty as ::dynamap::__private::Entity>::ENTITY_TYPE, <#ty as ::dynamap::__private::Entity>::ALIASES) {
                 return <#ty as ::dynamap::__private::Entity>::from_item(__dynamap_item)
                     .map(|entity| ::core::option::Option::Some(Self::#variant(entity)));
             }

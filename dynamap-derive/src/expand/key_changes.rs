@@ -3,7 +3,7 @@
 //! automatic timestamps (`timestamps`).
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 
 use super::entity::{encode_value, fields_of, part_type, render_template, schema, with_wrapper};
 use crate::check::{EntityModel, FieldModel, IndexModel};
@@ -271,8 +271,10 @@ fn timestamps(model: &EntityModel<'_>) -> TokenStream {
             let ty = field.ty;
             let attribute = &field.attribute;
             let encode = encode_value(entity, field, &quote!(__dynamap_value));
+            // Spanned at the field's type, so a type that is not a timestamp is reported there.
+            let at = quote_spanned!(super::keys::type_span(ty)=> <#ty as ::dynamap::__private::AutoTimestamp>::at(__dynamap_now));
             quote! {{
-                let __dynamap_value: #ty = <#ty as ::dynamap::__private::AutoTimestamp>::at(__dynamap_now);
+                let __dynamap_value: #ty = #at;
                 let mut __dynamap_item = ::dynamap::__private::Item::with_capacity(1);
                 #encode
                 __dynamap_item.remove(#attribute).map(|value| (#attribute, value))

@@ -4,8 +4,8 @@
 mod entity;
 mod entity_checks;
 mod entity_enum;
-mod key_part;
 mod key_changes;
+mod key_part;
 mod keys;
 mod partition;
 mod table;

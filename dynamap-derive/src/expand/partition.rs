@@ -56,7 +56,9 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
                 doc,
             ),
             IndexKey::Field(key) => match model.field(&key.field.to_string()) {
-                Some(field) => attribute_partition_builder(model, &method, field, sk, attribute, name, doc),
+                Some(field) => {
+                    attribute_partition_builder(model, &method, field, sk, attribute, name, doc)
+                }
                 None => TokenStream::new(),
             },
         }

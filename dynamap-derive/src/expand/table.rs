@@ -104,7 +104,10 @@ fn check_index(cx: &mut Ctxt, index: &TableIndex) {
     }
     for kind in [&index.pk_type, &index.sk_type].into_iter().flatten() {
         if parse_scalar_type(&kind.value()).is_none() {
-            cx.error_at(kind, "a key attribute's type is \"S\" (string), \"N\" (number) or \"B\" (binary)");
+            cx.error_at(
+                kind,
+                "a key attribute's type is \"S\" (string), \"N\" (number) or \"B\" (binary)",
+            );
         }
     }
     if let (Some(kind), None) = (&index.sk_type, &index.sk) {

@@ -28,12 +28,18 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
         .map(|f| &f.attribute);
     let indexed = pairs(
         model,
-        model.indexes.iter().map(|i| (i.name.value(), i.templates().collect())),
+        model
+            .indexes
+            .iter()
+            .map(|i| (i.name.value(), i.templates().collect())),
     );
     let lookup_names = model.lookups.iter().map(|l| &l.name);
     let lookup_attributes = pairs(
         model,
-        model.lookups.iter().map(|l| (l.name.value(), l.templates().collect())),
+        model
+            .lookups
+            .iter()
+            .map(|l| (l.name.value(), l.templates().collect())),
     );
     let attribute_keys = model.indexes.iter().flat_map(|index| {
         [(true, Some(&index.pk)), (false, index.sk.as_ref())]

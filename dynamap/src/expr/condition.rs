@@ -25,7 +25,9 @@ pub struct Attr<E, T> {
 pub(crate) type Encoder<T> = fn(&T) -> std::result::Result<AttributeValue, String>;
 
 /// The default encoder: the value's own `Serialize`.
-pub(crate) fn serde_encoder<T: Serialize>(value: &T) -> std::result::Result<AttributeValue, String> {
+pub(crate) fn serde_encoder<T: Serialize>(
+    value: &T,
+) -> std::result::Result<AttributeValue, String> {
     serde_dynamo::to_attribute_value(value).map_err(|err| err.to_string())
 }
 
@@ -414,7 +416,8 @@ impl<E> Condition<E> {
         encode: Encoder<T>,
         build: impl FnOnce(Vec<AttributeValue>) -> Node,
     ) -> Self {
-        let encoded: std::result::Result<Vec<AttributeValue>, _> = values.iter().map(encode).collect();
+        let encoded: std::result::Result<Vec<AttributeValue>, _> =
+            values.iter().map(encode).collect();
         match encoded {
             Ok(values) => Self::new(build(values)),
             Err(err) => Self::invalid(format!("cannot encode a condition value: {err}")),

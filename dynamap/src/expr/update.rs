@@ -114,7 +114,8 @@ impl<E, T> Path<E, T> {
 
     /// `SET path = if_not_exists(path, value)`.
     pub(crate) fn default_change(self, value: &T) -> Result<Change, String> {
-        self.encoded(value).map(|v| Change::SetIfNotExists(self.path, v))
+        self.encoded(value)
+            .map(|v| Change::SetIfNotExists(self.path, v))
     }
 
     /// `SET path = if_not_exists(path, 0) + by`.
@@ -149,12 +150,18 @@ mod tests {
             VALUE.path().set_change(&3).expect("encodes"),
             Change::Remove(DocPath::attribute("note")),
             Change::Increment(DocPath::attribute("hits"), AttributeValue::N("1".into())),
-            Change::Add(DocPath::attribute("seen"), AttributeValue::Ss(vec!["a".into()])),
+            Change::Add(
+                DocPath::attribute("seen"),
+                AttributeValue::Ss(vec!["a".into()]),
+            ),
             Change::Append(
                 DocPath::attribute("tags"),
                 encode(&"tags", &vec!["x"]).expect("encodes"),
             ),
-            Change::Delete(DocPath::attribute("seen2"), AttributeValue::Ss(vec!["b".into()])),
+            Change::Delete(
+                DocPath::attribute("seen2"),
+                AttributeValue::Ss(vec!["b".into()]),
+            ),
             TAGS.path().default_change(&vec![]).expect("encodes"),
         ];
         let mut p = Placeholders::default();

@@ -79,7 +79,10 @@ fn encode_key_value<T: Serialize + ?Sized>(
 /// Checks a value DynamoDB will store as a key attribute: strings and binaries are not empty
 /// and at most `limit` bytes (2,048 for a partition key, 1,024 for a sort key); numbers are
 /// finite numbers with at most 38 significant digits.
-pub fn check_key_value(value: AttributeValue, limit: usize) -> Result<AttributeValue, KeyPartError> {
+pub fn check_key_value(
+    value: AttributeValue,
+    limit: usize,
+) -> Result<AttributeValue, KeyPartError> {
     let len = match &value {
         AttributeValue::S(text) => text.len(),
         AttributeValue::B(bytes) => bytes.as_ref().len(),
@@ -183,7 +186,10 @@ impl<'de> Deserialize<'de> for Binary {
             fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Binary, E> {
                 Ok(Binary(v))
             }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Binary, A::Error> {
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Binary, A::Error> {
                 let mut out = Vec::new();
                 while let Some(byte) = seq.next_element()? {
                     out.push(byte);

@@ -34,7 +34,6 @@ impl<T: KeyAttribute, A: KeyAttributeArg<T>> SortArgs<AttributeKey<T>> for A {
     }
 }
 
-
 fn write_part<T: KeyPart, A: KeyArg<T>>(
     arg: &A,
     parts: &mut Vec<String>,

@@ -41,11 +41,11 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::PutMode;
 use super::condition::{finish, put_condition, put_failed};
+use super::update::Plan;
 use crate::codec::Item;
 use crate::entity::LookupKey;
 use crate::expr::update::Change;
 use crate::expr::{Condition, DocPath, Placeholders};
-use super::update::Plan;
 use crate::retry::{RetryPolicy, SplitMix64};
 use crate::table::Table;
 use crate::transact::{Action, ActionFailure, raw_delete, raw_put};
@@ -395,7 +395,7 @@ async fn update_round<E: Entity>(db: &Db, owner: &Owner, plan: &Plan<E>) -> Resu
             ));
         }
     }
-    let owner_update = plan.into_action(db, records, |p| guard::<E>(current.as_ref(), p))?;
+    let owner_update = plan.action(db, records, |p| guard::<E>(current.as_ref(), p))?;
     let mut tx = db.transaction().push_action(owner_update);
     for lookup in &plan.lookups {
         tx = tx.push_action(lookup_put::<E>(db, owner, lookup)?);

@@ -240,10 +240,11 @@ impl<'a, E: Entity> Update<'a, E> {
         if let Some(lookup) = plan.lookups.first() {
             return Err(refuse(format!(
                 "this update of `{}` moves lookup `{}`, which takes a transaction of its own; send the update by itself",
-                E::ENTITY_TYPE, lookup.name
+                E::ENTITY_TYPE,
+                lookup.name
             )));
         }
-        plan.into_action(db, Vec::new(), |_| Vec::new())
+        plan.action(db, Vec::new(), |_| Vec::new())
     }
 }
 
@@ -310,7 +311,12 @@ fn check_changes<E: Entity>(changes: &[Change]) -> Result<()> {
             change,
         ) {
             crate::key::check_key_value(value.clone(), *limit).map_err(|err| {
-                crate::__private::key_error(E::ENTITY_TYPE, attribute_static::<E>(attribute), attribute_static::<E>(attribute), err)
+                crate::__private::key_error(
+                    E::ENTITY_TYPE,
+                    attribute_static::<E>(attribute),
+                    attribute_static::<E>(attribute),
+                    err,
+                )
             })?;
         }
     }
@@ -367,7 +373,8 @@ impl<E: Entity> Plan<E> {
         if let Some((attribute, value)) = stamps.updated_at
             && !touched(&self.changes, attribute)
         {
-            self.changes.push(Change::Set(DocPath::attribute(attribute), value));
+            self.changes
+                .push(Change::Set(DocPath::attribute(attribute), value));
         }
         if let Some((attribute, value)) = stamps.created_at
             && !touched(&self.changes, attribute)
@@ -438,7 +445,16 @@ impl<E: Entity> Plan<E> {
         if !self.lookups.is_empty() {
             super::sync::update_with_lookups(db, &self).await?;
             return if return_new {
-                Ok(db.client().get_item().table_name(db.table_name()).set_key(Some(self.key.clone())).consistent_read(true).send().await.map_err(|e| Error::service("GetItem", e))?.item)
+                Ok(db
+                    .client()
+                    .get_item()
+                    .table_name(db.table_name())
+                    .set_key(Some(self.key.clone()))
+                    .consistent_read(true)
+                    .send()
+                    .await
+                    .map_err(|e| Error::service("GetItem", e))?
+                    .item)
             } else {
                 Ok(None)
             };
@@ -476,7 +492,7 @@ impl<E: Entity> Plan<E> {
     }
 
     /// The update as a transaction action, with `extra` changes and `guard` conditions.
-    pub(crate) fn into_action(
+    pub(crate) fn action(
         &self,
         db: &Db,
         extra: Vec<Change>,

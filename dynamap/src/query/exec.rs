@@ -36,9 +36,9 @@ pub(super) struct Prepared {
 /// literal, so `READ#{at}` reads only readings.
 fn leading_literal(template: &[Segment]) -> Option<SortCondition> {
     match template.first() {
-        Some(Segment::Literal(text)) if !text.is_empty() => {
-            Some(SortCondition::BeginsWith(AttributeValue::S((*text).to_owned())))
-        }
+        Some(Segment::Literal(text)) if !text.is_empty() => Some(SortCondition::BeginsWith(
+            AttributeValue::S((*text).to_owned()),
+        )),
         _ => None,
     }
 }
@@ -290,14 +290,10 @@ impl Prepared {
     }
 
     /// Takes the key attributes out of a returned item (decoding never needs them).
+    /// The key attributes of a returned item, copied: an index key may be a field's own
+    /// attribute (`field(score)`), which decoding still needs.
     fn take_keys(&self, item: &mut Item) -> Vec<(&'static str, String)> {
-        self.key_attributes
-            .iter()
-            .filter_map(|name| match item.remove(*name) {
-                Some(AttributeValue::S(value)) => Some((*name, value)),
-                _ => None,
-            })
-            .collect()
+        self.keys_of(item)
     }
 
     /// The key attributes of a `LastEvaluatedKey`.

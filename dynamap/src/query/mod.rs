@@ -303,7 +303,12 @@ pub(crate) fn read_filter<T: Decode>(
         ));
     }
     if let Some(entity) = T::SINGLE_ENTITY {
-        filters.push(entity_filter(entity, T::ALIASES, <T::Table as Table>::SCHEMA.entity_type, p));
+        filters.push(entity_filter(
+            entity,
+            T::ALIASES,
+            <T::Table as Table>::SCHEMA.entity_type,
+            p,
+        ));
     }
     if let Some(filter) = filter {
         filters.push(filter.render_into(p)?);

@@ -194,9 +194,17 @@ mod tests {
             SortCondition::from_bound(SortOp::Ge, n()),
             SortCondition::Ge(AttributeValue::N("1000".into()))
         );
-        assert!(SortCondition::from_bound(SortOp::Prefix, n()).check().is_err());
+        assert!(
+            SortCondition::from_bound(SortOp::Prefix, n())
+                .check()
+                .is_err()
+        );
         let text = SortBound::Value(s("ab"));
-        assert!(SortCondition::from_bound(SortOp::Prefix, text).check().is_ok());
+        assert!(
+            SortCondition::from_bound(SortOp::Prefix, text)
+                .check()
+                .is_ok()
+        );
     }
 
     #[test]

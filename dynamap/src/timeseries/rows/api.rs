@@ -11,8 +11,8 @@ use super::layout::{check_supported, decode_row, split};
 use super::read::{RowQuery, is_row_of, last_row_sk};
 use super::write::Writer;
 use super::{EventId, EventRow, WriteOutcome, WritePath};
-use crate::key::{Key, KeyError, KeyErrorKind, PartitionKey, Segment, SortArgs, SortBound};
 use crate::codec::AttributeValue;
+use crate::key::{Key, KeyError, KeyErrorKind, PartitionKey, Segment, SortArgs, SortBound};
 use crate::table::Table;
 use crate::{Db, Error, Result};
 
@@ -265,15 +265,15 @@ fn template_keys_only() -> Error {
 /// Renders the leading sort key parts `args`.
 fn bound<E: EventRow, S, A: SortArgs<S>>(template: &[Segment], args: &A) -> Result<SortBound> {
     Ok(args.bound(template).map_err(|(index, err)| KeyError {
-            entity: E::ENTITY_TYPE,
-            attribute: <E::Table as Table>::SCHEMA.sk.unwrap_or(""),
-            field: template
-                .iter()
-                .filter_map(|s| match s {
-                    Segment::Hole(name) => Some(*name),
-                    Segment::Literal(_) => None,
-                })
-                .nth(index),
-            kind: KeyErrorKind::Part(err),
-        })?)
+        entity: E::ENTITY_TYPE,
+        attribute: <E::Table as Table>::SCHEMA.sk.unwrap_or(""),
+        field: template
+            .iter()
+            .filter_map(|s| match s {
+                Segment::Hole(name) => Some(*name),
+                Segment::Literal(_) => None,
+            })
+            .nth(index),
+        kind: KeyErrorKind::Part(err),
+    })?)
 }

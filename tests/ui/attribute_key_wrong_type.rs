@@ -1,0 +1,17 @@
+// An index sort key declared as a number (`sk_type = "N"`) mapped to a `String` field.
+use dynamap::{Entity, Table};
+
+#[derive(Table)]
+#[dynamap(pk = "PK", sk = "SK", index(name = "Leaderboard", pk = "GSI1PK", sk = "score", sk_type = "N"))]
+struct App;
+
+#[derive(Entity)]
+#[dynamap(table = App, entity = "Score", pk = "USER#{user}", sk = "GAME#{game}",
+          index(name = "Leaderboard", pk = "GAME#{game}", sk = field(score)))]
+struct Score {
+    user: String,
+    game: String,
+    score: String,
+}
+
+fn main() {}
