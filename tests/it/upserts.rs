@@ -153,7 +153,9 @@ async fn patch_fails_on_a_missing_item_and_stamps_updated_at() {
         .await
         .expect("set through the codec");
     assert_eq!(stored(&db).await.created_at, Some(moment));
-    let raw = raw_item(&db, "ACCOUNT#a1", "ACCOUNT").await.expect("stored");
+    let raw = raw_item(&db, "ACCOUNT#a1", "ACCOUNT")
+        .await
+        .expect("stored");
     assert_eq!(
         raw["created_at"],
         AttributeValue::S("2020-02-29T12:00:00.000000000Z".into())
