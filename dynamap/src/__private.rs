@@ -7,7 +7,7 @@ pub use crate::codec::{
     Codec, Compression, Format, decode_compressed, decode_optional_compressed, encode_compressed,
 };
 pub use crate::derived::{AutoTimestamp, DerivedChange, Timestamps, UpdatedValues};
-pub use crate::entity::{Entity, LookupKey, WriteMeta};
+pub use crate::entity::{AsEntity, Entity, LookupKey, WriteMeta};
 pub use crate::expr::Attr;
 pub use crate::key::{AttributeKey, KeyAttribute, KeyAttributeArg, Segment, SortArgs};
 pub use crate::key::{

@@ -110,6 +110,17 @@ pub trait Entity: Sized {
     }
 }
 
+/// An entity or a reference to one: what [`put_all`](crate::batch::BatchWrite::put_all)
+/// takes, so both `orders` and `orders.iter()` can be written. The derive implements it for
+/// the entity and for references to it.
+pub trait AsEntity {
+    /// The entity type.
+    type Entity: Entity;
+
+    /// The entity.
+    fn as_entity(&self) -> &Self::Entity;
+}
+
 /// Write metadata of an entity; see [`Entity::WRITE`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WriteMeta {

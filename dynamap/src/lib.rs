@@ -136,7 +136,7 @@ pub struct EvolvingModelsGuide;
 
 pub use db::Db;
 pub use dynamap_derive::{Entity, EntityEnum, KeyPart, Table};
-pub use entity::{Entity, LookupKey, WriteMeta};
+pub use entity::{AsEntity, Entity, LookupKey, WriteMeta};
 pub use error::{Error, Result};
 pub use key::{Key, KeyError, KeyPart, PartitionKey};
 pub use table::{IndexSchema, Projection, ScalarType, Table, TableSchema};

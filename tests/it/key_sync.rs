@@ -124,9 +124,10 @@ async fn sparse_indexes_follow_optional_fields() {
         1
     );
 
-    // Removing it takes the order out.
+    // Setting it to `None` removes it and takes the order out.
+    let closed: Option<&str> = None;
     db.update(Order::key("o1"))
-        .remove(Order::STATUS)
+        .set_option(Order::STATUS, closed)
         .await
         .expect("closed");
     let raw = raw_item(&db, "ORDER#o1", "ORDER").await.expect("stored");

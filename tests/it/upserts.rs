@@ -234,8 +234,10 @@ async fn transactions_and_batches_stamp_timestamps() {
         created_at: written,
         updated_at: None,
     };
+    // Borrowed entities can be batch-written, as `put(&e)` takes a reference.
+    let notes = [note];
     db.batch_write()
-        .put_all([note])
+        .put_all(notes.iter())
         .send()
         .await
         .expect("batch")

@@ -64,6 +64,20 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 #key_changes
             }
 
+            impl ::dynamap::__private::AsEntity for #ident {
+                type Entity = Self;
+                fn as_entity(&self) -> &Self {
+                    self
+                }
+            }
+
+            impl ::dynamap::__private::AsEntity for &#ident {
+                type Entity = #ident;
+                fn as_entity(&self) -> &#ident {
+                    self
+                }
+            }
+
             #event_rows
         };
     }

@@ -9,7 +9,7 @@ use super::pending::{prepare_delete, prepare_put};
 use super::{BatchWriteReport, Progress, write_exec};
 use crate::key::Key;
 use crate::retry::RetryPolicy;
-use crate::{Db, Entity, Result};
+use crate::{AsEntity, Db, Entity, Result};
 
 /// The most writes one `BatchWriteItem` call may hold.
 pub const MAX_WRITE_CHUNK: usize = 25;
@@ -74,10 +74,10 @@ impl Db {
     /// }
     /// # Ok(()) }
     /// ```
-    pub fn put_all<'a, E, I>(&'a self, entities: I) -> BatchWrite<'a>
+    pub fn put_all<'a, I>(&'a self, entities: I) -> BatchWrite<'a>
     where
-        E: Entity + 'a,
-        I: IntoIterator<Item = E>,
+        I: IntoIterator,
+        I::Item: AsEntity,
         I::IntoIter: Send + 'a,
     {
         self.batch_write().put_all(entities)
@@ -91,16 +91,20 @@ impl<'a> BatchWrite<'a> {
         self
     }
 
-    /// Adds a put of every entity `entities` yields. The iterator is read lazily, a chunk
-    /// at a time, so it may generate the entities as it goes.
-    pub fn put_all<E, I>(mut self, entities: I) -> Self
+    /// Adds a put of every entity `entities` yields, owned or borrowed (`orders` or
+    /// `orders.iter()`). The iterator is read lazily, a chunk at a time, so it may generate
+    /// the entities as it goes.
+    pub fn put_all<I>(mut self, entities: I) -> Self
     where
-        E: Entity + 'a,
-        I: IntoIterator<Item = E>,
+        I: IntoIterator,
+        I::Item: AsEntity,
         I::IntoIter: Send + 'a,
     {
-        self.input
-            .push_lazy(entities.into_iter().map(|entity| prepare_put(&entity)));
+        self.input.push_lazy(
+            entities
+                .into_iter()
+                .map(|entity| prepare_put(entity.as_entity())),
+        );
         self
     }
 

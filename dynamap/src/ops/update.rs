@@ -111,6 +111,15 @@ impl<'a, E: Entity> Update<'a, E> {
         self.change(change)
     }
 
+    /// `SET path = value` for `Some(value)`, `REMOVE path` for `None`: for `Option` fields
+    /// whose new value is itself an `Option`.
+    pub fn set_option<T, A: Target<E, T>>(self, path: A, value: Option<impl Into<T>>) -> Self {
+        match value {
+            Some(value) => self.set(path, value),
+            None => self.remove(path),
+        }
+    }
+
     /// `SET path = value` unless the item already has a value there.
     pub fn set_if_not_exists<T, A: Target<E, T>>(self, path: A, value: impl Into<T>) -> Self {
         let change = path.into_path().default_change(&value.into());
