@@ -39,8 +39,10 @@
 //! | `entity_type = "_type"` | attribute holding each item's entity name | `"_type"` |
 //! | `ttl = "expires_at"` | attribute DynamoDB's time to live reads | TTL off |
 //! | `index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK")` | a global secondary index; repeatable. Add `projection = "keys_only"` or `include("a", "b")`; the default projects all attributes | none |
+//! | `index(..., sk = "TopScore", sk_type = "N")` | an index key attribute of type `"S"`, `"N"` or `"B"` (`pk_type`, `sk_type`), which entities fill with a field's own value (`sk = field(score)`) | `"S"` |
 //!
-//! Every key attribute is a string. [`Db::create_table`] creates the table from the layout.
+//! The table's own key attributes are strings. [`Db::create_table`] creates the table from
+//! the layout, declaring every key attribute with its type.
 //!
 //! # `#[derive(Entity)]`
 //!
@@ -51,9 +53,10 @@
 //! |---|---|
 //! | `table = App` | the `Table` type the entity lives in (required) |
 //! | `entity = "Sensor"` | the entity name stored in the entity-type attribute (default: the struct's name) |
+//! | `alias = "Client"` | an earlier entity name, still read (repeatable); items are written under `entity` |
 //! | `pk = "SENSOR#{id}"` | partition key template (required) |
 //! | `sk = "READ#{at}"` | sort key template; required exactly when the table has a sort key |
-//! | `index(name = "GSI1", pk = "...", sk = "...")` | templates for one of the table's indexes; fields may be `Option`s, and the item is left out of the index while any is `None` |
+//! | `index(name = "GSI1", pk = "...", sk = "...")` | templates for one of the table's indexes; fields may be `Option`s, and the item is left out of the index while any is `None`. Instead of a template, `pk = field(x)` / `sk = field(x)` makes field `x`'s own attribute the index key (its type must fit the table's `pk_type`/`sk_type`, its attribute name the index's key attribute), so updates of it, increments included, move the item in the index |
 //! | `lookup(name = "by_location", pk = "...", sk = "...")` | an extra item kept in sync with the entity by transactions ([`ops::sync`]) |
 //! | `event_rows`, `event_rows(cap = 250, time = "at")` | several events per (partition, sort key) row, as an id list and one map per field ([`timeseries::rows`]); `cap` events per row before overflow rows (default 250), `time` the field holding the event's time (epoch ms or `OffsetDateTime`) for the automatic write path |
 //!
@@ -63,6 +66,8 @@
 //! |---|---|
 //! | `rename = "type"` | the attribute name (default: the field's name) |
 //! | `skip` | not stored; reads back as `Default::default()` |
+//! | `default`, `default = "path::to_fn"` | a missing attribute reads as `Default::default()` / `to_fn()`, so items written before the field existed still read; not on primary-key fields |
+//! | `created_at`, `updated_at` | automatic timestamps (`time::OffsetDateTime` or an `Option` of one): `updated_at` is set by every write, `created_at` when the item has none |
 //! | `with = "module"` | store through `module::serialize` / `module::deserialize`, as serde's `with` (see [`codec::timestamp`]) |
 //! | `version` | an optimistic-locking version number, checked and bumped by [`Db::save`] |
 //! | `compress` | serialize and compress into one binary attribute ([`codec::compress`]); any serde type |
@@ -70,7 +75,10 @@
 //! | `ttl` | the item's time to live: a `time::OffsetDateTime` (or `Option` of one) stored as epoch seconds in the table's TTL attribute, whose name the field must have. Reads hide expired items ([`Db::include_expired_items`]) |
 //!
 //! Fields are stored through their `serde` implementations, one attribute each; `Option`
-//! fields are left out when `None`. A template hole's field must implement [`KeyPart`]; see
+//! fields are left out when `None`; attributes the struct does not know are ignored on
+//! read. Each stored field also gets a constant (`Sensor::CITY`, an [`expr::Attr`]) for
+//! updates, conditions and filters, reaching inside maps, lists and structs with
+//! [`expr::Path`]. See `docs/guide/evolving-models.md` for changing a model over time. A template hole's field must implement [`KeyPart`]; see
 //! [`key`] for the encodings and why keys cannot be forged. The derive checks at compile time
 //! that every hole names a field, that templates fit the table (sort key present or not,
 //! index names), and that no field is stored under a name the table uses for keys.
