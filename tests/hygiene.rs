@@ -59,7 +59,7 @@ struct App;
 )]
 struct SensorId(::std::string::String);
 
-/// A fieldless enum key part, one variant renamed.
+/// A fieldless enum key part, one variant renamed (for the key and the attribute alike).
 #[derive(
     KeyPart,
     ::serde::Serialize,
@@ -71,7 +71,7 @@ struct SensorId(::std::string::String);
 )]
 enum Kind {
     Gas,
-    #[dynamap(rename = "HUM")]
+    #[serde(rename = "HUM")]
     Humidity,
 }
 

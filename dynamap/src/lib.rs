@@ -86,7 +86,8 @@
 //! # `#[derive(KeyPart)]`
 //!
 //! Makes a string newtype (`struct SensorId(String);`) or a fieldless enum usable in key
-//! templates. Enum variants render as their names, or as `#[dynamap(rename = "...")]`.
+//! templates. Enum variants render as serde stores them (their names, `#[serde(rename)]`,
+//! or the enum's `#[serde(rename_all)]`), so a key and the stored field always agree.
 //!
 //! # Errors
 //!

@@ -203,3 +203,15 @@ async fn stored_keys_of_another_shape_do_not_parse() {
     let err = Sample::parse_key("TENANT#t", Some("S#007#12#x#y#Gas")).expect_err("bad parts");
     assert_eq!(err.field, Some("big"));
 }
+
+#[tokio::test]
+async fn an_enum_key_part_and_its_stored_attribute_say_the_same() {
+    let db = fresh_db::<App>("keys_enum_names").await;
+    let value = sample(1, 2);
+    db.put(&value).await.expect("put");
+    let (pk, sk) = value.primary_key().into_values().expect("key");
+    let sk = sk.expect("sort key");
+    assert!(sk.ends_with("#co2"), "{sk}");
+    let raw = raw_item(&db, &pk, &sk).await.expect("stored");
+    assert_eq!(raw["kind"], S("co2".into()), "serde's name drives both");
+}

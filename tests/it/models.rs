@@ -50,7 +50,7 @@ pub(crate) struct Sensor {
 pub(crate) enum SensorKind {
     Gas,
     Humidity,
-    #[dynamap(rename = "co2")]
+    #[serde(rename = "co2")] // the key and the stored attribute both say `co2`
     CarbonDioxide,
 }
 

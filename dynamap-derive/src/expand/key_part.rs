@@ -17,7 +17,7 @@ pub(crate) fn expand_key_part(input: &DeriveInput) -> TokenStream {
     }
     let body = match &input.data {
         Data::Struct(data) => newtype(&mut cx, input, &data.fields),
-        Data::Enum(data) => fieldless_enum(&mut cx, data),
+        Data::Enum(data) => fieldless_enum(&mut cx, input, data),
         Data::Union(_) => {
             cx.error_at(
                 &input.ident,
@@ -69,9 +69,13 @@ fn newtype(cx: &mut Ctxt, input: &DeriveInput, fields: &Fields) -> Option<TokenS
     })
 }
 
-/// `enum Kind { Gas, Humidity }` renders each variant as its name, or its
-/// `#[dynamap(rename = "...")]`.
-fn fieldless_enum(cx: &mut Ctxt, data: &syn::DataEnum) -> Option<TokenStream> {
+/// `enum Kind { Gas, Humidity }` renders each variant as the name serde stores it under:
+/// its own name, its `#[serde(rename = "...")]`, or the enum's `#[serde(rename_all = "...")]`.
+/// The key and the stored attribute then always agree. `#[dynamap(rename = "...")]` on a
+/// variant must name the same text (it changes nothing serde stores, so a different name
+/// would make the key say one thing and the attribute another).
+fn fieldless_enum(cx: &mut Ctxt, input: &DeriveInput, data: &syn::DataEnum) -> Option<TokenStream> {
+    let rename_all = serde_names(&input.attrs).rename_all;
     let mut names = Vec::new();
     for variant in &data.variants {
         let attrs = VariantAttrs::parse(cx, &variant.attrs);
@@ -81,14 +85,28 @@ fn fieldless_enum(cx: &mut Ctxt, data: &syn::DataEnum) -> Option<TokenStream> {
                 "`#[derive(KeyPart)]` on an enum needs variants without fields",
             );
         }
-        let name = attrs
-            .rename
-            .as_ref()
-            .map_or_else(|| variant.ident.to_string(), syn::LitStr::value);
-        if name.is_empty()
-            && let Some(lit) = &attrs.rename
+        let stored = serde_names(&variant.attrs).rename.unwrap_or_else(|| {
+            let ident = variant.ident.to_string();
+            match &rename_all {
+                Some(rule) => apply_rename_all(rule, &ident),
+                None => ident,
+            }
+        });
+        if let Some(lit) = &attrs.rename
+            && lit.value() != stored
         {
-            cx.error_at(lit, "key part names cannot be empty");
+            cx.error_at(
+                lit,
+                format!(
+                    "key text {:?} differs from {stored:?}, the name serde stores this variant under, so the key and the attribute would disagree; name the variant once with #[serde(rename = {:?})], which the key uses too",
+                    lit.value(),
+                    lit.value()
+                ),
+            );
+        }
+        let name = stored;
+        if name.is_empty() {
+            cx.error_at(&variant.ident, "key part names cannot be empty");
         }
         if names.iter().any(|(_, n)| n == &name) {
             cx.error_at(
@@ -138,4 +156,123 @@ fn fieldless_enum(cx: &mut Ctxt, data: &syn::DataEnum) -> Option<TokenStream> {
             }
         }
     })
+}
+
+/// The `rename` and `rename_all` of `#[serde(...)]` attributes; everything else is serde's.
+#[derive(Default)]
+struct SerdeNames {
+    rename: Option<String>,
+    rename_all: Option<String>,
+}
+
+fn serde_names(attrs: &[syn::Attribute]) -> SerdeNames {
+    let mut out = SerdeNames::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        // Malformed serde attributes are serde's to report.
+        let _ = attr.parse_nested_meta(|meta| {
+            let slot = if meta.path.is_ident("rename") {
+                Some(&mut out.rename)
+            } else if meta.path.is_ident("rename_all") {
+                Some(&mut out.rename_all)
+            } else {
+                None
+            };
+            if meta.input.peek(syn::Token![=]) {
+                let value: syn::Expr = meta.value()?.parse()?;
+                if let (
+                    Some(slot),
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(lit),
+                        ..
+                    }),
+                ) = (slot, value)
+                {
+                    *slot = Some(lit.value());
+                }
+            } else if meta.input.peek(syn::token::Paren) {
+                // `rename(serialize = "..", deserialize = "..")`: the serialized name is stored.
+                let mut serialized = None;
+                meta.parse_nested_meta(|inner| {
+                    let value: syn::LitStr = inner.value()?.parse()?;
+                    if inner.path.is_ident("serialize") {
+                        serialized = Some(value.value());
+                    }
+                    Ok(())
+                })?;
+                if let (Some(slot), Some(name)) = (slot, serialized) {
+                    *slot = Some(name);
+                }
+            }
+            Ok(())
+        });
+    }
+    out
+}
+
+/// serde's `rename_all` rules, for a variant name in `PascalCase`.
+fn apply_rename_all(rule: &str, variant: &str) -> String {
+    let words = pascal_words(variant);
+    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    match rule {
+        "lowercase" => variant.to_lowercase(),
+        "UPPERCASE" => variant.to_uppercase(),
+        "camelCase" => {
+            let mut out = String::new();
+            for (i, word) in lower.iter().enumerate() {
+                if i == 0 {
+                    out.push_str(word);
+                } else {
+                    out.push_str(&capitalize(word));
+                }
+            }
+            out
+        }
+        "snake_case" => lower.join("_"),
+        "SCREAMING_SNAKE_CASE" => lower.join("_").to_uppercase(),
+        "kebab-case" => lower.join("-"),
+        "SCREAMING-KEBAB-CASE" => lower.join("-").to_uppercase(),
+        _ => variant.to_owned(),
+    }
+}
+
+fn capitalize(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// `CarbonDioxide` → `["Carbon", "Dioxide"]`, as serde splits it: before each uppercase letter.
+fn pascal_words(name: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for ch in name.chars() {
+        match words.last_mut() {
+            Some(word) if !ch.is_uppercase() => word.push(ch),
+            _ => words.push(ch.to_string()),
+        }
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::apply_rename_all;
+
+    #[test]
+    fn rename_all_follows_serde() {
+        let cases = [
+            ("lowercase", "carbondioxide"),
+            ("UPPERCASE", "CARBONDIOXIDE"),
+            ("camelCase", "carbonDioxide"),
+            ("snake_case", "carbon_dioxide"),
+            ("SCREAMING_SNAKE_CASE", "CARBON_DIOXIDE"),
+            ("kebab-case", "carbon-dioxide"),
+            ("SCREAMING-KEBAB-CASE", "CARBON-DIOXIDE"),
+            ("PascalCase", "CarbonDioxide"),
+        ];
+        for (rule, expected) in cases {
+            assert_eq!(apply_rename_all(rule, "CarbonDioxide"), expected, "{rule}");
+        }
+    }
 }
