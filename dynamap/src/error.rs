@@ -368,9 +368,21 @@ impl Error {
     }
 
     /// True when retrying the same request later may succeed: throttling, server errors
-    /// (5xx) and failures to reach DynamoDB at all.
+    /// (5xx), failures to reach DynamoDB at all, and transactions cancelled only because
+    /// another transaction held one of their items (`TransactionConflict`).
+    ///
+    /// Not retryable as they are: failed conditions, including [`Error::VersionConflict`]:
+    /// the item changed, so the write must be recomputed from a fresh read
+    /// ([`is_conflict`](Error::is_conflict) answers for those; [`Db::modify`](crate::Db::modify)
+    /// does the whole loop).
     pub fn is_retryable(&self) -> bool {
         match self {
+            Error::TransactionCanceled { reasons } => {
+                !reasons.is_empty()
+                    && reasons.iter().all(|r| {
+                        r.is_conflict() || r.code.as_deref().is_some_and(|c| c == "ThrottlingError")
+                    })
+            }
             Error::Service { code: None, .. } => true,
             Error::Service {
                 code: Some(code), ..
@@ -378,6 +390,17 @@ impl Error {
                 THROTTLING_CODES.contains(&code.as_str())
                     || SERVER_ERROR_CODES.contains(&code.as_str())
             }
+            _ => false,
+        }
+    }
+
+    /// True when a concurrent writer won: a version that moved on
+    /// ([`Error::VersionConflict`]) or a transaction conflict. Read again, recompute and
+    /// retry, as [`Db::modify`](crate::Db::modify) does.
+    pub fn is_conflict(&self) -> bool {
+        match self {
+            Error::VersionConflict { .. } | Error::Contention { .. } => true,
+            Error::TransactionCanceled { reasons } => reasons.iter().any(|r| r.is_conflict()),
             _ => false,
         }
     }

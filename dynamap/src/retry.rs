@@ -206,3 +206,16 @@ mod tests {
         }
     }
 }
+
+/// Waits before retry `round`, on the client's own timer (so any runtime works).
+pub(crate) async fn pause(db: &crate::Db, policy: &RetryPolicy, round: u32, rng: &mut SplitMix64) {
+    use aws_smithy_async::rt::sleep::AsyncSleep;
+    let sleep = db
+        .client()
+        .config()
+        .sleep_impl()
+        .or_else(aws_smithy_async::rt::sleep::default_async_sleep);
+    if let Some(sleep) = sleep {
+        sleep.sleep(policy.delay(round.min(16), rng)).await;
+    }
+}

@@ -176,3 +176,54 @@ async fn an_entity_of_another_name_is_still_refused() {
     );
     assert_eq!(Customer::ALIASES, ["Client", "Shopper"]);
 }
+
+/// An account name held by a user or by an organization, read in one get.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = App, entity = "User", pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+struct User {
+    name: String,
+}
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = App, entity = "Org", pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+struct Org {
+    name: String,
+    members: u32,
+}
+
+#[derive(EntityEnum, Debug, PartialEq)]
+enum Account {
+    User(User),
+    Org(Org),
+}
+
+#[tokio::test]
+async fn a_get_decodes_whichever_entity_the_key_holds() {
+    let db = fresh_db::<App>("evolve_get_enum").await;
+    db.put(&User { name: "ada".into() }).await.expect("user");
+    let org = Org {
+        name: "rust-lang".into(),
+        members: 300,
+    };
+    db.put(&org).await.expect("org");
+    let read = |name: &'static str| db.get(User::key(name)).consistent().decode_as::<Account>();
+    assert_eq!(
+        read("ada").await.expect("get"),
+        Some(Account::User(User { name: "ada".into() }))
+    );
+    assert_eq!(
+        read("rust-lang").await.expect("get"),
+        Some(Account::Org(org))
+    );
+    assert_eq!(read("nobody").await.expect("get"), None);
+    db.put(&crate::models::sensor("S9")).await.expect("sensor");
+    let err = db
+        .get(crate::models::Sensor::key("S9"))
+        .decode_as::<Account>()
+        .await
+        .expect_err("a sensor is neither");
+    assert!(
+        matches!(err, dynamap::Error::UnknownEntityType { .. }),
+        "{err:?}"
+    );
+}

@@ -489,3 +489,63 @@ async fn batch_writes_refuse_entities_that_need_guarded_writes() {
     );
     assert!(lookups(&db, "PlacedSensor.location").await.is_empty());
 }
+
+/// Fifty tasks add one each through `modify` on one versioned item: none is lost.
+#[tokio::test]
+async fn modify_retries_until_every_concurrent_change_lands() {
+    use crate::write_models::Counter;
+    let db = crate::fresh_db::<crate::models::App>("writes_modify").await;
+    let mut counter = Counter {
+        id: "issues".into(),
+        value: 0,
+        version: 0,
+    };
+    db.save(&mut counter).await.expect("create");
+    let policy = dynamap::retry::RetryPolicy::default().max_attempts(200);
+    let tasks = (0..50).map(|_| {
+        let db = db.clone();
+        tokio::spawn(async move {
+            db.modify_with(Counter::key("issues"), policy, |c| c.value += 1)
+                .await
+        })
+    });
+    let mut numbers = Vec::new();
+    for task in tasks {
+        let saved = task
+            .await
+            .expect("joined")
+            .expect("modify")
+            .expect("exists");
+        numbers.push(saved.value);
+    }
+    numbers.sort_unstable();
+    assert_eq!(
+        numbers,
+        (1..=50).collect::<Vec<u64>>(),
+        "each caller got its own number"
+    );
+    let stored = db
+        .get(Counter::key("issues"))
+        .consistent()
+        .await
+        .expect("get")
+        .expect("stored");
+    assert_eq!((stored.value, stored.version), (50, 51));
+
+    assert_eq!(
+        db.modify(Counter::key("missing"), |c| c.value += 1)
+            .await
+            .expect("no item"),
+        None
+    );
+    let err = db
+        .modify(crate::write_models::Device::key("d1"), |d| d.alarms += 1)
+        .await
+        .expect_err("no version field");
+    assert!(err.to_string().contains("version"), "{err}");
+    let err = dynamap::Error::VersionConflict {
+        entity: "Counter",
+        expected: 1,
+    };
+    assert!(err.is_conflict() && !err.is_retryable());
+}

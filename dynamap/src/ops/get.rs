@@ -60,6 +60,41 @@ impl<E: Entity> Get<'_, E> {
 
     /// Sends the request.
     pub async fn send(self) -> Result<Option<E>> {
+        self.fetch().await?.map(E::from_item).transpose()
+    }
+
+    /// Sends the request and decodes the item into `U`, an enum deriving `EntityEnum`, by
+    /// its entity type: for a key that may hold any of several entities (an account name
+    /// that is a user or an organization). The key may be built by any variant's entity.
+    /// An item of a type `U` does not know is an [`Error::UnknownEntityType`].
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, EntityEnum, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "User", pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct User { name: String }
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Org", pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Org { name: String, members: u32 }
+    /// #[derive(EntityEnum)]
+    /// enum Account { User(User), Org(Org) }
+    ///
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// match db.get(User::key("rust-lang")).decode_as::<Account>().await? {
+    ///     Some(Account::Org(org)) => println!("an organization of {}", org.members),
+    ///     Some(Account::User(user)) => println!("a user"),
+    ///     None => println!("no such account"),
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn decode_as<U: crate::query::Decode<Table = E::Table>>(self) -> Result<Option<U>> {
+        match self.fetch().await? {
+            Some(item) => U::decode(item, crate::query::UnknownEntity::Error),
+            None => Ok(None),
+        }
+    }
+
+    /// The item, unless it is missing or (by default) expired.
+    async fn fetch(self) -> Result<Option<crate::codec::Item>> {
         let key = key_item(self.key)?;
         let request = self
             .db
@@ -77,10 +112,9 @@ impl<E: Entity> Get<'_, E> {
             .map_err(|err| Error::service("GetItem", err))?;
         record_capacity(&span, output.consumed_capacity());
         let schema = <E::Table as Table>::SCHEMA;
-        let item = output.item.filter(|item| {
+        Ok(output.item.filter(|item| {
             self.include_expired || !expiry::is_expired(&schema, item, expiry::now_epoch_seconds())
-        });
-        item.map(E::from_item).transpose()
+        }))
     }
 }
 

@@ -5,6 +5,7 @@ mod create_table;
 mod delete;
 pub(crate) mod expiry;
 mod get;
+mod modify;
 mod put;
 pub mod sync;
 pub mod update;

@@ -46,7 +46,7 @@ use crate::codec::Item;
 use crate::entity::LookupKey;
 use crate::expr::update::Change;
 use crate::expr::{Condition, DocPath, Placeholders};
-use crate::retry::{RetryPolicy, SplitMix64};
+use crate::retry::{RetryPolicy, SplitMix64, pause};
 use crate::table::Table;
 use crate::transact::{Action, ActionFailure, raw_delete, raw_put};
 use crate::{Db, Entity, Error, Result};
@@ -227,19 +227,6 @@ fn lookup_put<E: Entity>(db: &Db, owner: &Owner, lookup: &LookupKey) -> Result<A
         lookup_item,
         finish(condition, p),
     )
-}
-
-/// Waits before the next round, on the client's own timer (so any runtime works).
-async fn pause(db: &Db, policy: &RetryPolicy, round: u32, rng: &mut SplitMix64) {
-    use aws_smithy_async::rt::sleep::AsyncSleep;
-    let sleep = db
-        .client()
-        .config()
-        .sleep_impl()
-        .or_else(aws_smithy_async::rt::sleep::default_async_sleep);
-    if let Some(sleep) = sleep {
-        sleep.sleep(policy.delay(round.min(16), rng)).await;
-    }
 }
 
 /// Puts an entity and its lookups in one transaction, starting over when a concurrent
