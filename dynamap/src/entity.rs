@@ -38,7 +38,7 @@ use crate::table::Table;
 /// ```
 ///
 /// See the [crate documentation](crate) for every attribute the derive accepts.
-pub trait Entity: Sized {
+pub trait Entity: Sized + 'static {
     /// The table layout the entity is stored in.
     type Table: Table;
 

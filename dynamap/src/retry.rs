@@ -136,6 +136,19 @@ pub(crate) fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Waits before retry `round`, on the client's own timer (so any runtime works).
+pub(crate) async fn pause(db: &crate::Db, policy: &RetryPolicy, round: u32, rng: &mut SplitMix64) {
+    use aws_smithy_async::rt::sleep::AsyncSleep;
+    let sleep = db
+        .client()
+        .config()
+        .sleep_impl()
+        .or_else(aws_smithy_async::rt::sleep::default_async_sleep);
+    if let Some(sleep) = sleep {
+        sleep.sleep(policy.delay(round.min(16), rng)).await;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,18 +217,5 @@ mod tests {
         for _ in 0..100 {
             assert_eq!(a.next_u64(), b.next_u64());
         }
-    }
-}
-
-/// Waits before retry `round`, on the client's own timer (so any runtime works).
-pub(crate) async fn pause(db: &crate::Db, policy: &RetryPolicy, round: u32, rng: &mut SplitMix64) {
-    use aws_smithy_async::rt::sleep::AsyncSleep;
-    let sleep = db
-        .client()
-        .config()
-        .sleep_impl()
-        .or_else(aws_smithy_async::rt::sleep::default_async_sleep);
-    if let Some(sleep) = sleep {
-        sleep.sleep(policy.delay(round.min(16), rng)).await;
     }
 }

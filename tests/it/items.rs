@@ -252,7 +252,7 @@ async fn enum_fields_and_numbers_are_stored_as_native_attributes() {
         .expect("stored");
     assert_eq!(
         item["type"],
-        S("CarbonDioxide".to_owned()),
-        "serde decides the attribute form"
+        S("co2".to_owned()),
+        "serde's rename decides the attribute form, and the key part's"
     );
 }

@@ -20,6 +20,7 @@ mod scans;
 mod table;
 mod timeseries_rolling;
 mod timeseries_rows;
+mod transaction_lookups;
 mod ttl;
 mod updates;
 mod upserts;

@@ -8,6 +8,7 @@ mod get;
 mod modify;
 mod put;
 pub mod sync;
+pub(crate) mod sync_tx;
 pub mod update;
 mod upsert;
 

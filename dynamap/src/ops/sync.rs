@@ -60,7 +60,7 @@ pub const OWNER_SK: &str = "_owner_sk";
 const MAX_ROUNDS: u32 = 50;
 
 /// The owner's attribute recording the key of its lookup `name`.
-fn recorded(name: &str, part: &str) -> String {
+pub(super) fn recorded(name: &str, part: &str) -> String {
     format!("_lookup_{name}_{part}")
 }
 
@@ -72,14 +72,14 @@ pub(crate) struct SyncedWrite {
 }
 
 /// The owner's key, and the lookup keys a stored owner records.
-struct Owner {
-    key: Item,
+pub(super) struct Owner {
+    pub(super) key: Item,
 }
 
-type Recorded = HashMap<&'static str, (String, Option<String>)>;
+pub(super) type Recorded = HashMap<&'static str, (String, Option<String>)>;
 
 impl Owner {
-    fn of<E: Entity>(item: &Item) -> Owner {
+    pub(super) fn of<E: Entity>(item: &Item) -> Owner {
         let schema = <E::Table as Table>::SCHEMA;
         let key = std::iter::once(schema.pk)
             .chain(schema.sk)
@@ -93,7 +93,7 @@ impl Owner {
     }
 
     /// Reads which lookups the stored owner records; `None` when there is no owner item.
-    async fn recorded<E: Entity>(&self, db: &Db) -> Result<Option<Recorded>> {
+    pub(super) async fn recorded<E: Entity>(&self, db: &Db) -> Result<Option<Recorded>> {
         let mut p = Placeholders::default();
         let schema = <E::Table as Table>::SCHEMA;
         let mut projection = vec![p.name(schema.pk)];
@@ -193,7 +193,10 @@ fn release<E: Entity>(db: &Db, owner: &Owner, pk: &str, sk: Option<&str>) -> Res
 }
 
 /// The lookup whose put failed its "free or mine" condition: it belongs to another owner.
-fn taken_lookup(reasons: &[ActionFailure], lookups: &[LookupKey]) -> Option<&'static str> {
+pub(super) fn taken_lookup(
+    reasons: &[ActionFailure],
+    lookups: &[LookupKey],
+) -> Option<&'static str> {
     reasons
         .iter()
         .filter(|r| r.is_conditional_check_failed() && r.index >= 1)
@@ -229,15 +232,8 @@ fn lookup_put<E: Entity>(db: &Db, owner: &Owner, lookup: &LookupKey) -> Result<A
     )
 }
 
-/// Puts an entity and its lookups in one transaction, starting over when a concurrent
-/// change wins the race.
-pub(crate) async fn put_with_lookups<E: Entity>(
-    db: &Db,
-    write: SyncedWrite,
-    mode: PutMode,
-    condition: Option<&Condition<E>>,
-) -> Result<()> {
-    let owner = Owner::of::<E>(&write.item);
+/// The write with the owner's item recording the keys of the lookups it holds.
+pub(super) fn recording(write: SyncedWrite) -> SyncedWrite {
     let mut item = write.item;
     for lookup in &write.lookups {
         item.insert(
@@ -248,7 +244,19 @@ pub(crate) async fn put_with_lookups<E: Entity>(
             item.insert(recorded(lookup.name, "sk"), AttributeValue::S(sk.clone()));
         }
     }
-    let write = SyncedWrite { item, ..write };
+    SyncedWrite { item, ..write }
+}
+
+/// Puts an entity and its lookups in one transaction, starting over when a concurrent
+/// change wins the race.
+pub(crate) async fn put_with_lookups<E: Entity>(
+    db: &Db,
+    write: SyncedWrite,
+    mode: PutMode,
+    condition: Option<&Condition<E>>,
+) -> Result<()> {
+    let owner = Owner::of::<E>(&write.item);
+    let write = recording(write);
     let policy = RetryPolicy::default();
     let mut rng = SplitMix64::from_entropy();
     for round in 0..MAX_ROUNDS {
@@ -266,6 +274,68 @@ pub(crate) async fn put_with_lookups<E: Entity>(
     })
 }
 
+/// The writes of a put of an owner whose stored item records `current` lookups: the owner
+/// (guarded by `current`), each lookup (free or already its), and a delete of each lookup
+/// whose key changed. The owner comes first, then the lookups in `write.lookups` order.
+pub(super) fn put_actions<E: Entity>(
+    db: &Db,
+    owner: &Owner,
+    write: &SyncedWrite,
+    mode: PutMode,
+    condition: Option<&Condition<E>>,
+    current: Option<&Recorded>,
+) -> Result<Vec<Action>> {
+    let mut p = Placeholders::default();
+    let mut parts = put_condition::<E>(mode, write.expected_version, condition, &mut p)?;
+    parts.extend(guard::<E>(current, &mut p));
+    let mut actions = vec![raw_put(
+        db,
+        E::ENTITY_TYPE,
+        mode.operation(),
+        owner.key.clone(),
+        write.item.clone(),
+        finish(parts, p),
+    )?];
+    for lookup in &write.lookups {
+        actions.push(lookup_put::<E>(db, owner, lookup)?);
+    }
+    for (name, (pk, sk)) in current.into_iter().flatten() {
+        let unchanged = write
+            .lookups
+            .iter()
+            .any(|l| l.name == *name && l.pk == *pk && l.sk == *sk);
+        if !unchanged {
+            actions.push(release::<E>(db, owner, pk, sk.as_deref())?);
+        }
+    }
+    Ok(actions)
+}
+
+/// The writes of a delete of an owner that records `current` lookups: the owner (guarded,
+/// and on `condition`) and a delete of each of its lookups.
+pub(super) fn delete_actions<E: Entity>(
+    db: &Db,
+    owner: &Owner,
+    condition: Option<&Condition<E>>,
+    current: Option<&Recorded>,
+) -> Result<Vec<Action>> {
+    let mut p = Placeholders::default();
+    let mut parts = guard::<E>(current, &mut p);
+    if let Some(condition) = condition {
+        parts.push(condition.render_into(&mut p)?);
+    }
+    let mut actions = vec![raw_delete(
+        db,
+        E::ENTITY_TYPE,
+        owner.key.clone(),
+        finish(parts, p),
+    )?];
+    for (pk, sk) in current.into_iter().flat_map(HashMap::values) {
+        actions.push(release::<E>(db, owner, pk, sk.as_deref())?);
+    }
+    Ok(actions)
+}
+
 /// One read-then-transact round: `Ok(true)` when written, `Ok(false)` when another writer
 /// came first and the put should start over.
 async fn put_round<E: Entity>(
@@ -275,12 +345,9 @@ async fn put_round<E: Entity>(
     mode: PutMode,
     condition: Option<&Condition<E>>,
 ) -> Result<bool> {
-    let item = &write.item;
     let current = owner.recorded::<E>(db).await?;
     // Create, replace and a user condition decide on the state just read; so does the
     // version. Only the lookup guard can fail because of a concurrent writer.
-    let mut p = Placeholders::default();
-    let mut parts = put_condition::<E>(mode, write.expected_version, condition, &mut p)?;
     let precondition_holds = match mode {
         PutMode::Create => current.is_none(),
         PutMode::Replace => current.is_some(),
@@ -289,27 +356,9 @@ async fn put_round<E: Entity>(
     if !precondition_holds {
         return Err(put_failed::<E>(mode, write.expected_version));
     }
-    parts.extend(guard::<E>(current.as_ref(), &mut p));
-    let owner_put = raw_put(
-        db,
-        E::ENTITY_TYPE,
-        mode.operation(),
-        owner.key.clone(),
-        item.clone(),
-        finish(parts, p),
-    )?;
-    let mut tx = db.transaction().push_action(owner_put);
-    for lookup in &write.lookups {
-        tx = tx.push_action(lookup_put::<E>(db, owner, lookup)?);
-    }
-    for (name, (pk, sk)) in current.iter().flatten() {
-        let unchanged = write
-            .lookups
-            .iter()
-            .any(|l| l.name == *name && l.pk == *pk && l.sk == *sk);
-        if !unchanged {
-            tx = tx.push_action(release::<E>(db, owner, pk, sk.as_deref())?);
-        }
+    let mut tx = db.transaction();
+    for action in put_actions::<E>(db, owner, write, mode, condition, current.as_ref())? {
+        tx = tx.push_action(action);
     }
     match tx.send().await {
         Ok(()) => Ok(true),
@@ -452,16 +501,9 @@ async fn delete_round<E: Entity>(db: &Db, owner: &Owner, must_exist: bool) -> Re
             Ok(true)
         };
     };
-    let mut p = Placeholders::default();
-    let parts = guard::<E>(Some(&current), &mut p);
-    let mut tx = db.transaction().push_action(raw_delete(
-        db,
-        E::ENTITY_TYPE,
-        owner.key.clone(),
-        finish(parts, p),
-    )?);
-    for (pk, sk) in current.values() {
-        tx = tx.push_action(release::<E>(db, owner, pk, sk.as_deref())?);
+    let mut tx = db.transaction();
+    for action in delete_actions::<E>(db, owner, None, Some(&current))? {
+        tx = tx.push_action(action);
     }
     match tx.send().await {
         Ok(()) => Ok(true),

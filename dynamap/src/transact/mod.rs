@@ -38,6 +38,8 @@ use crate::expr::{Condition, Placeholders};
 use crate::key::Key;
 use crate::limits::item_size;
 use crate::ops::condition::{RenderedCondition, finish, put_condition, versioned_item};
+use crate::ops::sync::SyncedWrite;
+use crate::ops::sync_tx::{SyncedAction, SyncedDelete, SyncedPut};
 use crate::ops::{PutMode, call_span, key_item};
 use crate::{Db, Entity, Error, Result};
 
@@ -47,6 +49,7 @@ pub const MAX_ACTIONS: usize = 100;
 pub const MAX_TRANSACTION_BYTES: usize = 4 * 1024 * 1024;
 
 /// One action, with what is needed to check the transaction and explain a failure.
+#[derive(Clone)]
 pub(crate) struct Action {
     pub(crate) entity: &'static str,
     pub(crate) operation: &'static str,
@@ -60,6 +63,9 @@ pub(crate) struct Action {
 pub struct Transaction<'a> {
     db: &'a Db,
     actions: Vec<Action>,
+    /// Actions of entities with lookup items, by position: their writes are completed when
+    /// the transaction is sent (see [`ops::sync_tx`](crate::ops::sync_tx)).
+    synced: Vec<(usize, Box<dyn SyncedAction>)>,
     token: Option<String>,
     error: Option<Error>,
 }
@@ -70,6 +76,7 @@ impl Db {
         Transaction {
             db: self,
             actions: Vec::new(),
+            synced: Vec::new(),
             token: None,
             error: None,
         }
@@ -98,13 +105,50 @@ impl<'a> Transaction<'a> {
         self.push(Ok(action))
     }
 
+    /// Adds an action of an entity with lookups; its writes are completed when sent.
+    fn push_synced(mut self, synced: Result<Box<dyn SyncedAction>>) -> Self {
+        match synced.and_then(|s| Ok((s.placeholder(self.db)?, s))) {
+            Ok((placeholder, synced)) => {
+                self.synced.push((self.actions.len(), synced));
+                self.actions.push(placeholder);
+            }
+            Err(err) => {
+                self.error.get_or_insert(err);
+            }
+        }
+        self
+    }
+
     fn put_mode<E: Entity>(
         self,
         entity: &E,
         mode: PutMode,
         condition: Option<&Condition<E>>,
     ) -> Self {
+        if !E::WRITE.lookups.is_empty() {
+            let synced = versioned_item(entity).and_then(|versioned| {
+                let write = SyncedWrite {
+                    item: versioned.item,
+                    lookups: entity.lookup_keys()?,
+                    expected_version: versioned.expected_version,
+                };
+                let put = SyncedPut::<E>::new(write, mode, condition.cloned());
+                Ok(Box::new(put) as Box<dyn SyncedAction>)
+            });
+            return self.push_synced(synced);
+        }
         let action = put_action(self.db, entity, mode, condition);
+        self.push(action)
+    }
+
+    fn delete_mode<E: Entity>(self, key: Key<E>, condition: Option<Condition<E>>) -> Self {
+        if !E::WRITE.lookups.is_empty() {
+            let synced = key_item(key).map(|key| {
+                Box::new(SyncedDelete::<E>::new(key, condition)) as Box<dyn SyncedAction>
+            });
+            return self.push_synced(synced);
+        }
+        let action = delete_action(self.db, key, condition.as_ref());
         self.push(action)
     }
 
@@ -129,16 +173,15 @@ impl<'a> Transaction<'a> {
         self.put_mode(entity, PutMode::Upsert, Some(&condition))
     }
 
-    /// Deletes the item `key` names.
+    /// Deletes the item `key` names (and, for an entity with `lookup(...)` items, its
+    /// lookup items).
     pub fn delete<E: Entity>(self, key: Key<E>) -> Self {
-        let action = delete_action(self.db, key, None);
-        self.push(action)
+        self.delete_mode(key, None)
     }
 
-    /// Deletes the item `key` names, only if it matches `condition`.
+    /// Deletes the item `key` names (and its lookup items), only if it matches `condition`.
     pub fn delete_if<E: Entity>(self, key: Key<E>, condition: Condition<E>) -> Self {
-        let action = delete_action(self.db, key, Some(&condition));
-        self.push(action)
+        self.delete_mode(key, Some(condition))
     }
 
     /// Applies `update` (made with [`Db::update`]) as part of the transaction.
@@ -170,86 +213,141 @@ impl<'a> Transaction<'a> {
         self.actions.is_empty()
     }
 
-    fn validate(&self) -> Result<()> {
-        if self.actions.len() > MAX_ACTIONS {
-            return Err(Error::TooManyActions {
-                actions: self.actions.len(),
-                limit: MAX_ACTIONS,
-            });
-        }
-        let size: usize = self.actions.iter().map(|a| a.size).sum();
-        if size > MAX_TRANSACTION_BYTES {
-            return Err(Error::TransactionTooLarge {
-                size,
-                limit: MAX_TRANSACTION_BYTES,
-            });
-        }
-        let mut seen: HashMap<Vec<(&String, &str)>, usize> = HashMap::new();
-        for (index, action) in self.actions.iter().enumerate() {
-            let mut key: Vec<(&String, &str)> = action
-                .key
-                .iter()
-                .map(|(name, value)| (name, value.as_s().map_or("", String::as_str)))
-                .collect();
-            key.sort();
-            if let Some(first) = seen.insert(key, index) {
-                return Err(Error::DuplicateTransactionItem {
-                    entity: action.entity,
-                    first,
-                    second: index,
-                });
-            }
-        }
-        Ok(())
-    }
-
     /// Sends the transaction. Nothing is sent when an action could not be built or a limit
     /// is exceeded; an empty transaction succeeds without a request.
+    ///
+    /// Actions of entities with `lookup(...)` items read the lookup keys their stored item
+    /// records first, and bring the lookups' puts and deletes into the transaction (after
+    /// the actions added, so cancellation reasons keep the indexes you gave). A lookup that
+    /// belongs to another item fails with [`Error::LookupTaken`]; when a concurrent write
+    /// changed such an item in between, the transaction is read and sent again (without an
+    /// idempotency token), up to 50 times.
     pub async fn send(self) -> Result<()> {
         if let Some(err) = self.error {
             return Err(err);
         }
-        self.validate()?;
-        if self.actions.is_empty() {
-            return Ok(());
+        if self.synced.is_empty() {
+            return send_actions(self.db, self.actions, self.token).await;
         }
-        let described: Vec<(&'static str, &'static str)> = self
-            .actions
-            .iter()
-            .map(|a| (a.entity, a.operation))
-            .collect();
-        let entity = described.first().map_or("", |d| d.0);
-        let span = call_span("TransactWriteItems", self.db.table_name(), entity);
-        let result = self
-            .db
-            .client()
-            .transact_write_items()
-            .set_transact_items(Some(self.actions.into_iter().map(|a| a.write).collect()))
-            .set_client_request_token(self.token)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .send()
-            .instrument(span.clone())
-            .await;
-        match result {
-            Ok(output) => {
-                let total: f64 = output
-                    .consumed_capacity()
-                    .iter()
-                    .filter_map(|c| c.capacity_units())
-                    .sum();
-                span.in_scope(|| tracing::debug!(consumed_capacity = total, "dynamodb call done"));
-                Ok(())
-            }
-            Err(err) => match err.as_service_error() {
-                Some(TransactWriteItemsError::TransactionCanceledException(canceled)) => {
-                    let reasons = failure::failures(canceled.cancellation_reasons(), |i| {
-                        described.get(i).copied().unwrap_or(("", ""))
-                    });
-                    Err(Error::TransactionCanceled { reasons })
+        for _ in 0..MAX_SYNC_ROUNDS {
+            let mut actions = self.actions.clone();
+            let mut resolved = Vec::with_capacity(self.synced.len());
+            for (index, synced) in &self.synced {
+                let mut r = synced.resolve(self.db).await?;
+                let extra = r.actions.split_off(1);
+                if let (Some(owner), Some(slot)) = (r.actions.pop(), actions.get_mut(*index)) {
+                    *slot = owner;
                 }
-                _ => Err(Error::service("TransactWriteItems", err)),
-            },
+                resolved.push((*index, actions.len(), r.lookups, r.current));
+                actions.extend(extra);
+            }
+            let result = send_actions(self.db, actions, self.token.clone()).await;
+            let Err(Error::TransactionCanceled { reasons }) = &result else {
+                return result;
+            };
+            for (_, first_extra, lookups, _) in &resolved {
+                let taken = reasons.iter().find_map(|r| {
+                    let at = r.index.checked_sub(*first_extra)?;
+                    (r.is_conditional_check_failed() && at < lookups.len())
+                        .then(|| (r.entity, lookups[at].name))
+                });
+                if let Some((entity, lookup)) = taken {
+                    return Err(Error::LookupTaken { entity, lookup });
+                }
+            }
+            // A race lost to a concurrent write of an owner: read and send again, unless a
+            // token pins the request.
+            let mut raced = reasons.iter().any(|r| r.is_conflict());
+            for ((_, synced), (_, _, _, current)) in self.synced.iter().zip(&resolved) {
+                raced |= synced.reread(self.db).await? != *current;
+            }
+            if !raced || self.token.is_some() {
+                return result;
+            }
         }
+        Err(Error::Contention {
+            entity: self.actions.first().map_or("", |a| a.entity),
+            rounds: MAX_SYNC_ROUNDS,
+        })
+    }
+}
+
+/// The limits DynamoDB enforces on a transaction, checked before sending.
+fn validate(actions: &[Action]) -> Result<()> {
+    if actions.len() > MAX_ACTIONS {
+        return Err(Error::TooManyActions {
+            actions: actions.len(),
+            limit: MAX_ACTIONS,
+        });
+    }
+    let size: usize = actions.iter().map(|a| a.size).sum();
+    if size > MAX_TRANSACTION_BYTES {
+        return Err(Error::TransactionTooLarge {
+            size,
+            limit: MAX_TRANSACTION_BYTES,
+        });
+    }
+    let mut seen: HashMap<Vec<(&String, &str)>, usize> = HashMap::new();
+    for (index, action) in actions.iter().enumerate() {
+        let mut key: Vec<(&String, &str)> = action
+            .key
+            .iter()
+            .map(|(name, value)| (name, value.as_s().map_or("", String::as_str)))
+            .collect();
+        key.sort();
+        if let Some(first) = seen.insert(key, index) {
+            return Err(Error::DuplicateTransactionItem {
+                entity: action.entity,
+                first,
+                second: index,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// How many times a transaction with lookup maintenance is read and sent again after
+/// losing a race to a concurrent write.
+const MAX_SYNC_ROUNDS: u32 = 50;
+
+/// Checks and sends `actions` as one TransactWriteItems.
+async fn send_actions(db: &Db, actions: Vec<Action>, token: Option<String>) -> Result<()> {
+    validate(&actions)?;
+    if actions.is_empty() {
+        return Ok(());
+    }
+    let described: Vec<(&'static str, &'static str)> =
+        actions.iter().map(|a| (a.entity, a.operation)).collect();
+    let entity = described.first().map_or("", |d| d.0);
+    let span = call_span("TransactWriteItems", db.table_name(), entity);
+    let result = db
+        .client()
+        .transact_write_items()
+        .set_transact_items(Some(actions.into_iter().map(|a| a.write).collect()))
+        .set_client_request_token(token)
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .send()
+        .instrument(span.clone())
+        .await;
+    match result {
+        Ok(output) => {
+            let total: f64 = output
+                .consumed_capacity()
+                .iter()
+                .filter_map(|c| c.capacity_units())
+                .sum();
+            span.in_scope(|| tracing::debug!(consumed_capacity = total, "dynamodb call done"));
+            Ok(())
+        }
+        Err(err) => match err.as_service_error() {
+            Some(TransactWriteItemsError::TransactionCanceledException(canceled)) => {
+                let reasons = failure::failures(canceled.cancellation_reasons(), |i| {
+                    described.get(i).copied().unwrap_or(("", ""))
+                });
+                Err(Error::TransactionCanceled { reasons })
+            }
+            _ => Err(Error::service("TransactWriteItems", err)),
+        },
     }
 }
 
@@ -259,14 +357,6 @@ pub(crate) fn put_action<E: Entity>(
     mode: PutMode,
     condition: Option<&Condition<E>>,
 ) -> Result<Action> {
-    if !E::WRITE.lookups.is_empty() {
-        return Err(Error::InvalidRequest {
-            reason: format!(
-                "entity `{}` keeps lookup items in sync: write it with `Db::put`, which manages them",
-                E::ENTITY_TYPE
-            ),
-        });
-    }
     let versioned = versioned_item(entity)?;
     let mut p = Placeholders::default();
     let parts = put_condition::<E>(mode, versioned.expected_version, condition, &mut p)?;

@@ -1,0 +1,140 @@
+//! Lookup items inside transactions: a `put` or `delete` of an entity with `lookup(...)`
+//! items carries the lookup maintenance into the transaction, as [`Db::put`] and
+//! [`Db::delete`] do on their own.
+//!
+//! Which lookup items to delete depends on the keys the stored owner records, so those are
+//! read when the transaction is sent; the owner's write is guarded on them still being
+//! recorded, and each lookup's put on it being free or already the owner's. When a
+//! concurrent write changes the owner between the read and the transaction, DynamoDB
+//! cancels the whole transaction and [`Transaction::send`](crate::transact::Transaction::send)
+//! reads again and resends it (unless it carries an idempotency token, whose request may
+//! not change): nothing is applied twice, and a lookup never outlives its owner.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use super::PutMode;
+use super::sync::{Owner, Recorded, SyncedWrite, delete_actions, put_actions};
+use crate::entity::LookupKey;
+use crate::expr::Condition;
+use crate::transact::Action;
+use crate::{Db, Entity, Result};
+
+/// The writes of one synced action, for the state just read.
+pub(crate) struct Resolved {
+    /// The owner's write first, then the lookups' puts (in `lookups` order) and deletes.
+    pub(crate) actions: Vec<Action>,
+    /// The lookups put, to name one that belongs to another owner.
+    pub(crate) lookups: Vec<LookupKey>,
+    /// What the owner recorded when read, to tell a lost race from a failed condition.
+    pub(crate) current: Option<Recorded>,
+}
+
+type Pending<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
+
+/// A transaction action of an entity with lookups.
+pub(crate) trait SyncedAction: Send + Sync {
+    /// The owner's write without the guard, holding the action's place (and counted
+    /// against the limits) until the transaction is sent.
+    fn placeholder(&self, db: &Db) -> Result<Action>;
+
+    /// Reads what the stored owner records and returns the writes.
+    fn resolve<'a>(&'a self, db: &'a Db) -> Pending<'a, Resolved>;
+
+    /// Reads what the stored owner records now.
+    fn reread<'a>(&'a self, db: &'a Db) -> Pending<'a, Option<Recorded>>;
+}
+
+/// A put of an entity with lookups, inside a transaction.
+pub(crate) struct SyncedPut<E> {
+    owner: Owner,
+    write: SyncedWrite,
+    mode: PutMode,
+    condition: Option<Condition<E>>,
+}
+
+impl<E: Entity> SyncedPut<E> {
+    pub(crate) fn new(
+        write: SyncedWrite,
+        mode: PutMode,
+        condition: Option<Condition<E>>,
+    ) -> SyncedPut<E> {
+        SyncedPut {
+            owner: Owner::of::<E>(&write.item),
+            write: super::sync::recording(write),
+            mode,
+            condition,
+        }
+    }
+}
+
+impl<E: Entity> SyncedAction for SyncedPut<E> {
+    fn placeholder(&self, db: &Db) -> Result<Action> {
+        let condition = self.condition.as_ref();
+        let mut actions =
+            put_actions::<E>(db, &self.owner, &self.write, self.mode, condition, None)?;
+        Ok(actions.swap_remove(0))
+    }
+
+    fn resolve<'a>(&'a self, db: &'a Db) -> Pending<'a, Resolved> {
+        Box::pin(async move {
+            let current = self.owner.recorded::<E>(db).await?;
+            let actions = put_actions::<E>(
+                db,
+                &self.owner,
+                &self.write,
+                self.mode,
+                self.condition.as_ref(),
+                current.as_ref(),
+            )?;
+            Ok(Resolved {
+                actions,
+                lookups: self.write.lookups.clone(),
+                current,
+            })
+        })
+    }
+
+    fn reread<'a>(&'a self, db: &'a Db) -> Pending<'a, Option<Recorded>> {
+        Box::pin(self.owner.recorded::<E>(db))
+    }
+}
+
+/// A delete of an entity with lookups, inside a transaction.
+pub(crate) struct SyncedDelete<E> {
+    owner: Owner,
+    condition: Option<Condition<E>>,
+}
+
+impl<E: Entity> SyncedDelete<E> {
+    pub(crate) fn new(key: crate::codec::Item, condition: Option<Condition<E>>) -> Self {
+        SyncedDelete {
+            owner: Owner { key },
+            condition,
+        }
+    }
+}
+
+impl<E: Entity> SyncedAction for SyncedDelete<E> {
+    fn placeholder(&self, db: &Db) -> Result<Action> {
+        let mut actions = delete_actions::<E>(db, &self.owner, self.condition.as_ref(), None)?;
+        Ok(actions.swap_remove(0))
+    }
+
+    fn resolve<'a>(&'a self, db: &'a Db) -> Pending<'a, Resolved> {
+        Box::pin(async move {
+            let current = self.owner.recorded::<E>(db).await?;
+            let actions =
+                delete_actions::<E>(db, &self.owner, self.condition.as_ref(), current.as_ref())?;
+            Ok(Resolved {
+                actions,
+                lookups: Vec::new(),
+                current,
+            })
+        })
+    }
+
+    fn reread<'a>(&'a self, db: &'a Db) -> Pending<'a, Option<Recorded>> {
+        Box::pin(self.owner.recorded::<E>(db))
+    }
+}
