@@ -258,3 +258,40 @@ async fn updating_lookup_fields_moves_the_lookup_item() {
             .is_some()
     );
 }
+
+#[tokio::test]
+async fn a_transaction_update_that_would_move_a_lookup_is_refused() {
+    let db = fresh_db::<App>("key_sync_tx_lookup").await;
+    let placed = PlacedSensor {
+        id: "P1".into(),
+        city: "Poznań".into(),
+        building: "A".into(),
+        floor: "2".into(),
+        room: "13".into(),
+    };
+    db.put(&placed).await.expect("put");
+    let err = db
+        .transaction()
+        .update(
+            db.update(PlacedSensor::key("P1"))
+                .set(PlacedSensor::CITY, "Poznań")
+                .set(PlacedSensor::BUILDING, "B")
+                .set(PlacedSensor::FLOOR, "1")
+                .set(PlacedSensor::ROOM, "7"),
+        )
+        .send()
+        .await
+        .expect_err("refused");
+    assert!(
+        matches!(&err, Error::InvalidRequest { reason } if reason.contains("transaction of its own")),
+        "{err:?}"
+    );
+    assert_eq!(
+        db.get(PlacedSensor::key("P1"))
+            .consistent()
+            .await
+            .expect("get"),
+        Some(placed),
+        "nothing was sent"
+    );
+}
