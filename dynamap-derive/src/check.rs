@@ -337,8 +337,42 @@ fn check_holes(
                 field.ty,
                 format!("field `{hole}` is in the primary key, so it cannot be optional (optional fields fit index templates, which make sparse indexes)"),
             ),
-            Some(field) => check_key_use(cx, template, field),
+            Some(field) => {
+                check_key_use(cx, template, field);
+                check_key_part_type(cx, hole, field);
+            }
         }
+    }
+}
+
+/// Types that are plainly not key parts, reported once here rather than at every use the
+/// generated code would make of them. Other types are checked by the `KeyPart` bound.
+fn check_key_part_type(cx: &mut Ctxt, hole: &str, field: &FieldModel<'_>) {
+    let ty = field.option_inner.unwrap_or(field.ty);
+    let Some(name) = last_segment(ty) else { return };
+    let why = match name.as_str() {
+        "f32" | "f64" => {
+            "floats have no text form whose order is their value's (use an integer, e.g. scaled, or map the index key to the field with `field(...)`)"
+        }
+        "bool" => "use a fieldless enum with `#[derive(KeyPart)]`",
+        "Vec" | "HashMap" | "BTreeMap" | "HashSet" | "BTreeSet" | "Option" => {
+            "a key part is one value"
+        }
+        _ => return,
+    };
+    cx.error_at(
+        ty,
+        format!("`{name}` cannot be a key part (field `{hole}` is in a key template): {why}"),
+    );
+}
+
+/// The last path segment's name of a type, such as `f64` or `Vec`.
+pub(crate) fn last_segment(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Path(path) if path.qself.is_none() => {
+            path.path.segments.last().map(|s| s.ident.to_string())
+        }
+        _ => None,
     }
 }
 

@@ -77,8 +77,41 @@ pub(crate) fn field_storage(
     (compressed, ttl)
 }
 
-/// At most one TTL field.
+/// At most one TTL field, of a plausible type: a plain number or string is reported once
+/// here (a time to live is a timestamp, stored as epoch seconds by dynamap); other types
+/// are checked by the `TtlTimestamp` bound.
 pub(crate) fn check_ttl(cx: &mut Ctxt, fields: &[FieldModel<'_>]) {
+    for field in fields.iter().filter(|f| f.ttl) {
+        let ty = field.option_inner.unwrap_or(field.ty);
+        let Some(name) = crate::check::last_segment(ty) else {
+            continue;
+        };
+        let plain = [
+            "i8",
+            "i16",
+            "i32",
+            "i64",
+            "i128",
+            "isize",
+            "u8",
+            "u16",
+            "u32",
+            "u64",
+            "u128",
+            "usize",
+            "f32",
+            "f64",
+            "String",
+            "bool",
+            "SystemTime",
+        ];
+        if plain.contains(&name.as_str()) {
+            cx.error_at(
+                ty,
+                format!("a #[dynamap(ttl)] field is a `time::OffsetDateTime` (or an `Option` of one), not `{name}`: dynamap stores it as the epoch seconds DynamoDB reads"),
+            );
+        }
+    }
     for extra in fields.iter().filter(|f| f.ttl).skip(1) {
         cx.error_at(extra.ident, "an entity has at most one `ttl` field");
     }

@@ -413,6 +413,32 @@ impl Error {
         }
     }
 
+    /// An error of a raw SDK call made next to dynamap's (`db.client().query()...`), as a
+    /// dynamap [`Error::Service`] keeping the code and message, so one error type serves
+    /// both. `operation` names the call, such as `"Query"`. The `?` operator converts too,
+    /// naming the operation `"DynamoDB"`.
+    ///
+    /// ```no_run
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let tables = db.client().list_tables().send().await
+    ///     .map_err(|err| dynamap::Error::from_sdk("ListTables", err))?;
+    /// # Ok(()) }
+    /// ```
+    pub fn from_sdk<E, R>(
+        operation: &'static str,
+        err: aws_sdk_dynamodb::error::SdkError<E, R>,
+    ) -> Self
+    where
+        E: aws_sdk_dynamodb::error::ProvideErrorMetadata
+            + std::error::Error
+            + Send
+            + Sync
+            + 'static,
+        R: fmt::Debug + Send + Sync + 'static,
+    {
+        Self::service(operation, err)
+    }
+
     /// Wraps an SDK error, keeping its code and message.
     pub(crate) fn service<E, R>(
         operation: &'static str,
@@ -438,5 +464,15 @@ impl Error {
             message,
             source: Box::new(err),
         }
+    }
+}
+
+impl<E, R> From<aws_sdk_dynamodb::error::SdkError<E, R>> for Error
+where
+    E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+    R: fmt::Debug + Send + Sync + 'static,
+{
+    fn from(err: aws_sdk_dynamodb::error::SdkError<E, R>) -> Self {
+        Error::service("DynamoDB", err)
     }
 }

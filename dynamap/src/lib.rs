@@ -143,6 +143,9 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../../docs/guide/evolving-models.md")]
 pub struct EvolvingModelsGuide;
 
+/// The AWS SDK for DynamoDB that dynamap is built on, so the `Client` you pass to
+/// [`Db::new`] (and raw requests next to dynamap's) use the same version.
+pub use aws_sdk_dynamodb;
 pub use db::Db;
 pub use dynamap_derive::{Entity, EntityEnum, KeyPart, Table};
 pub use entity::{AsEntity, Entity, LookupKey, WriteMeta};

@@ -16,6 +16,7 @@ mod keys;
 mod limits;
 mod models;
 mod queries;
+mod raw_actions;
 mod scans;
 mod table;
 mod timeseries_rolling;

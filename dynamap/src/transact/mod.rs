@@ -190,6 +190,51 @@ impl<'a> Transaction<'a> {
         self.push(action)
     }
 
+    /// Adds an action built with the SDK (`Put`, `Update`, `Delete` or `ConditionCheck`),
+    /// for what the typed actions do not express; it may name another table. Its
+    /// cancellation reason keeps its index like any other action's, with entity `"raw"`.
+    ///
+    /// ```no_run
+    /// use dynamap::aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update};
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let bump = Update::builder()
+    ///     .table_name("audit")
+    ///     .key("PK", AttributeValue::S("COUNTER".into()))
+    ///     .update_expression("ADD writes :one")
+    ///     .expression_attribute_values(":one", AttributeValue::N("1".into()))
+    ///     .build()
+    ///     .expect("all required fields are set");
+    /// db.transaction()
+    ///     .raw(TransactWriteItem::builder().update(bump).build())
+    ///     .send()
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn raw(self, write: TransactWriteItem) -> Self {
+        let (operation, key) = if let Some(put) = write.put() {
+            ("put", put.item().clone())
+        } else if let Some(update) = write.update() {
+            ("update", update.key().clone())
+        } else if let Some(delete) = write.delete() {
+            ("delete", delete.key().clone())
+        } else if let Some(check) = write.condition_check() {
+            ("check", check.key().clone())
+        } else {
+            return self.push(Err(Error::InvalidRequest {
+                reason: "a raw transaction action needs a put, update, delete or condition check"
+                    .to_owned(),
+            }));
+        };
+        let size = item_size(&key);
+        self.push(Ok(Action {
+            entity: "raw",
+            operation,
+            key,
+            size,
+            write,
+        }))
+    }
+
     /// Requires the item `key` names to match `condition`, without writing it.
     pub fn check<E: Entity>(self, key: Key<E>, condition: Condition<E>) -> Self {
         let action = check_action(self.db, key, &condition);

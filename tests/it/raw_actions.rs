@@ -1,0 +1,92 @@
+//! Raw SDK actions beside typed ones in a transaction, and SDK errors as dynamap errors.
+
+use dynamap::Error;
+use dynamap::aws_sdk_dynamodb::types::{AttributeValue, ConditionCheck, TransactWriteItem, Update};
+
+use crate::models::App;
+use crate::write_models::Counter;
+use crate::{fresh_db, raw_item};
+
+/// `ADD writes 1` on the audit item `pk` of `table`, built with the SDK.
+fn bump(table: &str, pk: &str) -> TransactWriteItem {
+    let update = Update::builder()
+        .table_name(table)
+        .key("PK", AttributeValue::S(pk.into()))
+        .key("SK", AttributeValue::S("AUDIT".into()))
+        .update_expression("ADD writes :one")
+        .expression_attribute_values(":one", AttributeValue::N("1".into()))
+        .build()
+        .expect("update");
+    TransactWriteItem::builder().update(update).build()
+}
+
+#[tokio::test]
+async fn raw_actions_join_typed_ones_and_keep_their_index() {
+    let db = fresh_db::<App>("raw_actions").await;
+    let counter = Counter {
+        id: "c".into(),
+        value: 1,
+        version: 0,
+    };
+    db.transaction()
+        .put(&counter)
+        .raw(bump(db.table_name(), "AUDIT#1"))
+        .send()
+        .await
+        .expect("typed and raw together");
+    let audit = raw_item(&db, "AUDIT#1", "AUDIT")
+        .await
+        .expect("raw update applied");
+    assert_eq!(audit["writes"], AttributeValue::N("1".into()));
+
+    let failing = ConditionCheck::builder()
+        .table_name(db.table_name())
+        .key("PK", AttributeValue::S("AUDIT#1".into()))
+        .key("SK", AttributeValue::S("AUDIT".into()))
+        .condition_expression("writes > :n")
+        .expression_attribute_values(":n", AttributeValue::N("5".into()))
+        .build()
+        .expect("check");
+    let err = db
+        .transaction()
+        .update(db.update(Counter::key("c")).increment(Counter::VALUE, 1u64))
+        .raw(
+            TransactWriteItem::builder()
+                .condition_check(failing)
+                .build(),
+        )
+        .send()
+        .await
+        .expect_err("the raw check fails");
+    let Error::TransactionCanceled { reasons } = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(
+        (reasons[0].index, reasons[0].entity, reasons[0].operation),
+        (1, "raw", "check")
+    );
+    let empty = db
+        .transaction()
+        .raw(TransactWriteItem::builder().build())
+        .send()
+        .await;
+    assert!(
+        matches!(empty, Err(Error::InvalidRequest { .. })),
+        "{empty:?}"
+    );
+}
+
+#[tokio::test]
+async fn sdk_errors_convert_into_dynamap_errors() {
+    let db = fresh_db::<App>("raw_errors").await;
+    async fn missing_table(db: &dynamap::Db) -> dynamap::Result<()> {
+        db.client()
+            .describe_table()
+            .table_name(format!("{}-missing", db.table_name()))
+            .send()
+            .await?;
+        Ok(())
+    }
+    let err = missing_table(&db).await.expect_err("no such table");
+    assert_eq!(err.code(), Some("ResourceNotFoundException"), "{err:?}");
+}
