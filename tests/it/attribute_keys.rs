@@ -91,11 +91,11 @@ async fn a_number_sort_key_orders_and_filters_by_value() {
     for (user, points) in [(1, 9), (2, 10), (3, 1_000), (4, 250), (5, 99_999)] {
         db.put(&score(user, points)).await.expect("put");
     }
-    let raw = crate::raw_item(&db, "PLAYER#u01", "GAME#Meteor Blasters")
+    let raw = crate::raw_item(&db, "PLAYER#u01", "GAME#Meteor%20Blasters")
         .await
         .expect("stored");
     assert_eq!(raw["score"].as_n().expect("a number attribute"), "9");
-    assert_eq!(raw["GSI1PK"].as_s().expect("S"), "GAME#Meteor Blasters");
+    assert_eq!(raw["GSI1PK"].as_s().expect("S"), "GAME#Meteor%20Blasters");
 
     let points = |scores: Vec<Score>| scores.into_iter().map(|s| s.score).collect::<Vec<_>>();
     let top = db

@@ -11,6 +11,7 @@ mod example_sleep_events;
 mod examples;
 mod faults;
 mod items;
+mod key_order;
 mod key_sync;
 mod keys;
 mod limits;

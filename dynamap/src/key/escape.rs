@@ -1,38 +1,79 @@
-//! Escaping of key parts, so that no value can forge a key.
+//! Escaping of key parts, so that no value can forge a key and keys sort as their parts do.
 //!
 //! Templates use `#` to separate segments. A value that contained a raw `#` could make two
 //! different entities render the same key (`{a}#{b}` with `a = "x#y", b = "z"` and with
 //! `a = "x", b = "y#z"`), and could make a segment prefix match a longer segment. So every
-//! part is escaped when a key is rendered and unescaped when it is parsed back:
-//! `%` becomes `%25` and `#` becomes `%23`. Every other character, including case, is kept
-//! exactly as given.
+//! part is escaped when a key is rendered and unescaped when it is parsed back.
+//!
+//! Every character at or below the escape character `%` (U+0000 to U+0025: control
+//! characters, space, `!`, `"`, `#`, `$`, `%`) is written as `%` and two uppercase hex
+//! digits: space is `%20`, `#` is `%23`, `%` is `%25`. Every other character, including
+//! case, letters, digits, `-`, `_`, `.`, `:`, `@` and all non-ASCII text, is kept exactly.
+//!
+//! That choice keeps **order**: DynamoDB compares keys byte by byte, and after escaping
+//!
+//! - every byte of a part is at least `%` (0x25), so the delimiter `#` (0x23) that follows
+//!   a part is smaller than any byte that could continue it: a part sorts before every
+//!   longer part it is a prefix of, as strings do;
+//! - an escape is `%` plus two hex digits, so escapes sort below every kept character
+//!   (`&` and up) and among themselves by the character they stand for; kept characters
+//!   are UTF-8, whose byte order is code point order.
+//!
+//! So for any two tuples of parts, byte order of the rendered keys is tuple order, and the
+//! byte `$` (0x24) after a rendered part is greater than every key with that part and
+//! smaller than every key with a larger one (see [`SortBound`](super::SortBound)).
+//!
+//! Keys stored before this rule escaped only `#` (`%23`) and `%` (`%25`) and kept every
+//! other character raw. Those two escapes mean the same now, and a raw control character,
+//! space, `!`, `"` or `$` is never written by rendering, so parsing accepts it as itself:
+//! every key stored under the old rule parses to the same value.
 
 /// The character that separates key segments.
 pub const DELIMITER: char = '#';
 const ESCAPE: char = '%';
 
-/// True when `text` holds a character that [`escape_tail`] rewrites.
-fn needs_escape(text: &str) -> bool {
-    text.bytes().any(|b| b == b'#' || b == b'%')
+/// True when `ch` is written as an escape: it sorts at or below the escape character.
+fn escaped(ch: char) -> bool {
+    ch <= ESCAPE
 }
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// Escapes `out[start..]` in place. The common case, a part with nothing to escape, does
 /// not allocate.
 pub(crate) fn escape_tail(out: &mut String, start: usize) {
-    if !needs_escape(&out[start..]) {
+    // Escaped characters are ASCII, so a byte scan finds them and never splits a character.
+    if !out.as_bytes()[start..].iter().any(|&b| b <= ESCAPE as u8) {
         return;
     }
     let raw = out.split_off(start);
     for ch in raw.chars() {
-        match ch {
-            DELIMITER => out.push_str("%23"),
-            ESCAPE => out.push_str("%25"),
-            other => out.push(other),
+        if escaped(ch) {
+            let byte = ch as u8;
+            out.push(ESCAPE);
+            out.push(char::from(HEX[usize::from(byte >> 4)]));
+            out.push(char::from(HEX[usize::from(byte & 0x0F)]));
+        } else {
+            out.push(ch);
         }
     }
 }
 
-/// Reverses [`escape_tail`]. `None` when `text` holds an escape that rendering never makes.
+/// The character an escape's two hex digits stand for, if rendering writes that escape.
+fn escape_code(code: &str) -> Option<char> {
+    let digits = code.as_bytes();
+    let digit = |b: u8| HEX.iter().position(|&h| h == b);
+    let (high, low) = (digit(*digits.first()?)?, digit(*digits.get(1)?)?);
+    let ch = char::from(u8::try_from(high * 16 + low).ok()?);
+    escaped(ch).then_some(ch)
+}
+
+/// Reverses [`escape_tail`]. `None` when `text` holds an escape that rendering never makes
+/// (lowercase hex, a character above `%`, a cut-off escape).
+///
+/// A raw character that rendering would escape (other than `#`, which ends a part, and `%`,
+/// which starts an escape) is read as itself: keys stored before every such character was
+/// escaped kept them raw.
 pub(crate) fn unescape(text: &str) -> Option<std::borrow::Cow<'_, str>> {
     if !text.contains(ESCAPE) {
         return Some(std::borrow::Cow::Borrowed(text));
@@ -41,12 +82,7 @@ pub(crate) fn unescape(text: &str) -> Option<std::borrow::Cow<'_, str>> {
     let mut rest = text;
     while let Some(at) = rest.find(ESCAPE) {
         out.push_str(&rest[..at]);
-        let code = rest.get(at + 1..at + 3)?;
-        out.push(match code {
-            "23" => DELIMITER,
-            "25" => ESCAPE,
-            _ => return None,
-        });
+        out.push(escape_code(rest.get(at + 1..at + 3)?)?);
         rest = &rest[at + 3..];
     }
     out.push_str(rest);
@@ -65,31 +101,66 @@ mod tests {
     }
 
     #[test]
-    fn plain_text_is_kept_exactly() {
-        assert_eq!(escaped("Poznań A-2 x"), "P#Poznań A-2 x");
-        assert_eq!(escaped("MiXeD"), "P#MiXeD");
+    fn common_text_is_kept_exactly() {
+        assert_eq!(escaped("Poznań-A_2.x:y@z"), "P#Poznań-A_2.x:y@z");
+        assert_eq!(
+            escaped("MiXeD&'()*+,/;<=>?[]^`{|}~"),
+            "P#MiXeD&'()*+,/;<=>?[]^`{|}~"
+        );
     }
 
     #[test]
-    fn delimiter_and_escape_are_escaped() {
+    fn characters_up_to_the_escape_character_are_escaped() {
         assert_eq!(escaped("a#b"), "P#a%23b");
         assert_eq!(escaped("100%"), "P#100%25");
         assert_eq!(escaped("%23"), "P#%2523");
+        assert_eq!(escaped("A B"), "P#A%20B");
+        assert_eq!(escaped("!\"$"), "P#%21%22%24");
+        assert_eq!(escaped("\0\t\n\x1f"), "P#%00%09%0A%1F");
+    }
+
+    #[test]
+    fn escaped_parts_sort_as_their_values_and_above_the_delimiter() {
+        let chars: Vec<char> = ('\0'..='\u{7f}').chain(['ą', '€', '\u{10ffff}']).collect();
+        for &a in &chars {
+            let ea = escaped(&a.to_string());
+            assert!(ea.as_bytes()[2..].iter().all(|&b| b > DELIMITER as u8 + 1));
+            for &b in &chars {
+                assert_eq!(ea.cmp(&escaped(&b.to_string())), a.cmp(&b), "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]
     fn unescape_reverses_escape() {
-        for text in ["", "a", "a#b", "%", "%%##", "%23", "ż#ó%ł", "#"] {
+        for text in [
+            "",
+            "a",
+            "a#b",
+            "%",
+            "%%##",
+            "%23",
+            "ż#ó%ł",
+            "#",
+            "A B",
+            "\0$!\"\x1f",
+        ] {
             let out = escaped(text);
             assert_eq!(unescape(&out[2..]).as_deref(), Some(text), "{text:?}");
         }
     }
 
     #[test]
+    fn keys_stored_before_every_low_character_was_escaped_still_parse() {
+        // The old rule escaped only `#` and `%`, and kept the rest raw.
+        assert_eq!(unescape("A B!\"$").as_deref(), Some("A B!\"$"));
+        assert_eq!(unescape("2$%2320 %25").as_deref(), Some("2$#20 %"));
+    }
+
+    #[test]
     fn unescape_rejects_escapes_rendering_never_makes() {
-        assert_eq!(unescape("%"), None);
-        assert_eq!(unescape("%2"), None);
-        assert_eq!(unescape("%41"), None);
-        assert_eq!(unescape("a%ż"), None);
+        for text in ["%", "%2", "%41", "%26", "%FF", "%0a", "a%ż", "%%"] {
+            assert_eq!(unescape(text), None, "{text:?}");
+        }
     }
 }

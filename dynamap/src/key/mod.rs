@@ -8,20 +8,41 @@
 //! # Keys cannot be forged
 //!
 //! Segments are separated by `#`. Values are **escaped**, never rejected and never
-//! rewritten: `#` in a value is stored as `%23` and `%` as `%25`, and parsing reverses it.
-//! So a building named `A#2` can never produce the key of building `A`, floor `2`, and a
-//! prefix query for building `A` never matches building `A#2` or `AB`. Case and every other
-//! character are stored exactly as given. Empty parts are rejected, because DynamoDB rejects
-//! empty key values and an empty segment would make keys ambiguous.
+//! rewritten: every character at or below `%` (control characters, space, `!`, `"`, `#`,
+//! `$`, `%`) is stored as `%` and two uppercase hex digits (`#` is `%23`, `%` is `%25`,
+//! space is `%20`), and parsing reverses it. So a building named `A#2` can never produce the
+//! key of building `A`, floor `2`, and a prefix query for building `A` never matches
+//! building `A#2` or `AB`. Case and every other character (letters, digits, `-`, `_`, `.`,
+//! `:`, `@`, all non-ASCII text) are stored exactly as given. Empty parts are rejected,
+//! because DynamoDB rejects empty key values and an empty segment would make keys ambiguous.
 //!
 //! The derive requires every hole to be followed by `#` or by the end of the template, so
 //! that a stored key splits back into its parts in exactly one way.
 //!
 //! # Order
 //!
-//! Numbers and timestamps use order-preserving encodings (see [`KeyPart`]), so sort-key
-//! ranges and descending queries follow the values' own order, negative numbers and time
-//! zones included.
+//! DynamoDB orders sort keys byte by byte. For any two tuples of parts, the rendered keys
+//! compare as the tuples do, part by part:
+//!
+//! - strings compare as Rust's `str` does (by code point): after escaping, every byte of a
+//!   part is above the delimiter, so `("A", "2")` sorts before `("A", "2 ")`, `("A", "2#0")`
+//!   and `("A", "20")`, and escapes sort below kept characters in the order of the
+//!   characters they stand for;
+//! - numbers and timestamps use order-preserving encodings (see [`KeyPart`]), so sort-key
+//!   ranges and descending queries follow the values' own order, negative numbers and time
+//!   zones included.
+//!
+//! Conditions on leading parts ([`SortBound::Prefix`]) compare those parts only, with the
+//! same order.
+//!
+//! # Keys stored by earlier versions
+//!
+//! Earlier builds escaped only `#` and `%`. A key whose parts hold no control character,
+//! space, `!`, `"` or `$` renders exactly as it did then. A key whose parts hold one was
+//! stored with that character raw: it still parses to the same values (parsing accepts
+//! both forms), and queries that reach it decode its item, but it sorts where the raw
+//! character puts it, and `get`, `update`, `delete` and partition queries render the new
+//! form, so they do not find it. `docs/design/keys.md` says how to rewrite such items.
 //!
 //! # Limits
 //!

@@ -92,6 +92,18 @@ sort_args!([T0,T1,T2,T3,T4,T5]; [A0: T0,A1: T1,A2: T2,A3: T3]);
 sort_args!([T0,T1,T2,T3,T4,T5]; [A0: T0,A1: T1,A2: T2,A3: T3,A4: T4]);
 sort_args!([T0,T1,T2,T3,T4,T5]; [A0: T0,A1: T1,A2: T2,A3: T3,A4: T4,A5: T5]);
 /// A sort key given up to some part: either every part (a whole key) or the leading ones.
+///
+/// Queries turn a bound into a DynamoDB condition on the sort key `sk`. For leading parts
+/// `p` they compare only the given parts, and for every key of the template:
+///
+/// | condition on the parts | on the key |
+/// |---|---|
+/// | parts `== p` (`sk_prefix`, `sk_eq`) | `begins_with(sk, prefix)` |
+/// | parts `< p` | `sk < prefix` |
+/// | parts `<= p` | `sk < after` |
+/// | parts `> p` | `sk >= after` |
+/// | parts `>= p` | `sk >= prefix` |
+/// | parts `<= p`, as the high end of `BETWEEN` | `sk <= after` |
 #[derive(Debug, Clone, PartialEq)]
 pub enum SortBound {
     /// Every part was given: the whole sort key.
@@ -103,9 +115,11 @@ pub enum SortBound {
         /// The key up to the last given part plus the literal after it (which starts with
         /// the delimiter): every key with these leading parts starts with this, and no other.
         prefix: String,
-        /// Greater than every key with these leading parts, and no greater than any key with
-        /// larger ones: the prefix with its final delimiter replaced by `$`, the character
-        /// just after `#`.
+        /// Greater than every key with these leading parts, and smaller than every key with
+        /// larger ones: the key up to the last given part, then `$`, the character just
+        /// after `#`. A rendered part is always followed by `#` and every byte of an escaped
+        /// part is at least `%` (see [`crate::key`]), so `$` sorts between "this part ends
+        /// here" and "this part goes on", and no key of the template equals `after`.
         after: String,
     },
 }
@@ -193,6 +207,20 @@ mod tests {
     }
 
     #[test]
+    fn floors_that_extend_a_floor_sort_after_all_of_it() {
+        let SortBound::Prefix { prefix, after } = bound_of::<Loc, _>(LOC, ("A", "2")) else {
+            panic!("leading parts make a prefix");
+        };
+        // Floors "2 ", "2!", "2#0", "2$" and "20" are all greater than floor "2".
+        for floor in ["2 ", "2!", "2#0", "2$", "20", "2\0"] {
+            let SortBound::Whole(key) = bound_of::<Loc, _>(LOC, ("A", floor, "1")) else {
+                panic!("every part makes a whole key");
+            };
+            assert!(key > after && after > prefix, "{floor:?}: {key}");
+        }
+    }
+
+    #[test]
     fn all_parts_make_a_whole_key() {
         let bound = bound_of::<Loc, _>(LOC, ("A", "2", "13"));
         assert_eq!(bound, SortBound::Whole("LOC#A#2#13".into()));
@@ -222,6 +250,13 @@ mod tests {
             SortBound::Prefix {
                 prefix: "LOC#A%231#".into(),
                 after: "LOC#A%231$".into()
+            }
+        );
+        assert_eq!(
+            bound_of::<Loc, _>(LOC, ("A", "2 ")),
+            SortBound::Prefix {
+                prefix: "LOC#A#2%20#".into(),
+                after: "LOC#A#2%20$".into()
             }
         );
         let err = SortArgs::<Loc>::bound(&("A", ""), LOC).expect_err("empty floor");
