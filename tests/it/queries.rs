@@ -323,8 +323,8 @@ async fn foreign_and_tampered_cursors_are_rejected() {
         .send()
         .await;
     assert!(
-        err.is_ok(),
-        "direction is not part of the binding: resuming backwards from a key is well defined"
+        matches!(err, Err(Error::InvalidCursor { .. })),
+        "a cursor resumes only the direction it was made in: {err:?}"
     );
 
     let mut text = cursor.as_str().to_owned();

@@ -1,9 +1,12 @@
 //! Opaque page cursors, bound to their query and protected against edits.
 //!
 //! A cursor holds the key of the last item a page returned (DynamoDB's
-//! `ExclusiveStartKey`) and what it belongs to: the table, the index and the partition. It
-//! is `base64url(payload || tag)`, where the tag is the first 16 bytes of an HMAC-SHA256 of
-//! the payload.
+//! `ExclusiveStartKey`, each attribute with its type: string, number or binary) and what it
+//! belongs to: the table, the index, the partition, and a digest of everything else that
+//! decides which items the query returns and in which order (the sort key condition, the
+//! direction, the filter, the projection and the entity type read). It is
+//! `base64url(payload || tag)`, where the tag is the first 16 bytes of an HMAC-SHA256 of the
+//! payload.
 //!
 //! - With [`Db::with_cursor_key`](crate::Db::with_cursor_key), the HMAC key is the
 //!   application's secret: clients cannot make or alter cursors.
@@ -11,8 +14,11 @@
 //!   caught, but a determined client could compute a valid tag. Set a key when cursors leave
 //!   your process.
 //!
-//! Either way, a cursor is rejected by any query other than the one that made it (another
-//! table, index or partition), so it cannot read outside the partition the caller asked for.
+//! Either way, a cursor is rejected, before anything is sent, by any query other than the
+//! one that made it: another table, index or partition, or the same partition with another
+//! sort condition, direction, filter, projection or entity. Resuming `sk_ge(500)` with a
+//! cursor from `sk_ge(100)` would silently skip items; a cursor is only ever valid for the
+//! query that made it. The page size (`limit`) may change between pages.
 
 use std::fmt;
 use std::str::FromStr;
@@ -25,7 +31,7 @@ use sha2::Sha256;
 use crate::codec::{AttributeValue, Item};
 use crate::{Error, Result};
 
-const VERSION: u8 = 1;
+const VERSION: u8 = 2;
 const TAG_LEN: usize = 16;
 const PUBLIC_KEY: &[u8] = b"dynamap cursor v1 (no application key)";
 
@@ -74,6 +80,34 @@ pub(crate) struct Binding<'a> {
     pub(crate) table: &'a str,
     pub(crate) index: &'a str,
     pub(crate) partition: &'a str,
+    /// A digest (hex) of the rest of the query: see [`query_digest`].
+    pub(crate) query: &'a str,
+}
+
+/// A hex SHA-256 of the parts of a query that decide which items it returns and in which
+/// order, given as text in a fixed order.
+pub(crate) fn query_digest(parts: &[&str]) -> String {
+    use sha2::Digest;
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part.as_bytes());
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A key attribute's value as it goes in a cursor: its type tag and its text.
+fn tagged(value: &AttributeValue) -> Option<(u8, Vec<u8>)> {
+    match value {
+        AttributeValue::S(text) => Some((b'S', text.as_bytes().to_vec())),
+        AttributeValue::N(number) => Some((b'N', number.as_bytes().to_vec())),
+        AttributeValue::B(bytes) => Some((b'B', bytes.as_ref().to_vec())),
+        _ => None,
+    }
 }
 
 fn mac(key: Option<&[u8]>) -> Hmac<Sha256> {
@@ -82,21 +116,40 @@ fn mac(key: Option<&[u8]>) -> Hmac<Sha256> {
         .expect("HMAC accepts keys of any length")
 }
 
-fn push_str(out: &mut Vec<u8>, s: &str) {
-    out.extend_from_slice(&(s.len() as u32).to_le_bytes());
-    out.extend_from_slice(s.as_bytes());
+fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+    out.extend_from_slice(bytes);
 }
 
-/// Makes the cursor resuming after the item with key attributes `keys`.
-pub(crate) fn encode(binding: &Binding<'_>, keys: &[(&str, String)], key: Option<&[u8]>) -> Cursor {
+fn push_str(out: &mut Vec<u8>, s: &str) {
+    push_bytes(out, s.as_bytes());
+}
+
+/// Makes the cursor resuming after the item with key attributes `keys` (string, number or
+/// binary values; others cannot be keys and are left out).
+pub(crate) fn encode(
+    binding: &Binding<'_>,
+    keys: &[(&str, AttributeValue)],
+    key: Option<&[u8]>,
+) -> Cursor {
     let mut payload = vec![VERSION];
-    for part in [binding.table, binding.index, binding.partition] {
+    for part in [
+        binding.table,
+        binding.index,
+        binding.partition,
+        binding.query,
+    ] {
         push_str(&mut payload, part);
     }
+    let keys: Vec<(&str, (u8, Vec<u8>))> = keys
+        .iter()
+        .filter_map(|(name, value)| Some((*name, tagged(value)?)))
+        .collect();
     payload.push(keys.len() as u8);
-    for (name, value) in keys {
+    for (name, (tag, value)) in &keys {
         push_str(&mut payload, name);
-        push_str(&mut payload, value);
+        payload.push(*tag);
+        push_bytes(&mut payload, value);
     }
     let mut mac = mac(key);
     mac.update(&payload);
@@ -114,11 +167,15 @@ impl<'a> Reader<'a> {
         Some(b)
     }
 
-    fn str(&mut self) -> Option<&'a str> {
+    fn bytes(&mut self) -> Option<&'a [u8]> {
         let len = u32::from_le_bytes(self.0.get(..4)?.try_into().ok()?) as usize;
-        let bytes = self.0.get(4..4 + len)?;
+        let bytes = self.0.get(4..4usize.checked_add(len)?)?;
         self.0 = &self.0[4 + len..];
-        std::str::from_utf8(bytes).ok()
+        Some(bytes)
+    }
+
+    fn str(&mut self) -> Option<&'a str> {
+        std::str::from_utf8(self.bytes()?).ok()
     }
 }
 
@@ -147,18 +204,38 @@ pub(crate) fn decode(cursor: &Cursor, binding: &Binding<'_>, key: Option<&[u8]>)
         table: r.str().ok_or(invalid(MALFORMED))?,
         index: r.str().ok_or(invalid(MALFORMED))?,
         partition: r.str().ok_or(invalid(MALFORMED))?,
+        query: r.str().ok_or(invalid(MALFORMED))?,
     };
-    if found != *binding {
+    if (found.table, found.index, found.partition)
+        != (binding.table, binding.index, binding.partition)
+    {
         return Err(invalid(
             "it belongs to another query (table, index or partition)",
+        ));
+    }
+    if found.query != binding.query {
+        return Err(invalid(
+            "it belongs to the same partition read another way (sort condition, direction, filter, projection or entity); a cursor resumes only the query that made it",
         ));
     }
     let count = r.byte().ok_or(invalid(MALFORMED))?;
     let mut item = Item::with_capacity(count as usize);
     for _ in 0..count {
         let name = r.str().ok_or(invalid(MALFORMED))?;
-        let value = r.str().ok_or(invalid(MALFORMED))?;
-        item.insert(name.to_owned(), AttributeValue::S(value.to_owned()));
+        let tag = r.byte().ok_or(invalid(MALFORMED))?;
+        let value = r.bytes().ok_or(invalid(MALFORMED))?;
+        let text = || {
+            std::str::from_utf8(value)
+                .map(str::to_owned)
+                .map_err(|_| invalid(MALFORMED))
+        };
+        let value = match tag {
+            b'S' => AttributeValue::S(text()?),
+            b'N' => AttributeValue::N(text()?),
+            b'B' => AttributeValue::B(value.to_vec().into()),
+            _ => return Err(invalid(MALFORMED)),
+        };
+        item.insert(name.to_owned(), value);
     }
     if !r.0.is_empty() {
         return Err(invalid(MALFORMED));
@@ -174,12 +251,18 @@ mod tests {
         table: "app",
         index: "",
         partition: "SENSOR#S1",
+        query: "q1",
     };
 
     fn cursor(key: Option<&[u8]>) -> Cursor {
         encode(
             &HERE,
-            &[("PK", "SENSOR#S1".into()), ("SK", "READ#2".into())],
+            &[
+                ("PK", AttributeValue::S("SENSOR#S1".into())),
+                ("SK", AttributeValue::S("READ#2".into())),
+                ("score", AttributeValue::N("-12.5".into())),
+                ("digest", AttributeValue::B(vec![0, 255].into())),
+            ],
             key,
         )
     }
@@ -188,8 +271,10 @@ mod tests {
     fn round_trips_the_start_key() {
         let item = decode(&cursor(None), &HERE, None).expect("valid");
         assert_eq!(item["SK"], AttributeValue::S("READ#2".into()));
+        assert_eq!(item["score"], AttributeValue::N("-12.5".into()));
+        assert_eq!(item["digest"], AttributeValue::B(vec![0, 255].into()));
         let item = decode(&cursor(Some(b"secret")), &HERE, Some(b"secret")).expect("valid");
-        assert_eq!(item.len(), 2);
+        assert_eq!(item.len(), 4);
     }
 
     #[test]
@@ -211,6 +296,12 @@ mod tests {
             let err = decode(&cursor(None), &other, None).expect_err("foreign");
             assert!(err.to_string().contains("another query"), "{err}");
         }
+        let other = Binding {
+            query: "q2",
+            ..HERE
+        };
+        let err = decode(&cursor(None), &other, None).expect_err("other condition");
+        assert!(err.to_string().contains("read another way"), "{err}");
     }
 
     #[test]

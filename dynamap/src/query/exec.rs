@@ -30,6 +30,54 @@ pub(super) struct Prepared {
     key_attributes: Vec<&'static str>,
     descending: bool,
     consistent: bool,
+    /// What a cursor is bound to beyond table, index and partition: see
+    /// [`cursor::query_digest`].
+    digest: String,
+}
+
+/// The digest of everything that decides a query's items and their order beyond the
+/// partition: the sort condition, the caller's filter, the projection, the entity types
+/// read, whether expired items are, and the direction. (Not the time-dependent expiry
+/// filter's value, nor the page size.)
+fn digest(
+    sort: Option<&SortCondition>,
+    filter: Option<crate::expr::Rendered>,
+    projection: &[&'static str],
+    entity: (Option<&'static str>, &[&'static str]),
+    include_expired: bool,
+    descending: bool,
+) -> String {
+    let sorted = |pairs: Vec<String>| {
+        let mut pairs = pairs;
+        pairs.sort();
+        pairs.join("\n")
+    };
+    let (expression, names, values) = match filter {
+        Some(f) => (
+            f.expression,
+            sorted(f.names.iter().map(|(k, v)| format!("{k}={v}")).collect()),
+            sorted(f.values.iter().map(|(k, v)| format!("{k}={v:?}")).collect()),
+        ),
+        None => Default::default(),
+    };
+    cursor::query_digest(&[
+        &format!("{sort:?}"),
+        &expression,
+        &names,
+        &values,
+        &projection.join(","),
+        &format!("{entity:?}"),
+        if include_expired {
+            "expired too"
+        } else {
+            "unexpired"
+        },
+        if descending {
+            "descending"
+        } else {
+            "ascending"
+        },
+    ])
 }
 
 /// The sort condition a single-entity query uses when none is given: the template's leading
@@ -73,6 +121,15 @@ impl<T: Decode, S> Query<'_, T, S> {
             None if T::SINGLE_ENTITY.is_some() => leading_literal(self.sort_template),
             None => None,
         };
+        let filter_rendered = self.filter.as_ref().map(|f| f.render()).transpose()?;
+        let digest = digest(
+            sort.as_ref(),
+            filter_rendered,
+            &self.projection,
+            (T::SINGLE_ENTITY, T::ALIASES),
+            self.include_expired,
+            self.reads_descending(),
+        );
         if let (Some(sort), Some(sk_attribute)) = (sort, sk_attribute) {
             let sk = p.name(sk_attribute);
             let condition = sort.expression(&sk, |v| p.value(v.clone()));
@@ -98,6 +155,7 @@ impl<T: Decode, S> Query<'_, T, S> {
         });
         let (names, values) = p.into_parts();
         Ok(Prepared {
+            digest,
             entity: self.entity,
             index: self.index_name,
             partition,
@@ -107,7 +165,7 @@ impl<T: Decode, S> Query<'_, T, S> {
             names,
             values,
             key_attributes,
-            descending: self.descending,
+            descending: self.reads_descending(),
             consistent: self.consistent,
         })
     }
@@ -119,7 +177,7 @@ impl<T: Decode, S> Query<'_, T, S> {
         let db = self.db;
         let mut start = prepared.start_key(db, self.after.as_ref())?;
         let mut items = Vec::new();
-        let mut last_returned: Option<Vec<(&'static str, String)>> = None;
+        let mut last_returned: Option<Vec<(&'static str, AttributeValue)>> = None;
         loop {
             // One more than wanted, so a full page knows whether anything follows it.
             let request_limit = self.limit.map(|n| n - items.len() + 1);
@@ -199,7 +257,18 @@ impl<T: Decode, S> Query<'_, T, S> {
 
     /// How many items match, counted by DynamoDB across every page (filters apply; no
     /// items are transferred).
+    ///
+    /// A count covers every matching item, so it refuses a query with a
+    /// [`limit`](Query::limit), [`first`](Query::first) or [`last`](Query::last) (before
+    /// sending) rather than count something other than what those return.
     pub async fn count(self) -> Result<usize> {
+        if let Some(n) = self.limit {
+            return Err(crate::Error::InvalidRequest {
+                reason: format!(
+                    "count() counts every matching item, but this query stops at {n}: drop limit/first/last, or count the items a page returns"
+                ),
+            });
+        }
         let prepared = self.prepare()?;
         let mut start = prepared.start_key(self.db, self.after.as_ref())?;
         let mut total = 0;
@@ -259,51 +328,35 @@ impl StreamState<'_> {
 }
 
 impl Prepared {
-    fn binding(&self, db: &Db) -> (String, String, String) {
-        (
-            db.table_name().to_owned(),
-            self.index.unwrap_or("").to_owned(),
-            self.partition.clone(),
-        )
+    fn binding<'a>(&'a self, db: &'a Db) -> Binding<'a> {
+        Binding {
+            table: db.table_name(),
+            index: self.index.unwrap_or(""),
+            partition: &self.partition,
+            query: &self.digest,
+        }
     }
 
     fn start_key(&self, db: &Db, after: Option<&cursor::Cursor>) -> Result<Option<Item>> {
         let Some(after) = after else { return Ok(None) };
-        let (table, index, partition) = self.binding(db);
-        let binding = Binding {
-            table: &table,
-            index: &index,
-            partition: &partition,
-        };
-        cursor::decode(after, &binding, db.cursor_key()).map(Some)
+        cursor::decode(after, &self.binding(db), db.cursor_key()).map(Some)
     }
 
-    fn cursor(&self, db: &Db, keys: &[(&'static str, String)]) -> cursor::Cursor {
-        let (table, index, partition) = self.binding(db);
-        let binding = Binding {
-            table: &table,
-            index: &index,
-            partition: &partition,
-        };
-        let keys: Vec<(&str, String)> = keys.iter().map(|(n, v)| (*n, v.clone())).collect();
-        cursor::encode(&binding, &keys, db.cursor_key())
+    fn cursor(&self, db: &Db, keys: &[(&'static str, AttributeValue)]) -> cursor::Cursor {
+        cursor::encode(&self.binding(db), keys, db.cursor_key())
     }
 
-    /// Takes the key attributes out of a returned item (decoding never needs them).
     /// The key attributes of a returned item, copied: an index key may be a field's own
     /// attribute (`field(score)`), which decoding still needs.
-    fn take_keys(&self, item: &mut Item) -> Vec<(&'static str, String)> {
+    fn take_keys(&self, item: &mut Item) -> Vec<(&'static str, AttributeValue)> {
         self.keys_of(item)
     }
 
-    /// The key attributes of a `LastEvaluatedKey`.
-    fn keys_of(&self, key: &Item) -> Vec<(&'static str, String)> {
+    /// The key attributes of an item or a `LastEvaluatedKey`, with their types.
+    fn keys_of(&self, key: &Item) -> Vec<(&'static str, AttributeValue)> {
         self.key_attributes
             .iter()
-            .filter_map(|name| match key.get(*name) {
-                Some(AttributeValue::S(value)) => Some((*name, value.clone())),
-                _ => None,
-            })
+            .filter_map(|name| Some((*name, key.get(*name)?.clone())))
             .collect()
     }
 

@@ -70,6 +70,8 @@ pub struct Query<'a, T, S = ()> {
     projection: Vec<&'static str>,
     descending: bool,
     limit: Option<usize>,
+    /// `first(n)` / `last(n)`: which end of the sort order the items come from.
+    edge: Option<Edge>,
     consistent: bool,
     after: Option<Cursor>,
     unknown: UnknownEntity,
@@ -92,6 +94,7 @@ impl Db {
             projection: Vec::new(),
             descending: false,
             limit: None,
+            edge: None,
             consistent: false,
             after: None,
             unknown: UnknownEntity::default(),
@@ -116,6 +119,7 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
             projection: self.projection,
             descending: self.descending,
             limit: self.limit,
+            edge: self.edge,
             consistent: self.consistent,
             after: self.after,
             unknown: self.unknown,
@@ -216,6 +220,15 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
         self
     }
 
+    /// The direction the query reads in: `first`/`last` decide it, or `descending`.
+    pub(crate) fn reads_descending(&self) -> bool {
+        match self.edge {
+            Some(Edge::First) => false,
+            Some(Edge::Last) => true,
+            None => self.descending,
+        }
+    }
+
     /// At most `n` items per page (and in total, for [`all`](Query::all) and
     /// [`stream`](Query::stream)): items returned, after filtering, not items read.
     pub fn limit(mut self, n: usize) -> Self {
@@ -223,14 +236,19 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
         self
     }
 
-    /// The first `n` items in sort key order.
-    pub fn first(self, n: usize) -> Self {
+    /// The `n` items with the smallest sort keys, smallest first. It sets the order itself,
+    /// so adding [`descending`](Query::descending) is refused when the query is sent.
+    pub fn first(mut self, n: usize) -> Self {
+        self.edge = Some(Edge::First);
         self.limit(n)
     }
 
-    /// The last `n` items in sort key order, greatest first.
-    pub fn last(self, n: usize) -> Self {
-        self.descending().limit(n)
+    /// The `n` items with the greatest sort keys, greatest first (a top-N). It sets the
+    /// order itself, so adding [`descending`](Query::descending) is refused when the query
+    /// is sent.
+    pub fn last(mut self, n: usize) -> Self {
+        self.edge = Some(Edge::Last);
+        self.limit(n)
     }
 
     /// Returns items whose time to live has passed but that DynamoDB has not deleted yet,
@@ -279,6 +297,22 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
                 });
             }
         }
+        if let (Some(edge), true) = (self.edge, self.descending) {
+            let (call, meaning) = match edge {
+                Edge::First => ("first(n)", "the smallest sort keys, smallest first"),
+                Edge::Last => ("last(n)", "the greatest sort keys, greatest first"),
+            };
+            return Err(Error::InvalidRequest {
+                reason: format!(
+                    "{call} reads {meaning}, so it sets the order itself: drop `.descending()` (for the other end, use {})",
+                    if edge == Edge::First {
+                        "last(n)"
+                    } else {
+                        "first(n)"
+                    }
+                ),
+            });
+        }
         if self.limit == Some(0) {
             return Err(Error::InvalidRequest {
                 reason: "a query limit must be at least 1".to_owned(),
@@ -286,6 +320,13 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
         }
         Ok(())
     }
+}
+
+/// Which end of the sort order `first`/`last` read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Edge {
+    First,
+    Last,
 }
 
 /// The filter a read of `T` needs: its entity type, for a single entity (so other entities
