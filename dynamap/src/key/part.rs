@@ -209,7 +209,14 @@ mod timestamp {
 
     /// Renders a timestamp in the fixed-width, order-preserving UTC form keys use.
     pub(crate) fn format(value: &OffsetDateTime) -> Result<String, KeyPartError> {
-        let utc = value.to_offset(UtcOffset::UTC);
+        let out_of_range = || KeyPartError::OutOfRange {
+            value: value.to_string(),
+            supported: "years 0000 to 9999 (UTC)",
+        };
+        // Near the ends of `time`'s range, moving to UTC can leave it: an error, not a panic.
+        let utc = value
+            .checked_to_offset(UtcOffset::UTC)
+            .ok_or_else(out_of_range)?;
         if !(0..=9999).contains(&utc.year()) {
             return Err(KeyPartError::OutOfRange {
                 value: value.to_string(),

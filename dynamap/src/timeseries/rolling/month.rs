@@ -105,11 +105,10 @@ impl fmt::Display for WriteMonth {
 impl From<time::OffsetDateTime> for WriteMonth {
     /// The month of the instant, in UTC (whatever the value's offset).
     fn from(t: time::OffsetDateTime) -> Self {
-        let utc = t.to_offset(time::UtcOffset::UTC);
-        Self {
-            year: utc.year(),
-            month: u8::from(utc.month()),
-        }
+        // From the epoch seconds, which exist for every value, so a value whose UTC date
+        // falls outside `time`'s range (9999-12-31 23:30 -01:00) still has a month.
+        let (year, month) = civil_month(t.unix_timestamp().div_euclid(86_400));
+        Self { year, month }
     }
 }
 
