@@ -159,10 +159,13 @@ pub enum Error {
         limit: usize,
     },
 
-    /// A transaction's items add up to more than DynamoDB's 4 MB.
-    #[error("transaction items add up to {size} bytes, over DynamoDB's limit of {limit} bytes")]
+    /// A transaction's payload (items, keys, update and condition values, expressions) adds
+    /// up to more than DynamoDB's 4 MB.
+    #[error(
+        "transaction payload adds up to {size} bytes (items, keys, update and condition values), over DynamoDB's limit of {limit} bytes"
+    )]
     TransactionTooLarge {
-        /// The total size of the transaction's items.
+        /// The total size of the transaction's payload.
         size: usize,
         /// The limit (4,194,304 bytes).
         limit: usize,

@@ -22,7 +22,7 @@ pub fn item_size(item: &Item) -> usize {
 /// A value's size, following DynamoDB's documented rules: strings and binaries by length,
 /// numbers by about one byte per two significant digits plus one, booleans and nulls one
 /// byte, lists and maps three bytes plus one byte per element plus their contents.
-fn value_size(value: &AttributeValue) -> usize {
+pub(crate) fn value_size(value: &AttributeValue) -> usize {
     match value {
         AttributeValue::S(s) => s.len(),
         AttributeValue::N(n) => number_size(n),

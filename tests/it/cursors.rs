@@ -87,16 +87,7 @@ async fn refusals_happen_before_sending() {
         .expect("page")
         .cursor
         .expect("more");
-    let config = db
-        .client()
-        .config()
-        .to_builder()
-        .endpoint_url("http://127.0.0.1:9")
-        .build();
-    let offline = dynamap::Db::new(
-        dynamap::aws_sdk_dynamodb::Client::from_conf(config),
-        db.table_name(),
-    );
+    let offline = crate::offline(&db);
     let err = offline
         .query(Score::partition("chess"))
         .descending()

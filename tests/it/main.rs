@@ -57,3 +57,17 @@ pub(crate) async fn raw_item(db: &Db, pk: &str, sk: &str) -> Option<dynamap::cod
         .expect("raw get")
         .item
 }
+
+/// A client whose requests can never arrive: a refusal it returns was made before sending.
+pub(crate) fn offline(db: &dynamap::Db) -> dynamap::Db {
+    let config = db
+        .client()
+        .config()
+        .to_builder()
+        .endpoint_url("http://127.0.0.1:9")
+        .build();
+    dynamap::Db::new(
+        dynamap::aws_sdk_dynamodb::Client::from_conf(config),
+        db.table_name(),
+    )
+}

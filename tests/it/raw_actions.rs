@@ -90,3 +90,40 @@ async fn sdk_errors_convert_into_dynamap_errors() {
     let err = missing_table(&db).await.expect_err("no such table");
     assert_eq!(err.code(), Some("ResourceNotFoundException"), "{err:?}");
 }
+
+/// A transaction of `actions` updates, each setting a 390 KB value on condition that it
+/// differs from another 390 KB value.
+fn big_updates(db: &dynamap::Db, actions: usize) -> dynamap::transact::Transaction<'_> {
+    use crate::write_models::Device;
+    let body = "x".repeat(390_000);
+    let mut tx = db.transaction();
+    for i in 0..actions {
+        tx = tx.update(
+            db.update(Device::key(format!("d{i}")))
+                .set(Device::STATE, body.clone())
+                .condition(Device::STATE.ne(body.clone())),
+        );
+    }
+    tx
+}
+
+#[tokio::test]
+async fn update_and_condition_values_count_toward_the_4_mb() {
+    let db = fresh_db::<App>("raw_payload").await;
+    // Six updates, each with two 390 KB values: 4.7 MB of values and no item at all.
+    let err = big_updates(&crate::offline(&db), 6)
+        .send()
+        .await
+        .expect_err("too large");
+    assert!(
+        matches!(err, Error::TransactionTooLarge { size, limit: 4_194_304 } if size > 4_194_304),
+        "refused before sending, not a connection error: {err:?}"
+    );
+    // Just under the limit it reaches DynamoDB Local (and fails there only because the
+    // devices do not exist).
+    let err = big_updates(&db, 5)
+        .send()
+        .await
+        .expect_err("no such devices");
+    assert!(matches!(err, Error::TransactionCanceled { .. }), "{err:?}");
+}

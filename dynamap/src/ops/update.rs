@@ -16,7 +16,6 @@ use crate::entity::LookupKey;
 use crate::expr::update::{Change, encode, render};
 use crate::expr::{Condition, DocPath, NameMap, Placeholders, Target, ValueMap};
 use crate::key::Key;
-use crate::limits::item_size;
 use crate::table::Table;
 use crate::transact::Action;
 use crate::{Db, Entity, Error, Result};
@@ -508,7 +507,6 @@ impl<E: Entity> Plan<E> {
         guard: impl FnOnce(&mut Placeholders) -> Vec<String>,
     ) -> Result<Action> {
         let rendered = self.render(extra, guard)?;
-        let size = item_size(&rendered.key);
         let update = SdkUpdate::builder()
             .table_name(db.table_name())
             .set_key(Some(rendered.key.clone()))
@@ -524,7 +522,6 @@ impl<E: Entity> Plan<E> {
             entity: E::ENTITY_TYPE,
             operation: if self.must_exist { "update" } else { "upsert" },
             key: rendered.key,
-            size,
             write: TransactWriteItem::builder().update(update).build(),
         })
     }

@@ -54,7 +54,6 @@ pub(crate) struct Action {
     pub(crate) entity: &'static str,
     pub(crate) operation: &'static str,
     pub(crate) key: Item,
-    pub(crate) size: usize,
     pub(crate) write: TransactWriteItem,
 }
 
@@ -225,12 +224,10 @@ impl<'a> Transaction<'a> {
                     .to_owned(),
             }));
         };
-        let size = item_size(&key);
         self.push(Ok(Action {
             entity: "raw",
             operation,
             key,
-            size,
             write,
         }))
     }
@@ -317,6 +314,62 @@ impl<'a> Transaction<'a> {
     }
 }
 
+/// What one action adds to the transaction's payload, as DynamoDB counts it against its
+/// 4 MB: the item or key, the expressions, and their attribute names and values. Update
+/// and condition values count as much as items do.
+fn payload_size(write: &TransactWriteItem) -> usize {
+    use crate::limits::value_size;
+    type Names = Option<HashMap<String, String>>;
+    type Values = Option<HashMap<String, aws_sdk_dynamodb::types::AttributeValue>>;
+    let expressions = |texts: &[Option<&str>], names: &Names, values: &Values| {
+        texts.iter().flatten().map(|t| t.len()).sum::<usize>()
+            + names
+                .iter()
+                .flatten()
+                .map(|(k, v)| k.len() + v.len())
+                .sum::<usize>()
+            + values
+                .iter()
+                .flatten()
+                .map(|(k, v)| k.len() + value_size(v))
+                .sum::<usize>()
+    };
+    if let Some(put) = write.put() {
+        item_size(put.item())
+            + expressions(
+                &[put.condition_expression()],
+                &put.expression_attribute_names().cloned(),
+                &put.expression_attribute_values().cloned(),
+            )
+    } else if let Some(update) = write.update() {
+        item_size(update.key())
+            + expressions(
+                &[
+                    Some(update.update_expression()),
+                    update.condition_expression(),
+                ],
+                &update.expression_attribute_names().cloned(),
+                &update.expression_attribute_values().cloned(),
+            )
+    } else if let Some(delete) = write.delete() {
+        item_size(delete.key())
+            + expressions(
+                &[delete.condition_expression()],
+                &delete.expression_attribute_names().cloned(),
+                &delete.expression_attribute_values().cloned(),
+            )
+    } else if let Some(check) = write.condition_check() {
+        item_size(check.key())
+            + expressions(
+                &[Some(check.condition_expression())],
+                &check.expression_attribute_names().cloned(),
+                &check.expression_attribute_values().cloned(),
+            )
+    } else {
+        0
+    }
+}
+
 /// The limits DynamoDB enforces on a transaction, checked before sending.
 fn validate(actions: &[Action]) -> Result<()> {
     if actions.len() > MAX_ACTIONS {
@@ -325,7 +378,7 @@ fn validate(actions: &[Action]) -> Result<()> {
             limit: MAX_ACTIONS,
         });
     }
-    let size: usize = actions.iter().map(|a| a.size).sum();
+    let size: usize = actions.iter().map(|a| payload_size(&a.write)).sum();
     if size > MAX_TRANSACTION_BYTES {
         return Err(Error::TransactionTooLarge {
             size,
@@ -439,7 +492,6 @@ pub(crate) fn raw_put(
     item: Item,
     condition: RenderedCondition,
 ) -> Result<Action> {
-    let size = item_size(&item);
     let put = Put::builder()
         .table_name(db.table_name())
         .set_item(Some(item))
@@ -452,7 +504,6 @@ pub(crate) fn raw_put(
         entity,
         operation,
         key,
-        size,
         write: TransactWriteItem::builder().put(put).build(),
     })
 }
@@ -464,7 +515,6 @@ pub(crate) fn raw_delete(
     key: Item,
     condition: RenderedCondition,
 ) -> Result<Action> {
-    let size = item_size(&key);
     let delete = Delete::builder()
         .table_name(db.table_name())
         .set_key(Some(key.clone()))
@@ -477,7 +527,6 @@ pub(crate) fn raw_delete(
         entity,
         operation: "delete",
         key,
-        size,
         write: TransactWriteItem::builder().delete(delete).build(),
     })
 }
@@ -495,12 +544,10 @@ fn check_action<E: Entity>(db: &Db, key: Key<E>, condition: &Condition<E>) -> Re
         .set_expression_attribute_values(values)
         .build()
         .map_err(build_error)?;
-    let size = item_size(&key);
     Ok(Action {
         entity: E::ENTITY_TYPE,
         operation: "check",
         key,
-        size,
         write: TransactWriteItem::builder().condition_check(check).build(),
     })
 }
