@@ -172,8 +172,12 @@ pub enum Error {
     },
 
     /// Two actions of one transaction address the same item, which DynamoDB rejects.
-    #[error("transaction actions {first} and {second} both address one item of entity `{entity}`")]
+    #[error(
+        "transaction actions {first} ({first_entity}) and {second} ({entity}) both address one item"
+    )]
     DuplicateTransactionItem {
+        /// The entity of the first action.
+        first_entity: &'static str,
         /// The entity of the second action.
         entity: &'static str,
         /// The index of the first action on the item.
@@ -262,7 +266,7 @@ pub enum Error {
     /// A batch names the same item more than once. DynamoDB rejects a whole call that does
     /// this, and across calls the outcome would depend on timing, so the batch writes the
     /// first occurrence and reports every later one with this error.
-    #[error("key (pk {pk:?}, sk {sk:?}) of entity `{entity}` appears more than once in one batch")]
+    #[error("key (pk {pk:?}{}) of entity `{entity}` appears more than once in one batch", sk.as_ref().map(|sk| format!(", sk {sk:?}")).unwrap_or_default())]
     DuplicateKey {
         /// The entity of the repeated occurrence.
         entity: &'static str,
@@ -460,7 +464,7 @@ impl Error {
         let message = err
             .message()
             .map(str::to_owned)
-            .unwrap_or_else(|| aws_sdk_dynamodb::error::DisplayErrorContext(&err).to_string());
+            .unwrap_or_else(|| short_cause(&err));
         Error::Service {
             operation,
             code,
@@ -477,5 +481,32 @@ where
 {
     fn from(err: aws_sdk_dynamodb::error::SdkError<E, R>) -> Self {
         Error::service("DynamoDB", err)
+    }
+}
+
+/// A transport failure in a line: what kind of failure, and its innermost cause ("dispatch
+/// failure: Connection refused (os error 111)"), not the SDK's nested debug dump.
+fn short_cause<E, R>(err: &aws_sdk_dynamodb::error::SdkError<E, R>) -> String
+where
+    E: std::error::Error + 'static,
+    R: fmt::Debug,
+{
+    use aws_sdk_dynamodb::error::SdkError;
+    let kind = match err {
+        SdkError::DispatchFailure(_) => "dispatch failure (DynamoDB could not be reached)",
+        SdkError::TimeoutError(_) => "timed out",
+        SdkError::ResponseError(_) => "unreadable response",
+        SdkError::ConstructionFailure(_) => "request could not be built",
+        _ => "request failed",
+    };
+    let mut innermost = None;
+    let mut cause = std::error::Error::source(err);
+    while let Some(inner) = cause {
+        innermost = Some(inner);
+        cause = inner.source();
+    }
+    match innermost.map(ToString::to_string) {
+        Some(cause) if !cause.is_empty() => format!("{kind}: {cause}"),
+        _ => kind.to_owned(),
     }
 }

@@ -127,3 +127,48 @@ async fn update_and_condition_values_count_toward_the_4_mb() {
         .expect_err("no such devices");
     assert!(matches!(err, Error::TransactionCanceled { .. }), "{err:?}");
 }
+
+#[tokio::test]
+async fn messages_are_short_and_name_what_they_are_about() {
+    let db = fresh_db::<App>("raw_messages").await;
+    // A request that cannot reach DynamoDB says so in a line.
+    let err = crate::offline(&db)
+        .get(Counter::key("c"))
+        .await
+        .expect_err("unreachable");
+    let text = err.to_string();
+    assert!(text.contains("could not be reached"), "{text}");
+    assert!(
+        text.len() < 300 && !text.contains('{'),
+        "a line, not a debug dump: {text}"
+    );
+
+    // Two actions on one item name both entities.
+    let counter = Counter {
+        id: "c".into(),
+        value: 1,
+        version: 0,
+    };
+    let err = db
+        .transaction()
+        .put(&counter)
+        .check(Counter::key("c"), Counter::VALUE.gt(0u64))
+        .send()
+        .await
+        .expect_err("same item twice");
+    assert_eq!(
+        err.to_string(),
+        "transaction actions 0 (Counter) and 1 (Counter) both address one item"
+    );
+
+    // A duplicate batch key shows the sort key as a value, not `Some(...)`.
+    let err = Error::DuplicateKey {
+        entity: "Counter",
+        pk: "COUNTER#c".into(),
+        sk: Some("COUNTER".into()),
+    };
+    assert_eq!(
+        err.to_string(),
+        "key (pk \"COUNTER#c\", sk \"COUNTER\") of entity `Counter` appears more than once in one batch"
+    );
+}

@@ -59,7 +59,17 @@ pub enum CodecError {
         feature: &'static str,
     },
 
-    /// The codec failed to compress or decompress.
+    /// The compressed bytes behind a valid header do not decompress: the stored value was
+    /// damaged (or written by something else).
+    #[error("data is corrupt: the {codec} stream behind the header does not decompress ({detail})")]
+    CorruptStream {
+        /// The codec the header names.
+        codec: &'static str,
+        /// What the codec reported.
+        detail: String,
+    },
+
+    /// The codec failed to compress.
     #[error("{codec} failed: {message}")]
     Codec {
         /// The codec.

@@ -395,6 +395,7 @@ fn validate(actions: &[Action]) -> Result<()> {
         key.sort();
         if let Some(first) = seen.insert(key, index) {
             return Err(Error::DuplicateTransactionItem {
+                first_entity: actions[first].entity,
                 entity: action.entity,
                 first,
                 second: index,

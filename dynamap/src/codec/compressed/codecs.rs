@@ -107,6 +107,15 @@ impl Codec {
         }
     }
 
+    /// Decompression failed: the stored bytes are damaged.
+    #[allow(dead_code, reason = "unused when no codec feature is enabled")]
+    fn corrupt(self, err: impl std::fmt::Display) -> CodecError {
+        CodecError::CorruptStream {
+            codec: self.name(),
+            detail: err.to_string(),
+        }
+    }
+
     #[allow(dead_code, reason = "unused when every codec feature is enabled")]
     fn not_enabled(self) -> CodecError {
         CodecError::CodecNotEnabled {
@@ -127,7 +136,7 @@ fn read_bounded(codec: Codec, reader: impl Read, size: usize) -> Result<Vec<u8>,
     reader
         .take(size as u64 + 1)
         .read_to_end(&mut output)
-        .map_err(|err| codec.failed(err))?;
+        .map_err(|err| codec.corrupt(err))?;
     Ok(output)
 }
 
@@ -139,7 +148,7 @@ fn zstd_compress(input: &[u8], level: i32) -> Result<Vec<u8>, CodecError> {
 #[cfg(feature = "zstd")]
 fn zstd_decompress(input: &[u8], size: usize) -> Result<Vec<u8>, CodecError> {
     let codec = Codec::DEFAULT;
-    let decoder = zstd::stream::read::Decoder::with_buffer(input).map_err(|e| codec.failed(e))?;
+    let decoder = zstd::stream::read::Decoder::with_buffer(input).map_err(|e| codec.corrupt(e))?;
     read_bounded(codec, decoder, size)
 }
 
@@ -219,7 +228,7 @@ fn snappy_compress(input: &[u8]) -> Result<Vec<u8>, CodecError> {
 #[cfg(feature = "snappy")]
 fn snappy_decompress(input: &[u8], size: usize) -> Result<Vec<u8>, CodecError> {
     // Raw snappy states its output length up front: check it before allocating.
-    let claimed = snap::raw::decompress_len(input).map_err(|err| Codec::Snappy.failed(err))?;
+    let claimed = snap::raw::decompress_len(input).map_err(|err| Codec::Snappy.corrupt(err))?;
     if claimed != size {
         return Err(CodecError::Corrupt(
             "decompressed size differs from the recorded size",
@@ -227,7 +236,7 @@ fn snappy_decompress(input: &[u8], size: usize) -> Result<Vec<u8>, CodecError> {
     }
     snap::raw::Decoder::new()
         .decompress_vec(input)
-        .map_err(|err| Codec::Snappy.failed(err))
+        .map_err(|err| Codec::Snappy.corrupt(err))
 }
 
 #[cfg(not(feature = "snappy"))]
