@@ -66,6 +66,13 @@ pub struct BatchWriteReport {
     /// The write capacity units the calls consumed, when asked for with
     /// [`track_capacity`](super::BatchWrite::track_capacity).
     pub consumed_capacity: Option<f64>,
+    /// How many `BatchWriteItem` calls were made, retries included.
+    pub calls: usize,
+    /// How many of those calls resent items: after unprocessed items or a retryable error.
+    pub retries: usize,
+    /// How many calls DynamoDB throttled as a whole (each then retried with backoff, or
+    /// reported in `failed` when the retry policy gave up).
+    pub throttled: usize,
 }
 
 impl BatchWriteReport {

@@ -44,6 +44,9 @@ pub(super) async fn run(
         };
         report.written += outcome.written;
         report.failed.extend(outcome.failed);
+        report.calls += outcome.calls;
+        report.retries += outcome.calls.saturating_sub(1);
+        report.throttled += outcome.throttled;
         capacity += outcome.capacity;
         if let Some(callback) = progress.as_mut() {
             let now = snapshot(&report, &input, known_total);
@@ -75,6 +78,9 @@ struct ChunkOutcome {
     written: usize,
     failed: Vec<FailedWrite>,
     capacity: f64,
+    /// Calls made for the chunk, and how many of them were throttled.
+    calls: usize,
+    throttled: usize,
 }
 
 /// Sends one chunk until every item is written, or until `max_attempts` calls in a row make
@@ -85,10 +91,17 @@ async fn write_chunk(ctx: &Ctx<'_>, mut pending: Vec<PendingWrite>, seed: u64) -
         written: 0,
         failed: Vec::new(),
         capacity: 0.0,
+        calls: 0,
+        throttled: 0,
     };
     loop {
         let before = pending.len();
-        let last_error = match call(ctx, &pending).await {
+        outcome.calls += 1;
+        let result = call(ctx, &pending).await;
+        if matches!(&result, Err((error, _)) if error.is_throttled()) {
+            outcome.throttled += 1;
+        }
+        let last_error = match result {
             Ok((unprocessed, capacity)) => {
                 pending.retain(|write| unprocessed.iter().any(|u| write.is(u)));
                 outcome.written += before - pending.len();

@@ -221,3 +221,33 @@ async fn batch_tracks_consumed_capacity_only_when_asked() {
         .expect("batch runs");
     assert_eq!(got.found().count(), 60);
 }
+
+#[tokio::test]
+async fn the_report_counts_calls_retries_and_throttling() {
+    let faults = Faults::seeded(7)
+        .throttle(0.3)
+        .unprocessed(0.3)
+        .only(["BatchWriteItem"]);
+    let db = faulty_db("batch_report_counts", &faults).await;
+    let report = db.put_all(fan_out(0..200)).await.expect("batch runs");
+    assert!(report.is_complete(), "{report}");
+    let seen = faults.counts();
+    // Every call dynamap made reached the transport; the SDK may have retried some more.
+    assert!(
+        report.calls >= 8 && report.calls as u64 <= seen.calls,
+        "{report:?} {seen:?}"
+    );
+    assert_eq!(
+        report.retries,
+        report.calls - 8,
+        "8 chunks, each first call is no retry"
+    );
+    assert!(
+        report.throttled as u64 <= seen.throttled,
+        "{report:?} {seen:?}"
+    );
+    assert!(
+        report.retries > 0,
+        "faults at 30% force retries: {report:?}"
+    );
+}
