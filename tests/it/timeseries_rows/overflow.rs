@@ -117,3 +117,46 @@ async fn rows_close_at_the_item_size_limit_and_overflow() {
         "{err:?}"
     );
 }
+
+/// The requests one more write costs when its timestamp already has `overflow` rows:
+/// bounded, not growing with the number of rows (it used to walk them from row 0).
+#[tokio::test]
+async fn a_write_costs_the_same_at_1_10_and_100_overflow_rows() {
+    let db = fresh_db::<Iot>("rows_overflow_cost").await;
+    let rows = db.event_rows::<CarEvent>().cap(2).consistent();
+    let mut written = 0u32;
+    let mut costs = Vec::new();
+    for overflow in [1u32, 10, 100] {
+        // Fill rows 0..=overflow (cap 2 each), so the next event opens row overflow + 1.
+        let target = (overflow + 1) * 2;
+        let events: Vec<CarEvent> = (written..target).map(|seq| event(700, seq)).collect();
+        for outcome in rows.write_all(&events, 8).await {
+            outcome.expect("fill");
+        }
+        written = target;
+        let next = rows.write(&event(700, written)).await.expect("one more");
+        assert_eq!(next.row, overflow + 1, "a new row after the full ones");
+        assert!(next.stored());
+        costs.push(next.requests);
+        // A replay of an event in an overflow row is found, not stored again.
+        let replay = rows.write(&event(700, written)).await.expect("replay");
+        assert_eq!(
+            (replay.row, replay.status),
+            (overflow + 1, WriteStatus::AlreadyStored)
+        );
+        costs.push(replay.requests);
+        written += 1;
+    }
+    // Row 0 (one request), the overflow query (one), then the new row (a create, maybe
+    // after an add): at most five, whatever the number of rows.
+    println!("requests per write (new, replay) at 1, 10, 100 overflow rows: {costs:?}");
+    assert!(
+        costs.iter().all(|&c| c <= 5),
+        "requests per write: {costs:?}"
+    );
+    let at = rows
+        .at(CarEvent::key("n111", "a_table", 700i64))
+        .await
+        .expect("at");
+    assert_eq!(at.len(), written as usize, "every event once");
+}

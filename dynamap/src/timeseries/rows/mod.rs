@@ -108,6 +108,7 @@ mod event_time;
 mod id;
 mod layout;
 mod outcome;
+mod overflow;
 mod read;
 mod request;
 mod write;

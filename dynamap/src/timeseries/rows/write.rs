@@ -1,5 +1,7 @@
-//! The write state machine: for each row of the event's timestamp in turn, add to it or
-//! create it, until a row stores the event or shows it already stored.
+//! The write state machine: for each row of the event's timestamp, add to it or create it,
+//! until a row stores the event or shows it already stored. Row 0 first; when it is full,
+//! one query of the overflow rows ([`overflow`](super::overflow)) finds the event or the
+//! row to go on at, so the cost does not grow with the number of rows.
 //!
 //! Why no event is lost or stored twice, even with concurrent writers and replays:
 //! - Every request is one conditional write of one item, which DynamoDB applies atomically:
@@ -15,6 +17,7 @@
 //!   another writer changed the row meanwhile), and at most [`MAX_ROWS`] rows.
 
 use super::layout::{MAX_ROWS, RowState, SplitEvent, row_sk, row_state, with_event};
+use super::overflow::{self, Resume};
 use super::request::{self, Attempt};
 use super::{WriteOutcome, WriteStatus};
 use crate::limits::{MAX_ITEM_BYTES, item_size};
@@ -51,21 +54,41 @@ pub(crate) struct Writer<'a> {
 
 impl Writer<'_> {
     /// Writes `event` into the first row of its timestamp that stores it or holds it.
+    ///
+    /// When row 0 is full, one query of the overflow rows finds the event (a replay) or the
+    /// last row, so the cost does not grow with the number of overflow rows (see
+    /// [`overflow`](super::overflow)).
     pub(crate) async fn write<E: Entity>(&self, event: &SplitEvent) -> Result<WriteOutcome> {
         let mut requests = 0;
-        for row in 0..MAX_ROWS {
+        let outcome = |row, status, requests| WriteOutcome {
+            id: event.id.clone(),
+            row,
+            status,
+            started_with_create: self.create_first,
+            requests,
+        };
+        let mut row = 0;
+        while row < MAX_ROWS {
             let status = match self.write_in_row::<E>(event, row, &mut requests).await? {
                 InRow::Stored => WriteStatus::Stored,
                 InRow::Holds => WriteStatus::AlreadyStored,
-                InRow::Full => continue,
+                InRow::Full if row == 0 => {
+                    let (resume, spent) = overflow::find::<E>(self.db, event).await?;
+                    requests += spent;
+                    match resume {
+                        Resume::Holds(at) => {
+                            return Ok(outcome(at, WriteStatus::AlreadyStored, requests));
+                        }
+                        Resume::At(last) => row = last,
+                    }
+                    continue;
+                }
+                InRow::Full => {
+                    row += 1;
+                    continue;
+                }
             };
-            return Ok(WriteOutcome {
-                id: event.id.clone(),
-                row,
-                status,
-                started_with_create: self.create_first,
-                requests,
-            });
+            return Ok(outcome(row, status, requests));
         }
         Err(Error::EventRowsFull {
             entity: E::ENTITY_TYPE,
