@@ -73,7 +73,9 @@ pub(crate) async fn find<E: Entity>(db: &Db, event: &SplitEvent) -> Result<(Resu
                 return Ok((Resume::Holds(number), requests));
             }
             if number > last.0 {
-                let cap = row.get(CAP).and_then(|c| c.as_n().ok()?.parse::<usize>().ok());
+                let cap = row
+                    .get(CAP)
+                    .and_then(|c| c.as_n().ok()?.parse::<usize>().ok());
                 last = (number, cap.is_none_or(|cap| ids(row).len() >= cap));
             }
         }
