@@ -10,10 +10,12 @@ use syn::{
     Visibility,
 };
 
-use crate::attr::{EntityAttrs, EntityIndex, FieldAttrs, KeySpec};
+use crate::attr::{EntityAttrs, EntityIndex, FieldAttrs};
 use crate::ctx::Ctxt;
 use crate::event_rows::{EventRowsModel, event_rows_model};
+use crate::evolution::{aliases, check_defaults, check_timestamps};
 use crate::field_storage::{Compressed, check_key_use, check_ttl, field_storage};
+use crate::index_keys::{check_field_key, check_key_part_type, index_key, lookup_model};
 use crate::template::Template;
 
 pub(crate) struct EntityModel<'a> {
@@ -345,37 +347,6 @@ fn check_holes(
     }
 }
 
-/// Types that are plainly not key parts, reported once here rather than at every use the
-/// generated code would make of them. Other types are checked by the `KeyPart` bound.
-fn check_key_part_type(cx: &mut Ctxt, hole: &str, field: &FieldModel<'_>) {
-    let ty = field.option_inner.unwrap_or(field.ty);
-    let Some(name) = last_segment(ty) else { return };
-    let why = match name.as_str() {
-        "f32" | "f64" => {
-            "floats have no text form whose order is their value's (use an integer, e.g. scaled, or map the index key to the field with `field(...)`)"
-        }
-        "bool" => "use a fieldless enum with `#[derive(KeyPart)]`",
-        "Vec" | "HashMap" | "BTreeMap" | "HashSet" | "BTreeSet" | "Option" => {
-            "a key part is one value"
-        }
-        _ => return,
-    };
-    cx.error_at(
-        ty,
-        format!("`{name}` cannot be a key part (field `{hole}` is in a key template): {why}"),
-    );
-}
-
-/// The last path segment's name of a type, such as `f64` or `Vec`.
-pub(crate) fn last_segment(ty: &Type) -> Option<String> {
-    match ty {
-        Type::Path(path) if path.qself.is_none() => {
-            path.path.segments.last().map(|s| s.ident.to_string())
-        }
-        _ => None,
-    }
-}
-
 /// The `T` of `Option<T>`, `std::option::Option<T>` or `core::option::Option<T>`.
 fn option_inner(ty: &Type) -> Option<&Type> {
     let Type::Path(path) = ty else { return None };
@@ -481,141 +452,5 @@ fn check_version(cx: &mut Ctxt, fields: &[FieldModel<'_>]) {
     }
     for extra in versions {
         cx.error_at(extra.ident, "an entity has at most one `version` field");
-    }
-}
-
-fn index_key(cx: &mut Ctxt, spec: &KeySpec) -> Option<IndexKey> {
-    match spec {
-        KeySpec::Template(lit) => Template::parse(cx, lit).map(IndexKey::Template),
-        KeySpec::Field { path, field } => Some(IndexKey::Field(FieldKey {
-            path: path.clone(),
-            field: field.clone(),
-        })),
-    }
-}
-
-/// Lookup items are addressed by rendered keys: no `field(...)`.
-fn lookup_model(cx: &mut Ctxt, index: IndexModel) -> Option<LookupModel> {
-    let mut template = |key: IndexKey| match key {
-        IndexKey::Template(template) => Some(template),
-        IndexKey::Field(key) => {
-            cx.error_at(
-                &key.path,
-                "a lookup item's keys are the table's string keys: give a template, not `field(...)`",
-            );
-            None
-        }
-    };
-    let pk = template(index.pk);
-    let sk = match index.sk {
-        None => Some(None),
-        Some(sk) => template(sk).map(Some),
-    };
-    Some(LookupModel {
-        name: index.name,
-        pk: pk?,
-        sk: sk?,
-    })
-}
-
-/// `field(x)` names a stored field whose own value can be the key attribute.
-fn check_field_key(cx: &mut Ctxt, key: &FieldKey, fields: &[FieldModel<'_>]) {
-    let Some(field) = fields.iter().find(|f| f.ident == &key.field) else {
-        cx.error_at(
-            &key.field,
-            format!("`field({})` names no field of this struct", key.field),
-        );
-        return;
-    };
-    let clash = if field.skip {
-        Some("a skipped field")
-    } else if field.compressed.is_some() {
-        Some("a compressed field")
-    } else if field.ttl {
-        Some("a TTL field")
-    } else if field.with.is_some() {
-        Some("a field stored through `with`")
-    } else {
-        None
-    };
-    if let Some(what) = clash {
-        cx.error_at(
-            &key.field,
-            format!(
-                "`{}` is {what}, so its stored value cannot be an index key attribute",
-                key.field
-            ),
-        );
-    }
-}
-
-/// `alias = "..."`: not empty, not the entity's own name, each once.
-fn aliases(cx: &mut Ctxt, attrs: &EntityAttrs, entity_name: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for lit in &attrs.aliases {
-        let alias = lit.value();
-        if alias.is_empty() {
-            cx.error_at(lit, "an alias cannot be empty");
-        } else if alias == entity_name {
-            cx.error_at(
-                lit,
-                format!("{alias:?} is the entity's own name, not an alias"),
-            );
-        } else if out.contains(&alias) {
-            cx.error_at(lit, format!("duplicate alias {alias:?}"));
-        } else {
-            out.push(alias);
-        }
-    }
-    out
-}
-
-/// A key field is read from every item of the entity: a default would hide a corrupt item.
-fn check_defaults<'t>(
-    cx: &mut Ctxt,
-    key_templates: impl Iterator<Item = &'t Template>,
-    fields: &[FieldModel<'_>],
-) {
-    let key_fields: Vec<&str> = key_templates.flat_map(Template::holes).collect();
-    for field in fields.iter().filter(|f| f.default.is_some()) {
-        let name = field.ident.to_string();
-        if key_fields.contains(&name.as_str()) {
-            cx.error_at(
-                field.ident,
-                format!("field `{name}` is part of the primary key, which every item has, so it cannot have a `default`"),
-            );
-        }
-    }
-}
-
-/// At most one `created_at` and one `updated_at`, neither also the version, TTL or skipped.
-fn check_timestamps(cx: &mut Ctxt, fields: &[FieldModel<'_>]) {
-    for (kind, pick) in [
-        (
-            "created_at",
-            (|f: &FieldModel<'_>| f.created_at) as fn(&FieldModel<'_>) -> bool,
-        ),
-        ("updated_at", |f: &FieldModel<'_>| f.updated_at),
-    ] {
-        for extra in fields.iter().filter(|f| pick(f)).skip(1) {
-            cx.error_at(
-                extra.ident,
-                format!("an entity has at most one `{kind}` field"),
-            );
-        }
-        for field in fields.iter().filter(|f| pick(f)) {
-            let clash = if field.skip {
-                Some("a skipped field is not stored")
-            } else if field.version || field.ttl || field.compressed.is_some() {
-                Some("the version, TTL and compressed fields are written by their own rules")
-            } else if field.created_at && field.updated_at {
-                Some("one field cannot be both `created_at` and `updated_at`")
-            } else {
-                None
-            };
-            if let Some(reason) = clash {
-                cx.error_at(field.ident, format!("`{kind}` does not apply: {reason}"));
-            }
-        }
     }
 }

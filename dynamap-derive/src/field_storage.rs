@@ -83,7 +83,7 @@ pub(crate) fn field_storage(
 pub(crate) fn check_ttl(cx: &mut Ctxt, fields: &[FieldModel<'_>]) {
     for field in fields.iter().filter(|f| f.ttl) {
         let ty = field.option_inner.unwrap_or(field.ty);
-        let Some(name) = crate::check::last_segment(ty) else {
+        let Some(name) = crate::index_keys::last_segment(ty) else {
             continue;
         };
         let plain = [

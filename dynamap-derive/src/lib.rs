@@ -6,8 +6,10 @@ mod check;
 mod compress;
 mod ctx;
 mod event_rows;
+mod evolution;
 mod expand;
 mod field_storage;
+mod index_keys;
 mod template;
 
 use proc_macro::TokenStream;

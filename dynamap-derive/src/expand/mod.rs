@@ -1,6 +1,7 @@
 //! Code generation, one derive per module. Generated code names only
 //! `::dynamap::__private::…` and `::core::…` paths and sits in `const _: () = { … };`.
 
+mod decode;
 mod entity;
 mod entity_checks;
 mod entity_enum;

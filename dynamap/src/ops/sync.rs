@@ -247,6 +247,29 @@ pub(super) fn recording(write: SyncedWrite) -> SyncedWrite {
     SyncedWrite { item, ..write }
 }
 
+/// Runs `round` (one read-then-transact attempt: `Ok(false)` when a concurrent change won)
+/// until it succeeds, with jittered backoff between rounds, up to [`MAX_ROUNDS`].
+async fn in_rounds<E: Entity, F: std::future::Future<Output = Result<bool>>>(
+    db: &Db,
+    mut round: impl FnMut() -> F,
+) -> Result<()> {
+    let policy = RetryPolicy::default();
+    let mut rng = SplitMix64::from_entropy();
+    for attempt in 0..MAX_ROUNDS {
+        match round().await {
+            Ok(true) => return Ok(()),
+            Ok(false) => {}
+            Err(err) if err.is_retryable() => {}
+            Err(err) => return Err(err),
+        }
+        pause(db, &policy, attempt, &mut rng).await;
+    }
+    Err(Error::Contention {
+        entity: E::ENTITY_TYPE,
+        rounds: MAX_ROUNDS,
+    })
+}
+
 /// Puts an entity and its lookups in one transaction, starting over when a concurrent
 /// change wins the race.
 pub(crate) async fn put_with_lookups<E: Entity>(
@@ -257,21 +280,7 @@ pub(crate) async fn put_with_lookups<E: Entity>(
 ) -> Result<()> {
     let owner = Owner::of::<E>(&write.item);
     let write = recording(write);
-    let policy = RetryPolicy::default();
-    let mut rng = SplitMix64::from_entropy();
-    for round in 0..MAX_ROUNDS {
-        match put_round::<E>(db, &owner, &write, mode, condition).await {
-            Ok(true) => return Ok(()),
-            Ok(false) => {}
-            Err(err) if err.is_retryable() => {}
-            Err(err) => return Err(err),
-        }
-        pause(db, &policy, round, &mut rng).await;
-    }
-    Err(Error::Contention {
-        entity: E::ENTITY_TYPE,
-        rounds: MAX_ROUNDS,
-    })
+    in_rounds::<E, _>(db, || put_round::<E>(db, &owner, &write, mode, condition)).await
 }
 
 /// The writes of a put of an owner whose stored item records `current` lookups: the owner
@@ -394,21 +403,7 @@ pub(crate) async fn update_with_lookups<E: Entity>(db: &Db, plan: &Plan<E>) -> R
     let owner = Owner {
         key: plan.key.clone(),
     };
-    let policy = RetryPolicy::default();
-    let mut rng = SplitMix64::from_entropy();
-    for round in 0..MAX_ROUNDS {
-        match update_round::<E>(db, &owner, plan).await {
-            Ok(true) => return Ok(()),
-            Ok(false) => {}
-            Err(err) if err.is_retryable() => {}
-            Err(err) => return Err(err),
-        }
-        pause(db, &policy, round, &mut rng).await;
-    }
-    Err(Error::Contention {
-        entity: E::ENTITY_TYPE,
-        rounds: MAX_ROUNDS,
-    })
+    in_rounds::<E, _>(db, || update_round::<E>(db, &owner, plan)).await
 }
 
 /// One read-then-transact round of an update that moves lookups; `Ok(false)` to start over.
@@ -472,21 +467,7 @@ pub(crate) async fn delete_with_lookups<E: Entity>(
     must_exist: bool,
 ) -> Result<()> {
     let owner = Owner { key };
-    let policy = RetryPolicy::default();
-    let mut rng = SplitMix64::from_entropy();
-    for round in 0..MAX_ROUNDS {
-        match delete_round::<E>(db, &owner, must_exist).await {
-            Ok(true) => return Ok(()),
-            Ok(false) => {}
-            Err(err) if err.is_retryable() => {}
-            Err(err) => return Err(err),
-        }
-        pause(db, &policy, round, &mut rng).await;
-    }
-    Err(Error::Contention {
-        entity: E::ENTITY_TYPE,
-        rounds: MAX_ROUNDS,
-    })
+    in_rounds::<E, _>(db, || delete_round::<E>(db, &owner, must_exist)).await
 }
 
 /// One read-then-transact round of a delete; `Ok(false)` to start over.

@@ -22,8 +22,7 @@
 //! actions were added), its entity and DynamoDB's reason code.
 
 mod failure;
-
-use std::collections::HashMap;
+mod limits;
 
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
@@ -36,7 +35,6 @@ pub use failure::{ActionFailure, describe};
 use crate::codec::Item;
 use crate::expr::{Condition, Placeholders};
 use crate::key::Key;
-use crate::limits::item_size;
 use crate::ops::condition::{RenderedCondition, finish, put_condition, versioned_item};
 use crate::ops::sync::SyncedWrite;
 use crate::ops::sync_tx::{SyncedAction, SyncedDelete, SyncedPut};
@@ -314,104 +312,13 @@ impl<'a> Transaction<'a> {
     }
 }
 
-/// What one action adds to the transaction's payload, as DynamoDB counts it against its
-/// 4 MB: the item or key, the expressions, and their attribute names and values. Update
-/// and condition values count as much as items do.
-fn payload_size(write: &TransactWriteItem) -> usize {
-    use crate::limits::value_size;
-    type Names = Option<HashMap<String, String>>;
-    type Values = Option<HashMap<String, aws_sdk_dynamodb::types::AttributeValue>>;
-    let expressions = |texts: &[Option<&str>], names: &Names, values: &Values| {
-        texts.iter().flatten().map(|t| t.len()).sum::<usize>()
-            + names
-                .iter()
-                .flatten()
-                .map(|(k, v)| k.len() + v.len())
-                .sum::<usize>()
-            + values
-                .iter()
-                .flatten()
-                .map(|(k, v)| k.len() + value_size(v))
-                .sum::<usize>()
-    };
-    if let Some(put) = write.put() {
-        item_size(put.item())
-            + expressions(
-                &[put.condition_expression()],
-                &put.expression_attribute_names().cloned(),
-                &put.expression_attribute_values().cloned(),
-            )
-    } else if let Some(update) = write.update() {
-        item_size(update.key())
-            + expressions(
-                &[
-                    Some(update.update_expression()),
-                    update.condition_expression(),
-                ],
-                &update.expression_attribute_names().cloned(),
-                &update.expression_attribute_values().cloned(),
-            )
-    } else if let Some(delete) = write.delete() {
-        item_size(delete.key())
-            + expressions(
-                &[delete.condition_expression()],
-                &delete.expression_attribute_names().cloned(),
-                &delete.expression_attribute_values().cloned(),
-            )
-    } else if let Some(check) = write.condition_check() {
-        item_size(check.key())
-            + expressions(
-                &[Some(check.condition_expression())],
-                &check.expression_attribute_names().cloned(),
-                &check.expression_attribute_values().cloned(),
-            )
-    } else {
-        0
-    }
-}
-
-/// The limits DynamoDB enforces on a transaction, checked before sending.
-fn validate(actions: &[Action]) -> Result<()> {
-    if actions.len() > MAX_ACTIONS {
-        return Err(Error::TooManyActions {
-            actions: actions.len(),
-            limit: MAX_ACTIONS,
-        });
-    }
-    let size: usize = actions.iter().map(|a| payload_size(&a.write)).sum();
-    if size > MAX_TRANSACTION_BYTES {
-        return Err(Error::TransactionTooLarge {
-            size,
-            limit: MAX_TRANSACTION_BYTES,
-        });
-    }
-    let mut seen: HashMap<Vec<(&String, &str)>, usize> = HashMap::new();
-    for (index, action) in actions.iter().enumerate() {
-        let mut key: Vec<(&String, &str)> = action
-            .key
-            .iter()
-            .map(|(name, value)| (name, value.as_s().map_or("", String::as_str)))
-            .collect();
-        key.sort();
-        if let Some(first) = seen.insert(key, index) {
-            return Err(Error::DuplicateTransactionItem {
-                first_entity: actions[first].entity,
-                entity: action.entity,
-                first,
-                second: index,
-            });
-        }
-    }
-    Ok(())
-}
-
 /// How many times a transaction with lookup maintenance is read and sent again after
 /// losing a race to a concurrent write.
 const MAX_SYNC_ROUNDS: u32 = 50;
 
 /// Checks and sends `actions` as one TransactWriteItems.
 async fn send_actions(db: &Db, actions: Vec<Action>, token: Option<String>) -> Result<()> {
-    validate(&actions)?;
+    limits::validate(&actions)?;
     if actions.is_empty() {
         return Ok(());
     }

@@ -1,0 +1,105 @@
+//! Index keys of an entity: templates or a field's own attribute (`field(x)`), lookup
+//! keys (always templates), and the types a key part plainly cannot be.
+
+use syn::Type;
+
+use crate::attr::KeySpec;
+use crate::check::{FieldKey, FieldModel, IndexKey, IndexModel, LookupModel};
+use crate::ctx::Ctxt;
+use crate::template::Template;
+
+pub(crate) fn index_key(cx: &mut Ctxt, spec: &KeySpec) -> Option<IndexKey> {
+    match spec {
+        KeySpec::Template(lit) => Template::parse(cx, lit).map(IndexKey::Template),
+        KeySpec::Field { path, field } => Some(IndexKey::Field(FieldKey {
+            path: path.clone(),
+            field: field.clone(),
+        })),
+    }
+}
+
+/// Lookup items are addressed by rendered keys: no `field(...)`.
+pub(crate) fn lookup_model(cx: &mut Ctxt, index: IndexModel) -> Option<LookupModel> {
+    let mut template = |key: IndexKey| match key {
+        IndexKey::Template(template) => Some(template),
+        IndexKey::Field(key) => {
+            cx.error_at(
+                &key.path,
+                "a lookup item's keys are the table's string keys: give a template, not `field(...)`",
+            );
+            None
+        }
+    };
+    let pk = template(index.pk);
+    let sk = match index.sk {
+        None => Some(None),
+        Some(sk) => template(sk).map(Some),
+    };
+    Some(LookupModel {
+        name: index.name,
+        pk: pk?,
+        sk: sk?,
+    })
+}
+
+/// `field(x)` names a stored field whose own value can be the key attribute.
+pub(crate) fn check_field_key(cx: &mut Ctxt, key: &FieldKey, fields: &[FieldModel<'_>]) {
+    let Some(field) = fields.iter().find(|f| f.ident == &key.field) else {
+        cx.error_at(
+            &key.field,
+            format!("`field({})` names no field of this struct", key.field),
+        );
+        return;
+    };
+    let clash = if field.skip {
+        Some("a skipped field")
+    } else if field.compressed.is_some() {
+        Some("a compressed field")
+    } else if field.ttl {
+        Some("a TTL field")
+    } else if field.with.is_some() {
+        Some("a field stored through `with`")
+    } else {
+        None
+    };
+    if let Some(what) = clash {
+        cx.error_at(
+            &key.field,
+            format!(
+                "`{}` is {what}, so its stored value cannot be an index key attribute",
+                key.field
+            ),
+        );
+    }
+}
+
+/// Types that are plainly not key parts, reported once here rather than at every use the
+/// generated code would make of them. Other types are checked by the `KeyPart` bound.
+pub(crate) fn check_key_part_type(cx: &mut Ctxt, hole: &str, field: &FieldModel<'_>) {
+    let ty = field.option_inner.unwrap_or(field.ty);
+    let Some(name) = last_segment(ty) else { return };
+    let why = match name.as_str() {
+        "f32" | "f64" => {
+            "floats have no text form whose order is their value's (use an integer, e.g. scaled, or map the index key to the field with `field(...)`)"
+        }
+        "bool" => "use a fieldless enum with `#[derive(KeyPart)]`",
+        "Vec" | "HashMap" | "BTreeMap" | "HashSet" | "BTreeSet" | "Option" => {
+            "a key part is one value"
+        }
+        _ => return,
+    };
+    cx.error_at(
+        ty,
+        format!("`{name}` cannot be a key part (field `{hole}` is in a key template): {why}"),
+    );
+}
+
+/// The last path segment's name of a type, such as `f64` or `Vec`.
+pub(crate) fn last_segment(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Path(path) if path.qself.is_none() => {
+            path.path.segments.last().map(|s| s.ident.to_string())
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,203 @@
+//! An update ready to send: its changes with what they imply (versions, timestamps), its
+//! conditions, and the lookups it moves; rendered as one UpdateItem or transaction action.
+
+use aws_sdk_dynamodb::types::{
+    ReturnConsumedCapacity, ReturnValue, TransactWriteItem, Update as SdkUpdate,
+};
+use tracing::Instrument;
+
+use crate::codec::{AttributeValue, Item};
+use crate::derived::Timestamps;
+use crate::entity::LookupKey;
+use crate::expr::update::{Change, render};
+use crate::expr::{Condition, DocPath, NameMap, Placeholders, ValueMap};
+use crate::ops::{call_span, record_capacity};
+use crate::table::Table;
+use crate::transact::Action;
+use crate::{Db, Entity, Error, Result};
+
+/// An update ready to render: its changes, conditions and the lookups it moves.
+pub(crate) struct Plan<E> {
+    pub(crate) key: Item,
+    pub(crate) changes: Vec<Change>,
+    pub(crate) condition: Option<Condition<E>>,
+    pub(crate) expected_version: Option<u64>,
+    /// `update`/`patch`: the item must exist. `upsert`: it may be created.
+    pub(crate) must_exist: bool,
+    /// The new keys of the lookup items the update moves.
+    pub(crate) lookups: Vec<LookupKey>,
+}
+
+/// The parts of an UpdateItem request.
+struct Rendered {
+    pub(crate) key: Item,
+    pub(crate) expression: String,
+    pub(crate) condition: Option<String>,
+    pub(crate) names: Option<NameMap>,
+    pub(crate) values: Option<ValueMap>,
+}
+
+impl<E: Entity> Plan<E> {
+    /// Adds the version increment and the automatic timestamps, unless the caller changes
+    /// those attributes itself.
+    pub(crate) fn with_version_and_timestamps(mut self) -> Result<Self> {
+        let touched = |changes: &[Change], attribute: &str| {
+            changes.iter().any(|c| c.attribute() == attribute)
+        };
+        if let Some(version) = E::WRITE.version
+            && !touched(&self.changes, version)
+        {
+            self.changes.push(Change::Increment(
+                DocPath::attribute(version),
+                AttributeValue::N("1".into()),
+            ));
+        }
+        let stamps = Timestamps::now::<E>()?;
+        if let Some((attribute, value)) = stamps.updated_at
+            && !touched(&self.changes, attribute)
+        {
+            self.changes
+                .push(Change::Set(DocPath::attribute(attribute), value));
+        }
+        if let Some((attribute, value)) = stamps.created_at
+            && !touched(&self.changes, attribute)
+        {
+            self.changes
+                .push(Change::SetIfNotExists(DocPath::attribute(attribute), value));
+        }
+        Ok(self)
+    }
+
+    /// Renders the request, with `extra` changes and `guard` conditions (lookup
+    /// bookkeeping) added.
+    fn render(
+        &self,
+        extra: Vec<Change>,
+        guard: impl FnOnce(&mut Placeholders) -> Vec<String>,
+    ) -> Result<Rendered> {
+        let schema = <E::Table as Table>::SCHEMA;
+        let mut p = Placeholders::default();
+        let mut changes = self.changes.clone();
+        changes.extend(extra);
+        let expression = render(&changes, &mut p);
+        let mut conditions = Vec::new();
+        if self.must_exist {
+            conditions.push(format!("attribute_exists({})", p.name(schema.pk)));
+        }
+        if let (Some(attribute), Some(version)) = (E::WRITE.version, self.expected_version) {
+            let name = p.name(attribute);
+            conditions.push(if version == 0 {
+                format!("attribute_not_exists({name})")
+            } else {
+                format!(
+                    "{name} = {}",
+                    p.value(AttributeValue::N(version.to_string()))
+                )
+            });
+        }
+        if let Some(condition) = &self.condition {
+            // A rendered condition is one comparison or a parenthesized group already.
+            conditions.push(condition.render_into(&mut p)?);
+        }
+        conditions.extend(guard(&mut p));
+        let (names, values) = p.into_parts();
+        Ok(Rendered {
+            key: self.key.clone(),
+            expression,
+            condition: (!conditions.is_empty()).then(|| conditions.join(" AND ")),
+            names,
+            values,
+        })
+    }
+
+    pub(crate) fn failed(&self) -> Error {
+        match self.expected_version {
+            Some(expected) if E::WRITE.version.is_some() => Error::VersionConflict {
+                entity: E::ENTITY_TYPE,
+                expected,
+            },
+            _ => Error::ConditionalCheckFailed {
+                entity: E::ENTITY_TYPE,
+                operation: if self.must_exist { "update" } else { "upsert" },
+            },
+        }
+    }
+
+    /// Sends the update: one UpdateItem, or a transaction when it moves lookups.
+    pub(crate) async fn send(self, db: &Db, return_new: bool) -> Result<Option<Item>> {
+        if !self.lookups.is_empty() {
+            crate::ops::sync::update_with_lookups(db, &self).await?;
+            return if return_new {
+                Ok(db
+                    .client()
+                    .get_item()
+                    .table_name(db.table_name())
+                    .set_key(Some(self.key.clone()))
+                    .consistent_read(true)
+                    .send()
+                    .await
+                    .map_err(|e| Error::service("GetItem", e))?
+                    .item)
+            } else {
+                Ok(None)
+            };
+        }
+        let rendered = self.render(Vec::new(), |_| Vec::new())?;
+        let span = call_span("UpdateItem", db.table_name(), E::ENTITY_TYPE);
+        let result = db
+            .client()
+            .update_item()
+            .table_name(db.table_name())
+            .set_key(Some(rendered.key))
+            .update_expression(rendered.expression)
+            .set_condition_expression(rendered.condition)
+            .set_expression_attribute_names(rendered.names)
+            .set_expression_attribute_values(rendered.values)
+            .set_return_values(return_new.then_some(ReturnValue::AllNew))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .instrument(span.clone())
+            .await;
+        match result {
+            Ok(output) => {
+                record_capacity(&span, output.consumed_capacity());
+                Ok(output.attributes)
+            }
+            Err(err)
+                if err
+                    .as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
+                Err(self.failed())
+            }
+            Err(err) => Err(Error::service("UpdateItem", err)),
+        }
+    }
+
+    /// The update as a transaction action, with `extra` changes and `guard` conditions.
+    pub(crate) fn action(
+        &self,
+        db: &Db,
+        extra: Vec<Change>,
+        guard: impl FnOnce(&mut Placeholders) -> Vec<String>,
+    ) -> Result<Action> {
+        let rendered = self.render(extra, guard)?;
+        let update = SdkUpdate::builder()
+            .table_name(db.table_name())
+            .set_key(Some(rendered.key.clone()))
+            .update_expression(rendered.expression)
+            .set_condition_expression(rendered.condition)
+            .set_expression_attribute_names(rendered.names)
+            .set_expression_attribute_values(rendered.values)
+            .build()
+            .map_err(|err| Error::InvalidRequest {
+                reason: err.to_string(),
+            })?;
+        Ok(Action {
+            entity: E::ENTITY_TYPE,
+            operation: if self.must_exist { "update" } else { "upsert" },
+            key: rendered.key,
+            write: TransactWriteItem::builder().update(update).build(),
+        })
+    }
+}

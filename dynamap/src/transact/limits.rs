@@ -1,0 +1,101 @@
+//! The limits DynamoDB enforces on a transaction, checked before sending: at most 100
+//! actions, at most 4 MB of payload, no two actions on one item.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::TransactWriteItem;
+
+use super::{Action, MAX_ACTIONS, MAX_TRANSACTION_BYTES};
+use crate::limits::item_size;
+use crate::{Error, Result};
+
+/// What one action adds to the transaction's payload, as DynamoDB counts it against its
+/// 4 MB: the item or key, the expressions, and their attribute names and values. Update
+/// and condition values count as much as items do.
+fn payload_size(write: &TransactWriteItem) -> usize {
+    use crate::limits::value_size;
+    type Names = Option<HashMap<String, String>>;
+    type Values = Option<HashMap<String, aws_sdk_dynamodb::types::AttributeValue>>;
+    let expressions = |texts: &[Option<&str>], names: &Names, values: &Values| {
+        texts.iter().flatten().map(|t| t.len()).sum::<usize>()
+            + names
+                .iter()
+                .flatten()
+                .map(|(k, v)| k.len() + v.len())
+                .sum::<usize>()
+            + values
+                .iter()
+                .flatten()
+                .map(|(k, v)| k.len() + value_size(v))
+                .sum::<usize>()
+    };
+    if let Some(put) = write.put() {
+        item_size(put.item())
+            + expressions(
+                &[put.condition_expression()],
+                &put.expression_attribute_names().cloned(),
+                &put.expression_attribute_values().cloned(),
+            )
+    } else if let Some(update) = write.update() {
+        item_size(update.key())
+            + expressions(
+                &[
+                    Some(update.update_expression()),
+                    update.condition_expression(),
+                ],
+                &update.expression_attribute_names().cloned(),
+                &update.expression_attribute_values().cloned(),
+            )
+    } else if let Some(delete) = write.delete() {
+        item_size(delete.key())
+            + expressions(
+                &[delete.condition_expression()],
+                &delete.expression_attribute_names().cloned(),
+                &delete.expression_attribute_values().cloned(),
+            )
+    } else if let Some(check) = write.condition_check() {
+        item_size(check.key())
+            + expressions(
+                &[Some(check.condition_expression())],
+                &check.expression_attribute_names().cloned(),
+                &check.expression_attribute_values().cloned(),
+            )
+    } else {
+        0
+    }
+}
+
+/// The limits DynamoDB enforces on a transaction, checked before sending.
+pub(super) fn validate(actions: &[Action]) -> Result<()> {
+    if actions.len() > MAX_ACTIONS {
+        return Err(Error::TooManyActions {
+            actions: actions.len(),
+            limit: MAX_ACTIONS,
+        });
+    }
+    let size: usize = actions.iter().map(|a| payload_size(&a.write)).sum();
+    if size > MAX_TRANSACTION_BYTES {
+        return Err(Error::TransactionTooLarge {
+            size,
+            limit: MAX_TRANSACTION_BYTES,
+        });
+    }
+    let mut seen: HashMap<Vec<(&String, &str)>, usize> = HashMap::new();
+    for (index, action) in actions.iter().enumerate() {
+        let mut key: Vec<(&String, &str)> = action
+            .key
+            .iter()
+            .map(|(name, value)| (name, value.as_s().map_or("", String::as_str)))
+            .collect();
+        key.sort();
+        if let Some(first) = seen.insert(key, index) {
+            return Err(Error::DuplicateTransactionItem {
+                first_entity: actions[first].entity,
+                entity: action.entity,
+                first,
+                second: index,
+            });
+        }
+    }
+    Ok(())
+}
