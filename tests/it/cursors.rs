@@ -131,3 +131,36 @@ async fn pages_of_a_number_sort_key_resume_exactly() {
     expected.sort_unstable_by(|a, b| b.cmp(a));
     assert_eq!(seen, expected, "every score once, in order");
 }
+
+#[tokio::test]
+async fn a_single_entity_cursor_does_not_resume_a_mixed_query() {
+    use crate::models::{Reading, SensorItem, sensor};
+    let db = fresh_db::<App>("cursor_entities").await;
+    db.put(&sensor("S1")).await.expect("sensor");
+    let start = time::macros::datetime!(2024-01-01 00:00 UTC);
+    for minute in 0..5 {
+        db.put(&Reading {
+            sensor_id: "S1".into(),
+            at: start + time::Duration::minutes(minute),
+            value: minute as f64,
+        })
+        .await
+        .expect("reading");
+    }
+    let cursor = db
+        .query(Reading::partition("S1"))
+        .limit(2)
+        .send()
+        .await
+        .expect("page")
+        .cursor
+        .expect("more");
+    let err = db
+        .query(Reading::partition("S1"))
+        .mixed::<SensorItem>()
+        .after(cursor)
+        .send()
+        .await
+        .expect_err("another entity filter");
+    assert!(matches!(err, Error::InvalidCursor { .. }), "{err:?}");
+}
