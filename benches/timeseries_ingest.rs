@@ -501,6 +501,47 @@ async fn run_cell(local: &DynamoLocal, cell: &Cell, n: usize, rate: f64) -> Meas
     m
 }
 
+/// Requests per write into a timestamp that already has `overflow` full overflow rows
+/// (cap 2): the mean over `writes` new events, each past the full rows, and over as many
+/// replays of events stored in overflow rows. Writes are sequential, so the counts are
+/// exact, not shaped by races.
+async fn overflow_cost(local: &DynamoLocal, overflow: u32, writes: u32) -> (f64, f64) {
+    let db = local
+        .fresh_db::<Iot>(&format!("bench_ts_overflow_{overflow}"))
+        .await
+        .expect("table");
+    let rows = db.event_rows::<CarEvent>().cap(2).consistent();
+    let event = |seq: u32| CarEvent {
+        tenant: "t".into(),
+        car: "overflow".into(),
+        at: 1_700_000_000_000,
+        speed: f64::from(seq),
+        seq,
+        door: None,
+    };
+    let filled = (overflow + 1) * 2;
+    for seq in 0..filled {
+        rows.write(&event(seq)).await.expect("fill");
+    }
+    let (mut new, mut replays) = (0u32, 0u32);
+    for k in 0..writes {
+        new += rows
+            .write(&event(filled + k))
+            .await
+            .expect("write")
+            .requests;
+        replays += rows
+            .write(&event(2 + k % (filled - 2).max(1)))
+            .await
+            .expect("replay")
+            .requests;
+    }
+    (
+        f64::from(new) / f64::from(writes),
+        f64::from(replays) / f64::from(writes),
+    )
+}
+
 #[tokio::main]
 async fn main() {
     let quick = std::env::var("DYNAMAP_BENCH_QUICK").is_ok_and(|v| v == "1")
@@ -556,7 +597,20 @@ async fn main() {
         }
     }
 
+    // Write cost against the number of overflow rows of the timestamp.
+    println!(
+        "\n{:<16} {:>14} {:>14}",
+        "overflow rows", "req/new event", "req/replay"
+    );
+    let mut overflow = Vec::new();
+    for rows in [1u32, 10, 100] {
+        let (new, replay) = overflow_cost(local, rows, 20).await;
+        println!("{rows:<16} {new:>14.2} {replay:>14.2}");
+        overflow.push(json!({ "overflow_rows": rows, "requests_per_new_event": new, "requests_per_replay": replay }));
+    }
+
     let result = json!({
+        "overflow": overflow,
         "mode": if quick { "quick" } else { "full" },
         "machine": { "cpus": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0) },
         "events_per_cell": n,
