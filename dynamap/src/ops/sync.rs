@@ -247,6 +247,48 @@ pub(super) fn recording(write: SyncedWrite) -> SyncedWrite {
     SyncedWrite { item, ..write }
 }
 
+/// A cancelled owner-and-lookups transaction, to tell why it failed.
+struct Canceled<'a> {
+    reasons: &'a [ActionFailure],
+    /// The lookups the transaction put, in order after the owner's write.
+    lookups: &'a [LookupKey],
+    /// What the owner recorded when read.
+    current: Option<&'a Recorded>,
+    /// True when the owner's write has a condition of the caller's (a mode, a version, a
+    /// condition), so its failure can be the caller's answer rather than a lost race.
+    decisive: bool,
+}
+
+impl Canceled<'_> {
+    /// `Ok(false)` to start over after a lost race; the caller's error when a lookup is
+    /// taken or the owner's own condition failed on unchanged state.
+    async fn start_over<E: Entity>(
+        &self,
+        db: &Db,
+        owner: &Owner,
+        failed: impl FnOnce() -> Error,
+    ) -> Result<bool> {
+        if let Some(lookup) = taken_lookup(self.reasons, self.lookups) {
+            return Err(Error::LookupTaken {
+                entity: E::ENTITY_TYPE,
+                lookup,
+            });
+        }
+        // The owner's condition failed. Without a condition of the caller's only the guard
+        // can, so another writer came first. Otherwise, if the state is still what was
+        // read, it was the caller's condition, the mode or the version that failed.
+        let owner_failed = self
+            .reasons
+            .iter()
+            .any(|r| r.index == 0 && r.is_conditional_check_failed());
+        if owner_failed && self.decisive && owner.recorded::<E>(db).await?.as_ref() == self.current
+        {
+            return Err(failed());
+        }
+        Ok(false)
+    }
+}
+
 /// Runs `round` (one read-then-transact attempt: `Ok(false)` when a concurrent change won)
 /// until it succeeds, with jittered backoff between rounds, up to [`MAX_ROUNDS`].
 async fn in_rounds<E: Entity, F: std::future::Future<Output = Result<bool>>>(
@@ -372,24 +414,17 @@ async fn put_round<E: Entity>(
     match tx.send().await {
         Ok(()) => Ok(true),
         Err(Error::TransactionCanceled { reasons }) => {
-            if let Some(lookup) = taken_lookup(&reasons, &write.lookups) {
-                return Err(Error::LookupTaken {
-                    entity: E::ENTITY_TYPE,
-                    lookup,
-                });
-            }
-            // The owner's condition failed. A plain put has no condition but the guard, so
-            // another writer came first. Otherwise, if the state is still what was read, it
-            // was the caller's condition, the mode or the version that failed.
-            let owner_failed = reasons
-                .iter()
-                .any(|r| r.index == 0 && r.is_conditional_check_failed());
             let decisive =
                 mode != PutMode::Upsert || write.expected_version.is_some() || condition.is_some();
-            if owner_failed && decisive && owner.recorded::<E>(db).await? == current {
-                return Err(put_failed::<E>(mode, write.expected_version));
-            }
-            Ok(false)
+            let cancel = Canceled {
+                reasons: &reasons,
+                lookups: &write.lookups,
+                current: current.as_ref(),
+                decisive,
+            };
+            cancel
+                .start_over::<E>(db, owner, || put_failed::<E>(mode, write.expected_version))
+                .await
         }
         Err(err) => Err(err),
     }
@@ -440,21 +475,15 @@ async fn update_round<E: Entity>(db: &Db, owner: &Owner, plan: &Plan<E>) -> Resu
     match tx.send().await {
         Ok(()) => Ok(true),
         Err(Error::TransactionCanceled { reasons }) => {
-            if let Some(lookup) = taken_lookup(&reasons, &plan.lookups) {
-                return Err(Error::LookupTaken {
-                    entity: E::ENTITY_TYPE,
-                    lookup,
-                });
-            }
-            let owner_failed = reasons
-                .iter()
-                .any(|r| r.index == 0 && r.is_conditional_check_failed());
             let decisive =
                 plan.must_exist || plan.expected_version.is_some() || plan.condition.is_some();
-            if owner_failed && decisive && owner.recorded::<E>(db).await? == current {
-                return Err(plan.failed());
-            }
-            Ok(false)
+            let cancel = Canceled {
+                reasons: &reasons,
+                lookups: &plan.lookups,
+                current: current.as_ref(),
+                decisive,
+            };
+            cancel.start_over::<E>(db, owner, || plan.failed()).await
         }
         Err(err) => Err(err),
     }
