@@ -14,7 +14,9 @@
 //! compressed fields (unknown codec, level or budget out of range, `with` alongside, used in
 //! a key template); TTL fields (table without a TTL attribute, another attribute name, not a
 //! timestamp, two of them); event rows (with an index, a `time` field that is missing or not
-//! a time); and `multiple_errors.rs`, which shows that one build reports every mistake of a derive.
+//! a time); multi-attribute index keys (one type per attribute, at most four, an entity
+//! listing another number of fields than the key has, a query skipping a leading sort
+//! attribute); and `multiple_errors.rs`, which shows that one build reports every mistake of a derive.
 //!
 //! After changing a diagnostic on purpose, regenerate the expectations with
 //! `TRYBUILD=overwrite cargo test --test ui` and review the diff of every `.stderr`.

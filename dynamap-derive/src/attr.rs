@@ -19,16 +19,20 @@ pub(crate) struct TableAttrs {
 }
 
 /// `index(name = "...", pk = "...", sk = "...", projection = "...", include("a", "b"))`
-/// on a table.
+/// on a table. A multi-attribute key lists its attributes: `sk("status", "number")`, with
+/// `sk_type("S", "N")`.
 pub(crate) struct TableIndex {
     pub(crate) path: Path,
     pub(crate) name: Option<LitStr>,
-    pub(crate) pk: Option<LitStr>,
-    pub(crate) sk: Option<LitStr>,
-    /// `pk_type = "N"`: the partition key attribute's DynamoDB type (default `S`).
-    pub(crate) pk_type: Option<LitStr>,
-    /// `sk_type = "N"`: the sort key attribute's DynamoDB type (default `S`).
-    pub(crate) sk_type: Option<LitStr>,
+    /// The partition key attribute, or several in key order.
+    pub(crate) pk: Option<Vec<LitStr>>,
+    /// The sort key attribute, or several in key order.
+    pub(crate) sk: Option<Vec<LitStr>>,
+    /// `pk_type = "N"` / `pk_type("S", "N")`: the partition key attributes' DynamoDB types
+    /// (default `S`).
+    pub(crate) pk_type: Option<Vec<LitStr>>,
+    /// `sk_type = "N"` / `sk_type("S", "N")`: the sort key attributes' DynamoDB types.
+    pub(crate) sk_type: Option<Vec<LitStr>>,
     pub(crate) projection: Option<LitStr>,
     pub(crate) include: Option<Vec<LitStr>>,
     pub(crate) given: Given,
@@ -62,13 +66,14 @@ pub(crate) struct EntityIndex {
     pub(crate) given: Given,
 }
 
-/// An index key: a template (`"CITY#{city}"`) or a field's own attribute (`field(score)`).
+/// An index key: a template (`"CITY#{city}"`), a field's own attribute (`field(score)`), or
+/// the fields whose attributes make a multi-attribute key (`fields(status, number)`).
 pub(crate) enum KeySpec {
     Template(LitStr),
-    Field {
-        /// The `field(...)` tokens, for messages.
+    Fields {
+        /// The `field`/`fields` path, for messages.
         path: Path,
-        field: syn::Ident,
+        fields: Vec<syn::Ident>,
     },
 }
 
@@ -166,13 +171,13 @@ impl TableIndex {
             if meta.path.is_ident("name") {
                 set_once(cx, &mut out.name, meta, parse_str(meta)?);
             } else if meta.path.is_ident("pk") {
-                set_once(cx, &mut out.pk, meta, parse_str(meta)?);
+                set_once(cx, &mut out.pk, meta, parse_str_or_list(meta)?);
             } else if meta.path.is_ident("sk") {
-                set_once(cx, &mut out.sk, meta, parse_str(meta)?);
+                set_once(cx, &mut out.sk, meta, parse_str_or_list(meta)?);
             } else if meta.path.is_ident("pk_type") {
-                set_once(cx, &mut out.pk_type, meta, parse_str(meta)?);
+                set_once(cx, &mut out.pk_type, meta, parse_str_or_list(meta)?);
             } else if meta.path.is_ident("sk_type") {
-                set_once(cx, &mut out.sk_type, meta, parse_str(meta)?);
+                set_once(cx, &mut out.sk_type, meta, parse_str_or_list(meta)?);
             } else if meta.path.is_ident("projection") {
                 set_once(cx, &mut out.projection, meta, parse_str(meta)?);
             } else if meta.path.is_ident("include") {
@@ -341,33 +346,66 @@ fn parse_str(meta: &ParseNestedMeta<'_>) -> syn::Result<LitStr> {
     }
 }
 
-/// A key template (`pk = "CITY#{city}"`) or a field's own attribute (`sk = field(score)`).
+/// `key = "A"`, or a list `key("A", "B")`.
+fn parse_str_or_list(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
+    if meta.input.peek(syn::token::Paren) {
+        let content;
+        syn::parenthesized!(content in meta.input);
+        let names = content.parse_terminated(|input| input.parse::<LitStr>(), Token![,])?;
+        return Ok(names.into_iter().collect());
+    }
+    let name = path_name(&meta.path);
+    let value = meta.value().map_err(|_| {
+        meta.error(format!(
+            "`{name}` takes a string or a list of strings: `{name} = \"...\"` or `{name}(\"a\", \"b\")`"
+        ))
+    })?;
+    if value.peek(LitStr) {
+        value.parse().map(|lit| vec![lit])
+    } else {
+        Err(value.error(format!(
+            "`{name}` takes a string or a list of strings: `{name} = \"...\"` or `{name}(\"a\", \"b\")`"
+        )))
+    }
+}
+
+/// A key template (`pk = "CITY#{city}"`), a field's own attribute (`sk = field(score)`), or
+/// the fields of a multi-attribute key (`sk = fields(status, number)`).
 fn parse_key_spec(meta: &ParseNestedMeta<'_>) -> syn::Result<KeySpec> {
     let name = path_name(&meta.path);
     let value = meta.value()?;
     if value.peek(LitStr) {
         return value.parse().map(KeySpec::Template);
     }
-    let path: Path = value.parse().map_err(|_| {
-        value.error(format!(
-            "`{name}` takes a template or a field: `{name} = \"PREFIX#{{field}}\"` or `{name} = field(score)`"
-        ))
-    })?;
-    if !path.is_ident("field") {
-        return Err(syn::Error::new_spanned(
-            &path,
-            format!(
-                "`{name}` takes a template or a field: `{name} = \"PREFIX#{{field}}\"` or `{name} = field(score)`"
-            ),
-        ));
+    let expected = || {
+        format!(
+            "`{name}` takes a template or fields: `{name} = \"PREFIX#{{field}}\"`, `{name} = field(score)` or `{name} = fields(status, number)`"
+        )
+    };
+    let path: Path = value.parse().map_err(|_| value.error(expected()))?;
+    let single = path.is_ident("field");
+    if !single && !path.is_ident("fields") {
+        return Err(syn::Error::new_spanned(&path, expected()));
     }
     let content;
     syn::parenthesized!(content in value);
-    let field: syn::Ident = content.parse()?;
-    if !content.is_empty() {
-        return Err(content.error("`field(...)` takes one field name"));
+    let fields: Vec<syn::Ident> = content
+        .parse_terminated(|input| input.parse::<syn::Ident>(), Token![,])?
+        .into_iter()
+        .collect();
+    if single && fields.len() != 1 {
+        return Err(syn::Error::new_spanned(
+            &path,
+            "`field(...)` takes one field name; a multi-attribute key lists its fields with `fields(a, b)`",
+        ));
     }
-    Ok(KeySpec::Field { path, field })
+    if fields.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &path,
+            "`fields(...)` names at least one field",
+        ));
+    }
+    Ok(KeySpec::Fields { path, fields })
 }
 
 /// `default` alone, or `default = "path::to_fn"`.

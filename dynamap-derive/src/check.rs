@@ -47,11 +47,12 @@ pub(crate) enum IndexKey {
     Field(FieldKey),
 }
 
-/// `field(score)`: the index key attribute is the field's own attribute.
+/// `field(score)`: the index key attribute is the field's own attribute; `fields(a, b)`: the
+/// key's attributes are these fields' own, in key order (a multi-attribute key).
 pub(crate) struct FieldKey {
-    /// The `field(...)` tokens, for spans.
+    /// The `field(...)`/`fields(...)` tokens, for spans.
     pub(crate) path: Path,
-    pub(crate) field: Ident,
+    pub(crate) fields: Vec<Ident>,
 }
 
 impl IndexKey {

@@ -11,9 +11,9 @@ use crate::template::Template;
 pub(crate) fn index_key(cx: &mut Ctxt, spec: &KeySpec) -> Option<IndexKey> {
     match spec {
         KeySpec::Template(lit) => Template::parse(cx, lit).map(IndexKey::Template),
-        KeySpec::Field { path, field } => Some(IndexKey::Field(FieldKey {
+        KeySpec::Fields { path, fields } => Some(IndexKey::Field(FieldKey {
             path: path.clone(),
-            field: field.clone(),
+            fields: fields.clone(),
         })),
     }
 }
@@ -42,13 +42,33 @@ pub(crate) fn lookup_model(cx: &mut Ctxt, index: IndexModel) -> Option<LookupMod
     })
 }
 
-/// `field(x)` names a stored field whose own value can be the key attribute.
+/// `field(x)` / `fields(x, y)` name stored fields whose own values can be key attributes.
 pub(crate) fn check_field_key(cx: &mut Ctxt, key: &FieldKey, fields: &[FieldModel<'_>]) {
-    let Some(field) = fields.iter().find(|f| f.ident == &key.field) else {
+    if key.fields.len() > MAX_KEY_ATTRIBUTES {
         cx.error_at(
-            &key.field,
-            format!("`field({})` names no field of this struct", key.field),
+            &key.path,
+            format!("a multi-attribute key has at most {MAX_KEY_ATTRIBUTES} attributes"),
         );
+    }
+    for (i, name) in key.fields.iter().enumerate() {
+        if key.fields[..i].contains(name) {
+            cx.error_at(name, format!("`{name}` is listed twice"));
+        }
+        check_one_field(cx, &key.path, name, fields);
+    }
+}
+
+/// At most four attributes make one multi-attribute key, as in DynamoDB.
+const MAX_KEY_ATTRIBUTES: usize = 4;
+
+fn check_one_field(cx: &mut Ctxt, path: &syn::Path, name: &syn::Ident, fields: &[FieldModel<'_>]) {
+    let Some(field) = fields.iter().find(|f| f.ident == name) else {
+        let named = if path.is_ident("field") {
+            format!("`field({name})`")
+        } else {
+            format!("`{name}` in `fields(...)`")
+        };
+        cx.error_at(name, format!("{named} names no field of this struct"));
         return;
     };
     let clash = if field.skip {
@@ -64,11 +84,8 @@ pub(crate) fn check_field_key(cx: &mut Ctxt, key: &FieldKey, fields: &[FieldMode
     };
     if let Some(what) = clash {
         cx.error_at(
-            &key.field,
-            format!(
-                "`{}` is {what}, so its stored value cannot be an index key attribute",
-                key.field
-            ),
+            name,
+            format!("`{name}` is {what}, so its stored value cannot be an index key attribute"),
         );
     }
 }

@@ -9,13 +9,17 @@ pub use crate::codec::{
 pub use crate::derived::{AutoTimestamp, DerivedChange, Timestamps, UpdatedValues};
 pub use crate::entity::{AsEntity, Entity, LookupKey, WriteMeta};
 pub use crate::expr::Attr;
-pub use crate::key::{AttributeKey, KeyAttribute, KeyAttributeArg, Segment, SortArgs};
+pub use crate::key::{
+    AttributeKey, AttributeKeys, KeyAttribute, KeyAttributeArg, Segment, SortArgs,
+};
 pub use crate::key::{
     Key, KeyArg, KeyError, KeyPart, KeyPartError, KeyReader, KeyWriter, PartitionKey,
 };
 pub use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
 pub use crate::query::{Decode, UnknownEntity};
-pub use crate::table::{IndexSchema, Projection, ScalarType, Table, TableSchema};
+pub use crate::table::{
+    IndexSchema, KeyAttributeSchema, Projection, ScalarType, Table, TableSchema,
+};
 pub use crate::timeseries::rows::{EventRow, EventTime};
 pub use crate::{Error, Result};
 pub use serde;
@@ -190,23 +194,21 @@ pub fn key_error(
     })
 }
 
-/// The partition of an index whose partition key is a field's own attribute.
-pub fn attribute_partition<E, S, T: KeyAttribute>(
+/// One attribute's value of an index partition key, checked as a partition key value.
+pub fn partition_attribute<T: KeyAttribute>(
     value: &impl KeyAttributeArg<T>,
     entity: &'static str,
     attribute: &'static str,
     field: &'static str,
-    index: &'static str,
-) -> PartitionKey<E, S> {
-    let value = value
+) -> core::result::Result<AttributeValue, KeyError> {
+    value
         .key_value(crate::limits::MAX_PARTITION_KEY_BYTES)
         .map_err(|err| KeyError {
             entity,
             attribute,
             field: Some(field),
             kind: crate::key::KeyErrorKind::Part(err),
-        });
-    PartitionKey::from_attribute(value, Some(index), &[])
+        })
 }
 
 /// A value in its stored form, or why it cannot be stored.

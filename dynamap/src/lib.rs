@@ -143,6 +143,10 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../../docs/guide/evolving-models.md")]
 pub struct EvolvingModelsGuide;
 
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide/multi-attribute-indexes.md")]
+pub struct MultiAttributeIndexesGuide;
+
 /// The AWS SDK for DynamoDB that dynamap is built on, so the `Client` you pass to
 /// [`Db::new`] (and raw requests next to dynamap's) use the same version.
 pub use aws_sdk_dynamodb;
@@ -151,4 +155,6 @@ pub use dynamap_derive::{Entity, EntityEnum, KeyPart, Table};
 pub use entity::{AsEntity, Entity, LookupKey, WriteMeta};
 pub use error::{Error, Result};
 pub use key::{Key, KeyError, KeyPart, PartitionKey};
-pub use table::{IndexSchema, Projection, ScalarType, Table, TableSchema};
+pub use table::{
+    IndexSchema, KeyAttributeSchema, MAX_KEY_ATTRIBUTES, Projection, ScalarType, Table, TableSchema,
+};

@@ -42,20 +42,99 @@ pub struct TableSchema {
 }
 
 /// A global secondary index.
+///
+/// Its partition key and its sort key are each one attribute or, in a *multi-attribute*
+/// key, up to four: `pk`/`sk` name the first and `pk_more`/`sk_more` the others, in key
+/// order. The attributes of a multi-attribute key are plain item attributes (an entity's
+/// own fields, `fields(repo, status)`), never rendered templates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IndexSchema {
     /// The index name.
     pub name: &'static str,
-    /// The index's partition key attribute.
+    /// The index's partition key attribute (the first, in a multi-attribute key).
     pub pk: &'static str,
-    /// The index's sort key attribute, if it has one.
+    /// The index's sort key attribute (the first, in a multi-attribute key), if it has one.
     pub sk: Option<&'static str>,
     /// The DynamoDB type of the partition key attribute.
     pub pk_type: ScalarType,
     /// The DynamoDB type of the sort key attribute.
     pub sk_type: ScalarType,
+    /// The partition key attributes after the first, in a multi-attribute key (empty
+    /// otherwise).
+    pub pk_more: &'static [KeyAttributeSchema],
+    /// The sort key attributes after the first, in a multi-attribute key (empty otherwise).
+    pub sk_more: &'static [KeyAttributeSchema],
     /// Which attributes the index holds.
     pub projection: Projection,
+}
+
+/// One attribute of a multi-attribute index key, after the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyAttributeSchema {
+    /// The attribute name.
+    pub name: &'static str,
+    /// Its DynamoDB type.
+    pub kind: ScalarType,
+}
+
+/// At most four attributes make one multi-attribute index key, as in DynamoDB.
+pub const MAX_KEY_ATTRIBUTES: usize = 4;
+
+impl IndexSchema {
+    /// Every partition key attribute with its type, in key order.
+    pub fn pk_attributes(&self) -> impl Iterator<Item = (&'static str, ScalarType)> + '_ {
+        std::iter::once((self.pk, self.pk_type))
+            .chain(self.pk_more.iter().map(|a| (a.name, a.kind)))
+    }
+
+    /// Every sort key attribute with its type, in key order (none without a sort key).
+    pub fn sk_attributes(&self) -> impl Iterator<Item = (&'static str, ScalarType)> + '_ {
+        self.sk
+            .map(|sk| (sk, self.sk_type))
+            .into_iter()
+            .chain(self.sk_more.iter().map(|a| (a.name, a.kind)))
+    }
+
+    /// True when the partition key or the sort key has more than one attribute.
+    pub const fn is_multi_attribute(&self) -> bool {
+        !self.pk_more.is_empty() || !self.sk_more.is_empty()
+    }
+
+    /// How many attributes the partition key has.
+    pub const fn pk_len(&self) -> usize {
+        1 + self.pk_more.len()
+    }
+
+    /// How many attributes the sort key has (0 without one).
+    pub const fn sk_len(&self) -> usize {
+        match self.sk {
+            Some(_) => 1 + self.sk_more.len(),
+            None => 0,
+        }
+    }
+
+    /// The `n`th partition key attribute's name and type (`""` past the end), usable in
+    /// constants (compile-time layout checks).
+    #[doc(hidden)]
+    pub const fn pk_at(&self, n: usize) -> (&'static str, ScalarType) {
+        match n {
+            0 => (self.pk, self.pk_type),
+            _ if n <= self.pk_more.len() => (self.pk_more[n - 1].name, self.pk_more[n - 1].kind),
+            _ => ("", ScalarType::String),
+        }
+    }
+
+    /// The `n`th sort key attribute's name and type (`""` past the end), usable in
+    /// constants.
+    #[doc(hidden)]
+    pub const fn sk_at(&self, n: usize) -> (&'static str, ScalarType) {
+        match (n, self.sk) {
+            (_, None) => ("", ScalarType::String),
+            (0, Some(sk)) => (sk, self.sk_type),
+            _ if n <= self.sk_more.len() => (self.sk_more[n - 1].name, self.sk_more[n - 1].kind),
+            _ => ("", ScalarType::String),
+        }
+    }
 }
 
 /// The type of a key attribute, as DynamoDB declares it (`AttributeDefinitions`).
@@ -134,6 +213,20 @@ impl TableSchema {
                 && str_eq(sk, attribute)
             {
                 return true;
+            }
+            let mut j = 0;
+            while j < index.pk_more.len() {
+                if str_eq(index.pk_more[j].name, attribute) {
+                    return true;
+                }
+                j += 1;
+            }
+            j = 0;
+            while j < index.sk_more.len() {
+                if str_eq(index.sk_more[j].name, attribute) {
+                    return true;
+                }
+                j += 1;
             }
             i += 1;
         }

@@ -179,7 +179,7 @@ fn selects(op: Op, bound: &SortBound, sk: &str) -> bool {
             Op::Gt => sk >= after.as_str(),
             Op::Ge => sk >= prefix.as_str(),
         },
-        SortBound::Value(_) => unreachable!("templates render strings"),
+        _ => unreachable!("templates render strings"),
     }
 }
 
@@ -187,11 +187,11 @@ fn selects(op: Op, bound: &SortBound, sk: &str) -> bool {
 fn between(low: &SortBound, high: &SortBound) -> (String, String) {
     let low = match low {
         SortBound::Whole(key) | SortBound::Prefix { prefix: key, .. } => key.clone(),
-        SortBound::Value(_) => unreachable!("templates render strings"),
+        _ => unreachable!("templates render strings"),
     };
     let high = match high {
         SortBound::Whole(key) | SortBound::Prefix { after: key, .. } => key.clone(),
-        SortBound::Value(_) => unreachable!("templates render strings"),
+        _ => unreachable!("templates render strings"),
     };
     (low, high)
 }

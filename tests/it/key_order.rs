@@ -276,11 +276,11 @@ fn bound(lead: &[String]) -> SortBound {
 fn bounds_in_order(low: &[String], high: &[String]) -> bool {
     let from = match bound(low) {
         SortBound::Whole(key) | SortBound::Prefix { prefix: key, .. } => key,
-        SortBound::Value(_) => unreachable!("a template"),
+        _ => unreachable!("a template"),
     };
     let to = match bound(high) {
         SortBound::Whole(key) | SortBound::Prefix { after: key, .. } => key,
-        SortBound::Value(_) => unreachable!("a template"),
+        _ => unreachable!("a template"),
     };
     from <= to
 }

@@ -18,6 +18,7 @@ mod key_sync;
 mod keys;
 mod limits;
 mod models;
+mod multi_attribute_keys;
 mod queries;
 mod raw_actions;
 mod scans;

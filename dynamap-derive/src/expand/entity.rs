@@ -285,14 +285,17 @@ fn index_attributes(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream 
                 });
             }
             IndexKey::Field(key) => {
-                let Some(field) = model.field(&key.field.to_string()) else {
-                    continue;
-                };
-                let field_attribute = &field.attribute;
-                let field_name = field.ident.to_string();
-                checks.push(quote! {
-                    ::dynamap::__private::check_key_attribute(&__dynamap_item, #entity, #field_attribute, #field_name, ::dynamap::__private::#limit)?;
-                });
+                for field in key
+                    .fields
+                    .iter()
+                    .filter_map(|f| model.field(&f.to_string()))
+                {
+                    let field_attribute = &field.attribute;
+                    let field_name = field.ident.to_string();
+                    checks.push(quote! {
+                        ::dynamap::__private::check_key_attribute(&__dynamap_item, #entity, #field_attribute, #field_name, ::dynamap::__private::#limit)?;
+                    });
+                }
             }
         }
     }

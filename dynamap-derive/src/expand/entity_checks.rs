@@ -91,31 +91,38 @@ pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
     }
 }
 
-/// True for a field mapped to an index key with `field(...)`: it is stored under the
-/// index's key attribute on purpose.
+/// True for a field mapped to an index key with `field(...)` or `fields(...)`: it is stored
+/// under the index's key attribute on purpose.
 fn is_field_key(model: &EntityModel<'_>, field: &FieldModel<'_>) -> bool {
     model.indexes.iter().any(|index| {
         std::iter::once(&index.pk)
             .chain(index.sk.as_ref())
-            .any(|key| matches!(key, IndexKey::Field(k) if k.field == *field.ident))
+            .any(|key| matches!(key, IndexKey::Field(k) if k.fields.contains(field.ident)))
     })
 }
 
 /// An index key's declared type fits what the entity stores there: a template renders a
-/// string; `field(x)` stores `x` under the key attribute's own name, as its own type.
+/// string into a single-attribute key; `field(x)` / `fields(x, y)` store each field under
+/// the key attribute's own name, as its own type, one field per attribute.
 /// Evaluated inside a `match` binding the table's `index`.
 fn key_type_check(model: &EntityModel<'_>, index: &str, part: &str, key: &IndexKey) -> TokenStream {
     let entity = &model.entity_name;
-    let (attribute, kind) = match part {
-        "pk" => (quote!(index.pk), quote!(index.pk_type)),
-        _ => (
-            quote!(match index.sk {
-                ::core::option::Option::Some(sk) => sk,
-                ::core::option::Option::None => "",
-            }),
-            quote!(index.sk_type),
-        ),
+    let (len, at) = match part {
+        "pk" => (quote!(index.pk_len()), quote!(pk_at)),
+        _ => (quote!(index.sk_len()), quote!(sk_at)),
     };
+    let (given, span) = match key {
+        IndexKey::Template(template) => (1usize, template.source.span()),
+        IndexKey::Field(key) => (key.fields.len(), key.path.span()),
+    };
+    let wrong_count = panic_at(
+        span,
+        format!(
+            "entity `{entity}`: the {part} of index {index:?} is not made of {given} attribute{}; list one field per key attribute, in key order, with `{part} = fields(...)`",
+            if given == 1 { "" } else { "s" }
+        ),
+    );
+    let count_check = quote!(if #len != #given { #wrong_count });
     match key {
         IndexKey::Template(template) => {
             let message = panic_at(
@@ -124,36 +131,52 @@ fn key_type_check(model: &EntityModel<'_>, index: &str, part: &str, key: &IndexK
                     "entity `{entity}`: the {part} of index {index:?} is not a string attribute, so a template cannot fill it; map it to a field with `{part} = field(...)`"
                 ),
             );
-            quote!(if !#kind.is(::dynamap::__private::ScalarType::String) { #message })
-        }
-        IndexKey::Field(key) => {
-            let Some(field) = model.field(&key.field.to_string()) else {
-                return TokenStream::new();
-            };
-            let field_attribute = &field.attribute;
-            let ty = super::entity::part_type(field);
-            let wrong_name = panic_at(
-                key.field.span(),
-                format!(
-                    "entity `{entity}`: field `{}` is stored as attribute `{field_attribute}`, but it is mapped to the {part} of index {index:?}, whose attribute has another name; rename the field with #[dynamap(rename = \"...\")] to the index's attribute",
-                    key.field
-                ),
-            );
-            let wrong_type = panic_at(
-                key.field.span(),
-                format!(
-                    "entity `{entity}`: field `{}` does not have the type the {part} attribute of index {index:?} is declared with (`pk_type`/`sk_type` on the table)",
-                    key.field
-                ),
-            );
-            let ty_span = Span::call_site().located_at(ty.span());
-            let kind_of_field =
-                quote_spanned!(ty_span=> <#ty as ::dynamap::__private::KeyAttribute>::TYPE);
             quote! {
-                if !::dynamap::__private::str_eq(#attribute, #field_attribute) { #wrong_name }
-                if !#kind.is(#kind_of_field) { #wrong_type }
+                #count_check
+                if !index.#at(0).1.is(::dynamap::__private::ScalarType::String) { #message }
             }
         }
+        IndexKey::Field(key) => {
+            let fields = key.fields.iter().enumerate().filter_map(|(i, name)| {
+                let field = model.field(&name.to_string())?;
+                let field_attribute = &field.attribute;
+                let ty = super::entity::part_type(field);
+                let wrong_name = panic_at(
+                    name.span(),
+                    format!(
+                        "entity `{entity}`: field `{name}` is stored as attribute `{field_attribute}`, but it is mapped to {} of index {index:?}, whose attribute has another name; rename the field with #[dynamap(rename = \"...\")] to the index's attribute",
+                        ordinal(part, i, key.fields.len())
+                    ),
+                );
+                let wrong_type = panic_at(
+                    name.span(),
+                    format!(
+                        "entity `{entity}`: field `{name}` does not have the type {} of index {index:?} is declared with (`pk_type`/`sk_type` on the table)",
+                        ordinal(part, i, key.fields.len())
+                    ),
+                );
+                let ty_span = Span::call_site().located_at(ty.span());
+                let kind_of_field =
+                    quote_spanned!(ty_span=> <#ty as ::dynamap::__private::KeyAttribute>::TYPE);
+                Some(quote! {
+                    if !::dynamap::__private::str_eq(index.#at(#i).0, #field_attribute) { #wrong_name }
+                    if !index.#at(#i).1.is(#kind_of_field) { #wrong_type }
+                })
+            });
+            quote! {
+                #count_check
+                #(#fields)*
+            }
+        }
+    }
+}
+
+/// "the sk attribute", or "attribute 2 of the sk" in a multi-attribute key.
+fn ordinal(part: &str, i: usize, of: usize) -> String {
+    if of == 1 {
+        format!("the {part} attribute")
+    } else {
+        format!("attribute {} of the {part}", i + 1)
     }
 }
 

@@ -29,11 +29,25 @@ pub(crate) fn expand_key_part(input: &DeriveInput) -> TokenStream {
     match body {
         Some(body) if !cx.has_errors() => {
             let ident = &input.ident;
+            // A fieldless enum is also an attribute key (a string): its variant's name is
+            // what serde stores, so the key value and the stored attribute agree.
+            let attribute_key = matches!(input.data, Data::Enum(_)).then(|| quote! {
+                impl ::dynamap::__private::KeyAttribute for #ident {
+                    const TYPE: ::dynamap::__private::ScalarType = ::dynamap::__private::ScalarType::String;
+
+                    fn to_key_value(&self) -> ::core::result::Result<::dynamap::__private::AttributeValue, ::dynamap::__private::KeyPartError> {
+                        let mut text = ::dynamap::__private::String::new();
+                        <Self as ::dynamap::__private::KeyPart>::write_key_part(self, &mut text)?;
+                        ::core::result::Result::Ok(::dynamap::__private::AttributeValue::S(text))
+                    }
+                }
+            });
             quote! {
                 const _: () = {
                     impl ::dynamap::__private::KeyPart for #ident {
                         #body
                     }
+                    #attribute_key
                 };
             }
         }

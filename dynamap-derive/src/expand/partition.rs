@@ -32,7 +32,14 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
         let method = format_ident!("{}", snake_case(&name.value()), span = name.span());
         let describe = |key: &IndexKey| match key {
             IndexKey::Template(t) => t.text(),
-            IndexKey::Field(k) => format!("field({})", k.field),
+            IndexKey::Field(k) => format!(
+                "fields({})",
+                k.fields
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         };
         let doc = format!(
             "Every `{}` item under `{}` in index `{}`: a query's starting point.",
@@ -55,39 +62,60 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
                 quote!(::core::option::Option::Some(#name)),
                 doc,
             ),
-            IndexKey::Field(key) => match model.field(&key.field.to_string()) {
-                Some(field) => {
-                    attribute_partition_builder(model, &method, field, sk, attribute, name, doc)
+            IndexKey::Field(key) => {
+                let fields: Vec<_> = key
+                    .fields
+                    .iter()
+                    .filter_map(|f| model.field(&f.to_string()))
+                    .collect();
+                if fields.len() != key.fields.len() {
+                    return TokenStream::new();
                 }
-                None => TokenStream::new(),
-            },
+                attribute_partition_builder(model, &method, &fields, sk, name, doc)
+            }
         }
     });
     quote!(#table #(#indexes)*)
 }
 
-/// The builder of an index partition whose key is a field's own attribute: it takes the
-/// field's value itself.
+/// The builder of an index partition whose key is made of fields' own attributes (one, or
+/// several in a multi-attribute key): it takes the fields' values themselves.
 fn attribute_partition_builder(
     model: &EntityModel<'_>,
     method: &Ident,
-    field: &FieldModel<'_>,
+    fields: &[&FieldModel<'_>],
     sk: Option<&IndexKey>,
-    attribute: TokenStream,
     index: &syn::LitStr,
     doc: String,
 ) -> TokenStream {
     let vis = model.vis;
     let schema = schema(model);
     let entity = &model.entity_name;
-    let (name, ty) = (field.ident, part_type(field));
-    let field_name = name.to_string();
     let shape = sort_shape(model, sk);
+    let params = fields.iter().map(|f| {
+        let (name, ty) = (f.ident, part_type(f));
+        quote_spanned!(type_span(ty)=> #name: impl ::dynamap::__private::KeyAttributeArg<#ty>)
+    });
+    let values = fields.iter().enumerate().map(|(i, f)| {
+        let (name, ty) = (f.ident, part_type(f));
+        let field_name = name.to_string();
+        quote! {
+            ::dynamap::__private::partition_attribute::<#ty>(&#name, #entity, match __dynamap_index {
+                ::core::option::Option::Some(index) => index.pk_at(#i).0,
+                ::core::option::Option::None => "",
+            }, #field_name)
+        }
+    });
+    let segments = sk
+        .and_then(IndexKey::template)
+        .map(sort_segments)
+        .unwrap_or_default();
     quote! {
         #[doc = #doc]
-        #vis fn #method(#name: impl ::dynamap::__private::KeyAttributeArg<#ty>) -> ::dynamap::__private::PartitionKey<Self, #shape> {
-            let __dynamap_schema = &#schema;
-            ::dynamap::__private::attribute_partition::<Self, #shape, #ty>(&#name, #entity, #attribute, #field_name, #index)
+        #vis fn #method(#(#params),*) -> ::dynamap::__private::PartitionKey<Self, #shape> {
+            let __dynamap_index = #schema.index(#index);
+            let values = ::core::iter::Iterator::collect([#(#values),*].into_iter());
+            ::dynamap::__private::PartitionKey::from_attributes(values, ::core::option::Option::Some(#index), &[#(#segments),*])
         }
     }
 }
@@ -131,12 +159,15 @@ fn partition_builder(
 /// sort key that is a field's own attribute of type `T`.
 fn sort_shape(model: &EntityModel<'_>, sk: Option<&IndexKey>) -> TokenStream {
     if let Some(IndexKey::Field(key)) = sk {
-        return match model.field(&key.field.to_string()) {
-            Some(field) => {
-                let ty = part_type(field);
-                quote!(::dynamap::__private::AttributeKey<#ty>)
-            }
-            None => quote!(()),
+        let types: Vec<_> = key
+            .fields
+            .iter()
+            .filter_map(|f| model.field(&f.to_string()))
+            .map(part_type)
+            .collect();
+        return match types.as_slice() {
+            [ty] => quote!(::dynamap::__private::AttributeKey<#ty>),
+            types => quote!(::dynamap::__private::AttributeKeys<(#(#types,)*)>),
         };
     }
     let types = sk

@@ -55,16 +55,39 @@ pub(crate) fn expand_table(input: &DeriveInput) -> TokenStream {
     let ttl = option(attrs.ttl.as_ref());
     let indexes = attrs.indexes.iter().map(|index| {
         let name = &index.name;
-        let pk = &index.pk;
-        let sk = option(index.sk.as_ref());
-        let pk_type = scalar_type(index.pk_type.as_ref());
-        let sk_type = scalar_type(index.sk_type.as_ref());
+        let pk = key_attributes(index.pk.as_ref(), index.pk_type.as_ref());
+        let sk = key_attributes(index.sk.as_ref(), index.sk_type.as_ref());
+        let (pk_first, pk_type) = match pk.first() {
+            Some((name, kind)) => (quote!(#name), kind.clone()),
+            None => (quote!(""), quote!(::dynamap::__private::ScalarType::String)),
+        };
+        let (sk_first, sk_type) = match sk.first() {
+            Some((name, kind)) => (quote!(::core::option::Option::Some(#name)), kind.clone()),
+            None => (
+                quote!(::core::option::Option::None),
+                quote!(::dynamap::__private::ScalarType::String),
+            ),
+        };
+        let more = |attributes: &[(LitStr, TokenStream)]| {
+            let more = attributes.iter().skip(1).map(|(name, kind)| {
+                quote!(::dynamap::__private::KeyAttributeSchema { name: #name, kind: #kind })
+            });
+            quote!(&[#(#more),*])
+        };
+        let (pk_more, sk_more) = (more(&pk), more(&sk));
         let projection = match (&index.projection, &index.include) {
-            (_, Some(include)) => quote!(::dynamap::__private::Projection::Include(&[#(#include),*])),
-            (Some(p), None) if p.value() == "keys_only" => quote!(::dynamap::__private::Projection::KeysOnly),
+            (_, Some(include)) => {
+                quote!(::dynamap::__private::Projection::Include(&[#(#include),*]))
+            }
+            (Some(p), None) if p.value() == "keys_only" => {
+                quote!(::dynamap::__private::Projection::KeysOnly)
+            }
             _ => quote!(::dynamap::__private::Projection::All),
         };
-        quote!(::dynamap::__private::IndexSchema { name: #name, pk: #pk, sk: #sk, pk_type: #pk_type, sk_type: #sk_type, projection: #projection })
+        quote!(::dynamap::__private::IndexSchema {
+            name: #name, pk: #pk_first, sk: #sk_first, pk_type: #pk_type, sk_type: #sk_type,
+            pk_more: #pk_more, sk_more: #sk_more, projection: #projection,
+        })
     });
     quote! {
         const _: () = {
@@ -91,27 +114,66 @@ fn check_index(cx: &mut Ctxt, index: &TableIndex) {
         ),
         Some(name) => check_name(cx, name),
     }
-    match &index.pk {
-        None if index.given.contains("pk") => {}
-        None => cx.error_at(
-            &index.path,
-            "index needs a partition key attribute: `pk = \"GSI1PK\"`",
-        ),
-        Some(pk) => check_name(cx, pk),
-    }
-    if let Some(sk) = &index.sk {
-        check_name(cx, sk);
-    }
-    for kind in [&index.pk_type, &index.sk_type].into_iter().flatten() {
-        if parse_scalar_type(&kind.value()).is_none() {
-            cx.error_at(
+    for (key, types, example) in [
+        (&index.pk, &index.pk_type, "pk = \"GSI1PK\""),
+        (&index.sk, &index.sk_type, "sk = \"GSI1SK\""),
+    ] {
+        let part = &example[..2];
+        match key {
+            None if part == "pk" && !index.given.contains("pk") => cx.error_at(
+                &index.path,
+                "index needs a partition key attribute: `pk = \"GSI1PK\"`",
+            ),
+            None => {}
+            Some(names) if names.is_empty() || names.len() > MAX_KEY_ATTRIBUTES => {
+                let message = format!(
+                    "an index's {part} is one attribute (`{example}`) or a list of up to {MAX_KEY_ATTRIBUTES} (`{part}(\"a\", \"b\")`), not {}",
+                    names.len()
+                );
+                match names.get(MAX_KEY_ATTRIBUTES) {
+                    Some(extra) => cx.error_at(extra, message),
+                    None => cx.error_at(&index.path, message),
+                }
+            }
+            Some(names) => names.iter().for_each(|name| check_name(cx, name)),
+        }
+        let Some(types) = types else { continue };
+        for kind in types {
+            if parse_scalar_type(&kind.value()).is_none() {
+                cx.error_at(
+                    kind,
+                    "a key attribute's type is \"S\" (string), \"N\" (number) or \"B\" (binary)",
+                );
+            }
+        }
+        match (key, types.first()) {
+            (None, Some(kind)) => cx.error_at(
                 kind,
-                "a key attribute's type is \"S\" (string), \"N\" (number) or \"B\" (binary)",
-            );
+                format!("`{part}_type` needs a key attribute: `{example}`"),
+            ),
+            (Some(names), Some(kind)) if names.len() != types.len() => cx.error_at(
+                kind,
+                format!(
+                    "`{part}_type` gives {} type{} for {} attributes: one type per attribute, in the same order",
+                    types.len(),
+                    if types.len() == 1 { "" } else { "s" },
+                    names.len()
+                ),
+            ),
+            _ => {}
         }
     }
-    if let (Some(kind), None) = (&index.sk_type, &index.sk) {
-        cx.error_at(kind, "`sk_type` needs a sort key attribute: `sk = \"...\"`");
+    let mut seen = BTreeSet::new();
+    for name in index.pk.iter().chain(&index.sk).flatten() {
+        if !seen.insert(name.value()) {
+            cx.error_at(
+                name,
+                format!(
+                    "attribute {:?} appears twice in this index's key",
+                    name.value()
+                ),
+            );
+        }
     }
     if let Some(projection) = &index.projection {
         match projection.value().as_str() {
@@ -130,13 +192,9 @@ fn check_key_types(cx: &mut Ctxt, attrs: &TableAttrs) {
         types.push((name.value(), "String"));
     }
     for index in &attrs.indexes {
-        let keys = [(&index.pk, &index.pk_type), (&index.sk, &index.sk_type)];
-        for (name, kind) in keys {
-            let Some(name) = name else { continue };
-            let kind = kind
-                .as_ref()
-                .and_then(|k| parse_scalar_type(&k.value()))
-                .unwrap_or("String");
+        let pk = key_types(index.pk.as_ref(), index.pk_type.as_ref());
+        let sk = key_types(index.sk.as_ref(), index.sk_type.as_ref());
+        for (name, kind) in pk.into_iter().chain(sk) {
             match types.iter().find(|(n, _)| *n == name.value()) {
                 Some((_, declared)) if *declared != kind => cx.error_at(
                     name,
@@ -152,6 +210,43 @@ fn check_key_types(cx: &mut Ctxt, attrs: &TableAttrs) {
     }
 }
 
+/// Each key attribute with the variant name of its declared type (`String` by default).
+fn key_types<'a>(
+    names: Option<&'a Vec<LitStr>>,
+    types: Option<&'a Vec<LitStr>>,
+) -> Vec<(&'a LitStr, &'static str)> {
+    let types = types.map(Vec::as_slice).unwrap_or_default();
+    names
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, name)| {
+            let kind = types
+                .get(i)
+                .and_then(|k| parse_scalar_type(&k.value()))
+                .unwrap_or("String");
+            (name, kind)
+        })
+        .collect()
+}
+
+/// Each key attribute with its `ScalarType` tokens.
+fn key_attributes(
+    names: Option<&Vec<LitStr>>,
+    types: Option<&Vec<LitStr>>,
+) -> Vec<(LitStr, TokenStream)> {
+    key_types(names, types)
+        .into_iter()
+        .map(|(name, kind)| {
+            let variant = syn::Ident::new(kind, proc_macro2::Span::call_site());
+            (
+                name.clone(),
+                quote!(::dynamap::__private::ScalarType::#variant),
+            )
+        })
+        .collect()
+}
+
 /// `S`/`string`, `N`/`number`, `B`/`binary` to the variant of `ScalarType`.
 fn parse_scalar_type(text: &str) -> Option<&'static str> {
     match text {
@@ -162,13 +257,8 @@ fn parse_scalar_type(text: &str) -> Option<&'static str> {
     }
 }
 
-fn scalar_type(lit: Option<&LitStr>) -> TokenStream {
-    let variant = lit
-        .and_then(|lit| parse_scalar_type(&lit.value()))
-        .unwrap_or("String");
-    let variant = syn::Ident::new(variant, proc_macro2::Span::call_site());
-    quote!(::dynamap::__private::ScalarType::#variant)
-}
+/// At most four attributes make one multi-attribute key, as in DynamoDB.
+const MAX_KEY_ATTRIBUTES: usize = 4;
 
 fn check_name(cx: &mut Ctxt, lit: &LitStr) {
     if lit.value().is_empty() {

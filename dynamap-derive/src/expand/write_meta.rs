@@ -45,17 +45,22 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
         [(true, Some(&index.pk)), (false, index.sk.as_ref())]
             .into_iter()
             .filter_map(|(is_pk, key)| match key? {
-                crate::check::IndexKey::Field(key) => {
-                    let field = model.field(&key.field.to_string())?;
-                    let attribute = &field.attribute;
-                    let limit = if is_pk {
-                        quote!(::dynamap::__private::MAX_PARTITION_KEY_BYTES)
-                    } else {
-                        quote!(::dynamap::__private::MAX_SORT_KEY_BYTES)
-                    };
-                    Some(quote!((#attribute, #limit)))
-                }
+                crate::check::IndexKey::Field(key) => Some((is_pk, key)),
                 crate::check::IndexKey::Template(_) => None,
+            })
+            .flat_map(|(is_pk, key)| {
+                let limit = if is_pk {
+                    quote!(::dynamap::__private::MAX_PARTITION_KEY_BYTES)
+                } else {
+                    quote!(::dynamap::__private::MAX_SORT_KEY_BYTES)
+                };
+                key.fields
+                    .iter()
+                    .filter_map(|f| model.field(&f.to_string()))
+                    .map(move |field| {
+                        let attribute = &field.attribute;
+                        quote!((#attribute, #limit))
+                    })
             })
             .collect::<Vec<_>>()
     });

@@ -11,22 +11,30 @@ use crate::codec::AttributeValue;
 use crate::table::ScalarType;
 
 /// A field type that can be an index key attribute of its own, and the DynamoDB type it is
-/// stored as. Implemented for `String` (`S`), every integer type and `f32`/`f64` (`N`), and
-/// [`Binary`] (`B`).
+/// stored as. Implemented for `String` (`S`), every integer type and `f32`/`f64` (`N`),
+/// [`Binary`] (`B`), and fieldless enums deriving [`KeyPart`](crate::KeyPart) (`S`, the
+/// name serde stores the variant under).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be an index key attribute",
-    label = "this field is mapped to an index key with `field(...)`",
-    note = "attribute keys are `String` (S), integers and floats (N), and `dynamap::key::Binary` (B)"
+    label = "this field is mapped to an index key with `field(...)` or `fields(...)`",
+    note = "attribute keys are `String` (S), integers and floats (N), `dynamap::key::Binary` (B), and fieldless enums with `#[derive(KeyPart)]` (S)"
 )]
-pub trait KeyAttribute: Serialize {
+pub trait KeyAttribute {
     /// The DynamoDB type of the attribute.
     const TYPE: ScalarType;
+
+    /// The value as the item stores it, before the key checks of [`check_key_value`].
+    fn to_key_value(&self) -> Result<AttributeValue, KeyPartError>;
 }
 
 macro_rules! key_attribute {
     ($kind:ident: $($ty:ty),*) => {$(
         impl KeyAttribute for $ty {
             const TYPE: ScalarType = ScalarType::$kind;
+
+            fn to_key_value(&self) -> Result<AttributeValue, KeyPartError> {
+                serde_value(self)
+            }
         }
     )*};
 }
@@ -39,8 +47,19 @@ key_attribute!(Binary: Binary);
 /// queries on it take values of `T` (`sk_ge(1_000u64)`) instead of template parts.
 pub struct AttributeKey<T>(PhantomData<fn() -> T>);
 
+/// The sort-key shape of a multi-attribute index key whose attributes have the types of the
+/// tuple `T`, in key order: queries on it take a leading run of them (`(status,)`,
+/// `(status, number)`), equal on every given attribute but the last, which the condition
+/// compares.
+pub struct AttributeKeys<T>(PhantomData<fn() -> T>);
+
 /// A value a generated builder or a sort condition accepts for an attribute key of type
 /// `T`: the value itself, a reference to it, and `&str` for `String`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a value of the key attribute type `{T}`",
+    label = "expected a `{T}` here",
+    note = "a condition on a multi-attribute sort key takes its attributes in key order, from the first, without skipping one"
+)]
 pub trait KeyAttributeArg<T: KeyAttribute> {
     /// The attribute value, checked as a key value (see [`check_key_value`]).
     fn key_value(&self, limit: usize) -> Result<AttributeValue, KeyPartError>;
@@ -48,13 +67,13 @@ pub trait KeyAttributeArg<T: KeyAttribute> {
 
 impl<T: KeyAttribute> KeyAttributeArg<T> for T {
     fn key_value(&self, limit: usize) -> Result<AttributeValue, KeyPartError> {
-        encode_key_value(self, limit)
+        check_key_value(self.to_key_value()?, limit)
     }
 }
 
 impl<T: KeyAttribute> KeyAttributeArg<T> for &T {
     fn key_value(&self, limit: usize) -> Result<AttributeValue, KeyPartError> {
-        encode_key_value(*self, limit)
+        check_key_value((*self).to_key_value()?, limit)
     }
 }
 
@@ -64,16 +83,11 @@ impl KeyAttributeArg<String> for &str {
     }
 }
 
-fn encode_key_value<T: Serialize + ?Sized>(
-    value: &T,
-    limit: usize,
-) -> Result<AttributeValue, KeyPartError> {
-    let value =
-        serde_dynamo::to_attribute_value(value).map_err(|err| KeyPartError::OutOfRange {
-            value: err.to_string(),
-            supported: "a string, number or binary value",
-        })?;
-    check_key_value(value, limit)
+fn serde_value<T: Serialize + ?Sized>(value: &T) -> Result<AttributeValue, KeyPartError> {
+    serde_dynamo::to_attribute_value(value).map_err(|err| KeyPartError::OutOfRange {
+        value: err.to_string(),
+        supported: "a string, number or binary value",
+    })
 }
 
 /// Checks a value DynamoDB will store as a key attribute: strings and binaries are not empty

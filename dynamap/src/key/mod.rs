@@ -60,7 +60,9 @@ use std::marker::PhantomData;
 
 use crate::codec::AttributeValue;
 
-pub use attribute::{AttributeKey, Binary, KeyAttribute, KeyAttributeArg, check_key_value};
+pub use attribute::{
+    AttributeKey, AttributeKeys, Binary, KeyAttribute, KeyAttributeArg, check_key_value,
+};
 pub use escape::DELIMITER;
 pub use part::{KeyArg, KeyPart, KeyPartError};
 #[cfg(feature = "time")]
@@ -204,9 +206,12 @@ impl<E> PartialEq for Key<E> {
 ///
 /// `S` is the tuple of the sort key's part types, so sort-key conditions are typed by the
 /// template's fields; for an index whose sort key is a field's own attribute
-/// (`sk = field(score)`), it is [`AttributeKey<T>`] and conditions take values of `T`.
+/// (`sk = field(score)`), it is [`AttributeKey<T>`] and conditions take values of `T`; for
+/// a multi-attribute sort key (`sk = fields(status, number)`), it is
+/// [`AttributeKeys<(T0, T1, ...)>`](AttributeKeys).
 pub struct PartitionKey<E, S = ()> {
-    value: Result<AttributeValue, KeyError>,
+    /// One value per partition key attribute (several in a multi-attribute key).
+    values: Result<Vec<AttributeValue>, KeyError>,
     index: Option<&'static str>,
     sort: &'static [Segment],
     entity: PhantomData<fn() -> (E, S)>,
@@ -230,26 +235,45 @@ impl<E, S> PartitionKey<E, S> {
         index: Option<&'static str>,
         sort: &'static [Segment],
     ) -> Self {
+        Self::from_attributes(value.map(|v| vec![v]), index, sort)
+    }
+
+    /// Wraps the values of a multi-attribute partition key, in key order. Used by generated
+    /// code.
+    #[doc(hidden)]
+    pub fn from_attributes(
+        values: Result<Vec<AttributeValue>, KeyError>,
+        index: Option<&'static str>,
+        sort: &'static [Segment],
+    ) -> Self {
         Self {
-            value,
+            values,
             index,
             sort,
             entity: PhantomData,
         }
     }
 
-    /// The partition key value, when it is a string (every rendered template is).
+    /// The partition key value, when it is a string (every rendered template is); the first
+    /// attribute's, in a multi-attribute key.
     pub fn value(&self) -> Result<&str, KeyError> {
-        match &self.value {
-            Ok(AttributeValue::S(text)) => Ok(text),
-            Ok(_) => Ok(""),
-            Err(err) => Err(err.clone()),
+        match self.attribute_value()? {
+            AttributeValue::S(text) => Ok(text),
+            _ => Ok(""),
         }
     }
 
-    /// The partition key value as DynamoDB stores it.
+    /// The partition key value as DynamoDB stores it (the first attribute's, in a
+    /// multi-attribute key).
     pub fn attribute_value(&self) -> Result<&AttributeValue, KeyError> {
-        self.value.as_ref().map_err(Clone::clone)
+        static NONE: AttributeValue = AttributeValue::Null(true);
+        Ok(self.attribute_values()?.first().unwrap_or(&NONE))
+    }
+
+    /// Every partition key attribute's value, in key order: one, or several in a
+    /// multi-attribute key.
+    pub fn attribute_values(&self) -> Result<&[AttributeValue], KeyError> {
+        self.values.as_deref().map_err(Clone::clone)
     }
 
     /// The index this partition belongs to, or `None` for the table itself.
@@ -258,20 +282,30 @@ impl<E, S> PartitionKey<E, S> {
     }
 
     /// The sort key template of the table or index, at run time (empty when the sort key is
-    /// a field's own attribute).
+    /// made of attributes).
     pub fn sort_template(&self) -> &'static [Segment] {
         self.sort
     }
 
+    /// The single partition key value (the first, in a multi-attribute key).
     pub(crate) fn into_attribute_value(self) -> Result<AttributeValue, KeyError> {
-        self.value
+        self.into_attribute_values().map(|values| {
+            values
+                .into_iter()
+                .next()
+                .unwrap_or(AttributeValue::Null(true))
+        })
+    }
+
+    pub(crate) fn into_attribute_values(self) -> Result<Vec<AttributeValue>, KeyError> {
+        self.values
     }
 }
 
 impl<E, S> Clone for PartitionKey<E, S> {
     fn clone(&self) -> Self {
         Self {
-            value: self.value.clone(),
+            values: self.values.clone(),
             index: self.index,
             sort: self.sort,
             entity: PhantomData,
@@ -284,13 +318,13 @@ impl<E, S> fmt::Debug for PartitionKey<E, S> {
         f.debug_struct("PartitionKey")
             .field("entity", &std::any::type_name::<E>())
             .field("index", &self.index)
-            .field("value", &self.value)
+            .field("values", &self.values)
             .finish()
     }
 }
 
 impl<E, S> PartialEq for PartitionKey<E, S> {
     fn eq(&self, other: &Self) -> bool {
-        self.value == other.value && self.index == other.index
+        self.values == other.values && self.index == other.index
     }
 }

@@ -1,7 +1,7 @@
 //! Sort keys given part by part: the leading parts of a sort key template, for range
 //! conditions and segment-exact prefixes.
 
-use super::attribute::{AttributeKey, KeyAttribute, KeyAttributeArg};
+use super::attribute::{AttributeKey, AttributeKeys, KeyAttribute, KeyAttributeArg};
 use super::escape::escape_tail;
 use super::{KeyArg, KeyPart, KeyPartError};
 use crate::codec::AttributeValue;
@@ -18,8 +18,15 @@ pub enum Segment {
 
 /// The leading parts of a sort key whose parts have the types `S` (a tuple): `("A",)` for
 /// building `A` of `LOC#{building}#{floor}#{room}`, `("A", "2")` for its floor 2, all
-/// three for one room. Implemented for tuples of up to six [`KeyArg`]s, and, for a sort
-/// key that is a field's own attribute (shape [`AttributeKey<T>`]), for values of `T`.
+/// three for one room. Implemented for tuples of up to six [`KeyArg`]s; for a sort key that
+/// is a field's own attribute (shape [`AttributeKey<T>`]), for values of `T`; and for a
+/// multi-attribute sort key (shape [`AttributeKeys<(T0, T1, ...)>`](AttributeKeys)), for
+/// tuples of values of its leading attributes' types, in order.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not give this sort key's parts in order",
+    label = "expected the sort key's leading parts, in order, as a tuple",
+    note = "the sort key's parts are `{S}`: give them from the first, without skipping one (e.g. `(first,)` or `(first, second)`)"
+)]
 pub trait SortArgs<S> {
     /// The sort key these parts give in `template`; on error, the index of the part at
     /// fault.
@@ -33,6 +40,43 @@ impl<T: KeyAttribute, A: KeyAttributeArg<T>> SortArgs<AttributeKey<T>> for A {
             .map_err(|err| (0, err))
     }
 }
+
+/// A value of a multi-attribute sort key's attribute, checked as a sort key value.
+fn attribute_part<T: KeyAttribute, A: KeyAttributeArg<T>>(
+    arg: &A,
+    values: &mut Vec<AttributeValue>,
+) -> Result<(), (usize, KeyPartError)> {
+    let value = arg
+        .key_value(MAX_SORT_KEY_BYTES)
+        .map_err(|err| (values.len(), err))?;
+    values.push(value);
+    Ok(())
+}
+
+macro_rules! attribute_sort_args {
+    ([$($T:ident),*]; [$($A:ident : $TA:ident),*]) => {
+        impl<$($T: KeyAttribute,)* $($A: KeyAttributeArg<$TA>,)*> SortArgs<AttributeKeys<($($T,)*)>> for ($($A,)*) {
+            #[allow(non_snake_case)] // bindings named after their type parameters
+            fn bound(&self, _: &[Segment]) -> Result<SortBound, (usize, KeyPartError)> {
+                let ($($A,)*) = self;
+                let mut values = Vec::new();
+                $(attribute_part::<$TA, _>($A, &mut values)?;)*
+                Ok(SortBound::Values(values))
+            }
+        }
+    };
+}
+
+// Every non-empty leading run of a multi-attribute sort key of two to four attributes.
+attribute_sort_args!([T0,T1]; [A0: T0]);
+attribute_sort_args!([T0,T1]; [A0: T0,A1: T1]);
+attribute_sort_args!([T0,T1,T2]; [A0: T0]);
+attribute_sort_args!([T0,T1,T2]; [A0: T0,A1: T1]);
+attribute_sort_args!([T0,T1,T2]; [A0: T0,A1: T1,A2: T2]);
+attribute_sort_args!([T0,T1,T2,T3]; [A0: T0]);
+attribute_sort_args!([T0,T1,T2,T3]; [A0: T0,A1: T1]);
+attribute_sort_args!([T0,T1,T2,T3]; [A0: T0,A1: T1,A2: T2]);
+attribute_sort_args!([T0,T1,T2,T3]; [A0: T0,A1: T1,A2: T2,A3: T3]);
 
 fn write_part<T: KeyPart, A: KeyArg<T>>(
     arg: &A,
@@ -105,11 +149,15 @@ sort_args!([T0,T1,T2,T3,T4,T5]; [A0: T0,A1: T1,A2: T2,A3: T3,A4: T4,A5: T5]);
 /// | parts `>= p` | `sk >= prefix` |
 /// | parts `<= p`, as the high end of `BETWEEN` | `sk <= after` |
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum SortBound {
     /// Every part was given: the whole sort key.
     Whole(String),
     /// The value of a sort key that is a field's own attribute.
     Value(AttributeValue),
+    /// The values of the leading attributes of a multi-attribute sort key, in key order:
+    /// conditions take every one but the last as equal, and compare the last.
+    Values(Vec<AttributeValue>),
     /// Only leading parts were given.
     Prefix {
         /// The key up to the last given part plus the literal after it (which starts with

@@ -193,6 +193,8 @@ mod tests {
                 sk: None,
                 pk_type: crate::table::ScalarType::String,
                 sk_type: crate::table::ScalarType::String,
+                pk_more: &[],
+                sk_more: &[],
                 projection: Projection::All,
             }],
         };

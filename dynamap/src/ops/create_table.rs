@@ -41,7 +41,7 @@ impl Db {
             .table_name(self.table_name())
             .billing_mode(BillingMode::PayPerRequest)
             .set_attribute_definitions(Some(attribute_definitions(&schema)?))
-            .set_key_schema(Some(key_schema(schema.pk, schema.sk)?))
+            .set_key_schema(Some(key_schema([schema.pk], schema.sk)?))
             .set_global_secondary_indexes(global_secondary_indexes(&schema)?)
             .send()
             .instrument(span)
@@ -120,9 +120,7 @@ fn attribute_definitions(schema: &TableSchema) -> Result<Vec<AttributeDefinition
         types.insert(sk, ScalarType::String);
     }
     for index in schema.indexes {
-        let keys = [(Some(index.pk), index.pk_type), (index.sk, index.sk_type)];
-        for (name, kind) in keys {
-            let Some(name) = name else { continue };
+        for (name, kind) in index.pk_attributes().chain(index.sk_attributes()) {
             if let Some(declared) = types.insert(name, kind)
                 && declared != kind
             {
@@ -149,9 +147,15 @@ fn attribute_definitions(schema: &TableSchema) -> Result<Vec<AttributeDefinition
         .collect()
 }
 
-fn key_schema(pk: &str, sk: Option<&str>) -> Result<Vec<KeySchemaElement>> {
-    std::iter::once((pk, KeyType::Hash))
-        .chain(sk.map(|sk| (sk, KeyType::Range)))
+/// The key schema: every partition key attribute (`HASH`), then every sort key attribute
+/// (`RANGE`), in key order.
+fn key_schema<'a>(
+    pk: impl IntoIterator<Item = &'a str>,
+    sk: impl IntoIterator<Item = &'a str>,
+) -> Result<Vec<KeySchemaElement>> {
+    let pk = pk.into_iter().map(|name| (name, KeyType::Hash));
+    let sk = sk.into_iter().map(|name| (name, KeyType::Range));
+    pk.chain(sk)
         .map(|(name, key_type)| {
             KeySchemaElement::builder()
                 .attribute_name(name)
@@ -183,7 +187,10 @@ fn global_secondary_indexes(schema: &TableSchema) -> Result<Option<Vec<GlobalSec
             };
             GlobalSecondaryIndex::builder()
                 .index_name(index.name)
-                .set_key_schema(Some(key_schema(index.pk, index.sk)?))
+                .set_key_schema(Some(key_schema(
+                    index.pk_attributes().map(|(name, _)| name),
+                    index.sk_attributes().map(|(name, _)| name),
+                )?))
                 .projection(projection.build())
                 .build()
                 .map_err(|err| build_error("CreateTable", err))

@@ -106,16 +106,33 @@ impl<T: Decode, S> Query<'_, T, S> {
         self.validate()?;
         let schema = <T::Table as Table>::SCHEMA;
         let index = self.index();
-        let (pk_attribute, sk_attribute) = match index {
-            Some(index) => (index.pk, index.sk),
-            None => (schema.pk, schema.sk),
+        let pk_attributes: Vec<&'static str> = match index {
+            Some(index) => index.pk_attributes().map(|(name, _)| name).collect(),
+            None => vec![schema.pk],
         };
-        let partition_value = self.partition.clone()?;
-        let partition = binding_text(&partition_value);
+        let partition_values = self.partition.clone()?;
+        if partition_values.len() != pk_attributes.len() {
+            return Err(crate::Error::InvalidRequest {
+                reason: format!(
+                    "the partition key has {} attributes ({}), but this partition gives {} values",
+                    pk_attributes.len(),
+                    pk_attributes.join(", "),
+                    partition_values.len()
+                ),
+            });
+        }
+        let partition = partition_values
+            .iter()
+            .map(binding_text)
+            .collect::<Vec<_>>()
+            .join("\n");
         let mut p = Placeholders::default();
-        let pk = p.name(pk_attribute);
-        let pk_value = p.value(partition_value);
-        let mut key_condition = format!("{pk} = {pk_value}");
+        let mut key_condition = pk_attributes
+            .iter()
+            .zip(partition_values)
+            .map(|(attribute, value)| format!("{} = {}", p.name(attribute), p.value(value)))
+            .collect::<Vec<_>>()
+            .join(" AND ");
         let sort = match &self.sort {
             Some(sort) => Some(sort.clone()?),
             None if T::SINGLE_ENTITY.is_some() => leading_literal(self.sort_template),
@@ -130,10 +147,15 @@ impl<T: Decode, S> Query<'_, T, S> {
             self.include_expired,
             self.reads_descending(),
         );
-        if let (Some(sort), Some(sk_attribute)) = (sort, sk_attribute) {
-            let sk = p.name(sk_attribute);
+        let sk_attributes = self.sort_attributes();
+        if let Some(sort) = sort.filter(|_| !sk_attributes.is_empty()) {
+            // Only the attributes the condition compares: DynamoDB refuses unused names.
+            let used = sort.attributes_used();
+            let sk: Vec<String> = sk_attributes.iter().take(used).map(|a| p.name(a)).collect();
             let condition = sort.expression(&sk, |v| p.value(v.clone()));
-            key_condition = format!("{key_condition} AND {condition}");
+            if !condition.is_empty() {
+                key_condition = format!("{key_condition} AND {condition}");
+            }
         }
 
         let filter = super::read_filter::<T>(self.filter.as_ref(), self.include_expired, &mut p)?;
@@ -141,8 +163,8 @@ impl<T: Decode, S> Query<'_, T, S> {
         let mut key_attributes = vec![schema.pk];
         key_attributes.extend(schema.sk);
         if let Some(index) = index {
-            key_attributes.push(index.pk);
-            key_attributes.extend(index.sk);
+            key_attributes.extend(index.pk_attributes().map(|(name, _)| name));
+            key_attributes.extend(index.sk_attributes().map(|(name, _)| name));
         }
         let projection = (!self.projection.is_empty()).then(|| {
             let always = key_attributes.iter().copied().chain([schema.entity_type]);

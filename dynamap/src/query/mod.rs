@@ -62,7 +62,8 @@ use crate::{Db, Entity, Error, Result};
 pub struct Query<'a, T, S = ()> {
     db: &'a Db,
     entity: &'static str,
-    partition: std::result::Result<crate::codec::AttributeValue, KeyError>,
+    /// One value per partition key attribute (several in a multi-attribute index key).
+    partition: std::result::Result<Vec<crate::codec::AttributeValue>, KeyError>,
     index_name: Option<&'static str>,
     sort_template: &'static [Segment],
     sort: Option<std::result::Result<SortCondition, KeyError>>,
@@ -88,7 +89,7 @@ impl Db {
             entity: E::ENTITY_TYPE,
             index_name: partition.index(),
             sort_template: partition.sort_template(),
-            partition: partition.into_attribute_value(),
+            partition: partition.into_attribute_values(),
             sort: None,
             filter: None,
             projection: Vec::new(),
@@ -134,13 +135,13 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
         self
     }
 
-    fn sort_attribute(&self) -> &'static str {
-        let schema = <T::Table as Table>::SCHEMA;
-        let sk = match self.index() {
-            Some(index) => index.sk,
-            None => schema.sk,
-        };
-        sk.unwrap_or("")
+    /// The sort key attributes: the table's or the index's one, or every attribute of a
+    /// multi-attribute index key, in key order.
+    fn sort_attributes(&self) -> Vec<&'static str> {
+        match self.index() {
+            Some(index) => index.sk_attributes().map(|(name, _)| name).collect(),
+            None => <T::Table as Table>::SCHEMA.sk.into_iter().collect(),
+        }
     }
 
     fn index(&self) -> Option<&'static IndexSchema> {
@@ -149,8 +150,8 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
     }
 
     fn sort_on<A: SortArgs<S>>(mut self, op: SortOp, args: A) -> Self {
-        let attribute = self.sort_attribute();
-        let bound = bound(self.entity, attribute, self.sort_template, &args);
+        let attributes = self.sort_attributes();
+        let bound = bound(self.entity, &attributes, self.sort_template, &args);
         self.sort = Some(bound.map(|b| SortCondition::from_bound(op, b)));
         self
     }
@@ -189,9 +190,9 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
 
     /// `low <= sort key <= high`, both inclusive, each comparing the parts it gives.
     pub fn sk_between<L: SortArgs<S>, H: SortArgs<S>>(mut self, low: L, high: H) -> Self {
-        let attribute = self.sort_attribute();
-        let low = bound(self.entity, attribute, self.sort_template, &low);
-        let high = bound(self.entity, attribute, self.sort_template, &high);
+        let attributes = self.sort_attributes();
+        let low = bound(self.entity, &attributes, self.sort_template, &low);
+        let high = bound(self.entity, &attributes, self.sort_template, &high);
         self.sort = Some(low.and_then(|low| high.map(|high| SortCondition::between(low, high))));
         self
     }

@@ -239,12 +239,12 @@ impl<E: EventRow> EventRows<E> {
         let low = match bound::<E, S, L>(template, from)? {
             SortBound::Whole(key) => key,
             SortBound::Prefix { prefix, .. } => prefix,
-            SortBound::Value(_) => return Err(template_keys_only()),
+            SortBound::Value(_) | SortBound::Values(_) => return Err(template_keys_only()),
         };
         let high = match bound::<E, S, H>(template, to)? {
             SortBound::Whole(key) => last_row_sk(&key),
             SortBound::Prefix { after, .. } => after,
-            SortBound::Value(_) => return Err(template_keys_only()),
+            SortBound::Value(_) | SortBound::Values(_) => return Err(template_keys_only()),
         };
         Ok((low <= high).then_some(RowQuery {
             pk,
