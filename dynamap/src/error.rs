@@ -387,7 +387,7 @@ impl Error {
             Error::TransactionCanceled { reasons } => {
                 !reasons.is_empty()
                     && reasons.iter().all(|r| {
-                        r.is_conflict() || r.code.as_deref().is_some_and(|c| c == "ThrottlingError")
+                        r.is_busy() || r.code.as_deref().is_some_and(|c| c == "ThrottlingError")
                     })
             }
             Error::Service { code: None, .. } => true,

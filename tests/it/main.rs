@@ -21,6 +21,7 @@ mod models;
 mod multi_attribute_keys;
 mod queries;
 mod raw_actions;
+mod retries;
 mod scans;
 mod table;
 mod timeseries_rolling;

@@ -509,6 +509,9 @@ async fn modify_retries_until_every_concurrent_change_lands() {
                 .await
         })
     });
+    // Spawned all at once, so they run concurrently (a lazy iterator would spawn each
+    // only after the previous one finished).
+    let tasks: Vec<_> = tasks.collect();
     let mut numbers = Vec::new();
     for task in tasks {
         let saved = task

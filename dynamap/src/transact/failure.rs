@@ -18,6 +18,9 @@ pub struct ActionFailure {
     pub code: Option<String>,
     /// DynamoDB's message, if it gave one.
     pub message: Option<String>,
+    /// The action's only condition was its entity's version (a `put` of a versioned entity
+    /// read earlier): a `ConditionalCheckFailed` then means the item was written since.
+    pub version_only: bool,
 }
 
 impl ActionFailure {
@@ -26,9 +29,17 @@ impl ActionFailure {
         self.code.as_deref() == Some("ConditionalCheckFailed")
     }
 
-    /// True when another transaction or write was working on the same item: retrying
-    /// later may succeed.
+    /// True when another transaction or write won the item: it was busy
+    /// (`TransactionConflict`), or it was written since it was read (the version condition
+    /// of a versioned `put` failed). Read again, rebuild and retry, as
+    /// [`Db::transact_retry`](crate::Db::transact_retry) does.
     pub fn is_conflict(&self) -> bool {
+        self.is_busy() || (self.version_only && self.is_conditional_check_failed())
+    }
+
+    /// True when another transaction was working on the item (`TransactionConflict`):
+    /// sending the same request again later may succeed.
+    pub fn is_busy(&self) -> bool {
         self.code.as_deref() == Some("TransactionConflict")
     }
 }
@@ -37,20 +48,21 @@ impl ActionFailure {
 /// with code `None` for the actions that were fine.
 pub(crate) fn failures(
     reasons: &[CancellationReason],
-    describe: impl Fn(usize) -> (&'static str, &'static str),
+    describe: impl Fn(usize) -> (&'static str, &'static str, bool),
 ) -> Vec<ActionFailure> {
     reasons
         .iter()
         .enumerate()
         .filter(|(_, r)| r.code().is_some_and(|c| c != "None"))
         .map(|(index, r)| {
-            let (entity, operation) = describe(index);
+            let (entity, operation, version_only) = describe(index);
             ActionFailure {
                 index,
                 entity,
                 operation,
                 code: r.code().map(str::to_owned),
                 message: r.message().map(str::to_owned),
+                version_only,
             }
         })
         .collect()

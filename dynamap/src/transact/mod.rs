@@ -53,6 +53,9 @@ pub(crate) struct Action {
     pub(crate) operation: &'static str,
     pub(crate) key: Item,
     pub(crate) write: TransactWriteItem,
+    /// The action's only condition is the entity's version: when it fails, the item was
+    /// written since it was read (a conflict, cured by reading again), not a rule broken.
+    pub(crate) version_only: bool,
 }
 
 /// A pending transaction; see the [module docs](self).
@@ -227,6 +230,7 @@ impl<'a> Transaction<'a> {
             operation,
             key,
             write,
+            version_only: false,
         }))
     }
 
@@ -322,8 +326,10 @@ async fn send_actions(db: &Db, actions: Vec<Action>, token: Option<String>) -> R
     if actions.is_empty() {
         return Ok(());
     }
-    let described: Vec<(&'static str, &'static str)> =
-        actions.iter().map(|a| (a.entity, a.operation)).collect();
+    let described: Vec<(&'static str, &'static str, bool)> = actions
+        .iter()
+        .map(|a| (a.entity, a.operation, a.version_only))
+        .collect();
     let entity = described.first().map_or("", |d| d.0);
     let span = call_span("TransactWriteItems", db.table_name(), entity);
     let result = db
@@ -348,7 +354,7 @@ async fn send_actions(db: &Db, actions: Vec<Action>, token: Option<String>) -> R
         Err(err) => match err.as_service_error() {
             Some(TransactWriteItemsError::TransactionCanceledException(canceled)) => {
                 let reasons = failure::failures(canceled.cancellation_reasons(), |i| {
-                    described.get(i).copied().unwrap_or(("", ""))
+                    described.get(i).copied().unwrap_or(("", "", false))
                 });
                 Err(Error::TransactionCanceled { reasons })
             }
@@ -364,17 +370,25 @@ pub(crate) fn put_action<E: Entity>(
     condition: Option<&Condition<E>>,
 ) -> Result<Action> {
     let versioned = versioned_item(entity)?;
+    let version_only = E::WRITE.version.is_some()
+        && versioned.expected_version.is_some()
+        && mode == PutMode::Upsert
+        && condition.is_none();
     let mut p = Placeholders::default();
     let parts = put_condition::<E>(mode, versioned.expected_version, condition, &mut p)?;
     let key = key_item(entity.primary_key())?;
-    raw_put(
+    let action = raw_put(
         db,
         E::ENTITY_TYPE,
         mode.operation(),
         key,
         versioned.item,
         finish(parts, p),
-    )
+    )?;
+    Ok(Action {
+        version_only,
+        ..action
+    })
 }
 
 fn delete_action<E: Entity>(
@@ -413,6 +427,7 @@ pub(crate) fn raw_put(
         operation,
         key,
         write: TransactWriteItem::builder().put(put).build(),
+        version_only: false,
     })
 }
 
@@ -436,6 +451,7 @@ pub(crate) fn raw_delete(
         operation: "delete",
         key,
         write: TransactWriteItem::builder().delete(delete).build(),
+        version_only: false,
     })
 }
 
@@ -457,5 +473,6 @@ fn check_action<E: Entity>(db: &Db, key: Key<E>, condition: &Condition<E>) -> Re
         operation: "check",
         key,
         write: TransactWriteItem::builder().condition_check(check).build(),
+        version_only: false,
     })
 }

@@ -198,6 +198,7 @@ impl<E: Entity> Plan<E> {
             operation: if self.must_exist { "update" } else { "upsert" },
             key: rendered.key,
             write: TransactWriteItem::builder().update(update).build(),
+            version_only: false,
         })
     }
 }
