@@ -1,7 +1,9 @@
 //! Seed 001's data models in one table: per-game leaderboards (top and bottom N through an
 //! index whose sort key is the score itself, a number, so concurrent atomic increments keep
 //! it in order), users found by first and by last name through two more indexes, and a
-//! customer's orders between two dates with counts and pages.
+//! customer's orders between two dates with counts and pages. Matches are numbered from a
+//! per-game counter and moderators added by concurrent callers, through the built-in retry
+//! loops (`transact_retry`, `modify`) instead of hand-written ones.
 //!
 //! ```text
 //! cargo run --example gaming
@@ -61,6 +63,28 @@ struct Score {
     game: String,
     #[dynamap(rename = "TopScore")]
     score: i64,
+}
+
+/// A game's own record: how many matches were played (the next match's number comes from
+/// it) and who moderates it. Versioned, so concurrent read-modify-writes cannot overwrite
+/// each other.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = Gaming, entity = "Game", pk = "GAME#{game}", sk = "GAME")]
+struct Game {
+    game: String,
+    matches_played: u32,
+    moderators: Vec<String>,
+    #[dynamap(version)]
+    version: u64,
+}
+
+/// One match, numbered within its game.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = Gaming, entity = "Match", pk = "GAME#{game}", sk = "MATCH#{number}")]
+struct Match {
+    game: String,
+    number: u32,
+    winner: String,
 }
 
 /// An order; two orders placed at the same second stay apart by their number.
@@ -210,6 +234,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         board(&top)
     );
 
+    record_matches(&db).await?;
+
     let names = |found: Vec<User>| {
         found
             .into_iter()
@@ -296,6 +322,78 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .sk_lt((datetime!(2012-05-16 00:00 UTC),))
             .count()
             .await?
+    );
+    Ok(())
+}
+
+/// Twenty match results arrive at once. Each takes the next number from the game's counter
+/// and creates the match in one transaction; a caller that read a counter someone else
+/// moved on builds its transaction again (`transact_retry`). Five moderators are added at
+/// once to the game's list, each through `modify`, which reads, changes and saves under the
+/// version, and retries on a conflict.
+async fn record_matches(db: &dynamap::Db) -> dynamap::Result<()> {
+    let game = "meteor-blasters";
+    let mut record = Game {
+        game: game.into(),
+        matches_played: 0,
+        moderators: Vec::new(),
+        version: 0,
+    };
+    db.save(&mut record).await?;
+    let policy = dynamap::retry::RetryPolicy::default().max_attempts(100);
+    let results: Vec<_> = (1..=20)
+        .map(|n| {
+            let db = db.clone();
+            tokio::spawn(async move {
+                let db = &db;
+                let winner = &format!("p{:02}", n % 12 + 1);
+                db.transact_retry_with(policy, || async move {
+                    let mut record = db
+                        .get(Game::key(game))
+                        .consistent()
+                        .await?
+                        .expect("saved above");
+                    record.matches_played += 1;
+                    let played = Match {
+                        game: game.into(),
+                        number: record.matches_played,
+                        winner: winner.clone(),
+                    };
+                    Ok(db.transaction().put(&record).create(&played))
+                })
+                .await
+            })
+        })
+        .collect();
+    for result in results {
+        result.await.expect("task runs")?;
+    }
+    let moderators: Vec<_> = ["ada", "grace", "linus", "barbara", "ken"]
+        .into_iter()
+        .map(|name| {
+            let db = db.clone();
+            tokio::spawn(async move {
+                db.modify_with(Game::key(game), policy, |g| g.moderators.push(name.into()))
+                    .await
+            })
+        })
+        .collect();
+    for added in moderators {
+        added.await.expect("task runs")?;
+    }
+    let record = db
+        .get(Game::key(game))
+        .consistent()
+        .await?
+        .expect("saved above");
+    let matches = db.query(Match::partition(game)).all().await?;
+    let numbered: Vec<u32> = matches.iter().map(|m| m.number).collect();
+    println!(
+        "{game} matches recorded concurrently: {} (numbered 1 to {} without gaps: {}), moderators: {}",
+        matches.len(),
+        record.matches_played,
+        numbered == (1..=record.matches_played).collect::<Vec<_>>(),
+        record.moderators.len()
     );
     Ok(())
 }

@@ -101,6 +101,12 @@ async fn gaming_example_runs() {
         stdout.contains("space-invaders scores above 1000: 2"),
         "{stdout}"
     );
+    assert!(
+        stdout.contains(
+            "meteor-blasters matches recorded concurrently: 20 (numbered 1 to 20 without gaps: true), moderators: 5"
+        ),
+        "{stdout}"
+    );
 }
 
 #[tokio::test]
