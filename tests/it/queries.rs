@@ -554,14 +554,14 @@ async fn projections_read_only_the_named_attributes() {
     // `note` is optional, so a projection without it still decodes.
     let projected = db
         .query(Sensor::partition("S1"))
-        .project([
-            Sensor::ID.name(),
-            Sensor::CITY.name(),
-            Sensor::BUILDING.name(),
-            Sensor::FLOOR.name(),
-            Sensor::ROOM.name(),
-            Sensor::KIND.name(),
-        ])
+        .project((
+            Sensor::ID,
+            Sensor::CITY,
+            Sensor::BUILDING,
+            Sensor::FLOOR,
+            Sensor::ROOM,
+            Sensor::KIND,
+        ))
         .all()
         .await
         .expect("projected");
@@ -569,7 +569,7 @@ async fn projections_read_only_the_named_attributes() {
     assert_eq!(projected[0].city, "Poznań");
     let err = db
         .query(Sensor::partition("S1"))
-        .project([Sensor::ID.name()])
+        .project(Sensor::ID)
         .all()
         .await
         .expect_err("city missing");

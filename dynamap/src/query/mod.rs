@@ -38,6 +38,7 @@ mod cursor;
 mod decode;
 mod exec;
 mod page;
+mod projection;
 mod scan;
 mod sort_condition;
 
@@ -46,6 +47,7 @@ use std::marker::PhantomData;
 pub use cursor::Cursor;
 pub use decode::{Decode, UnknownEntity};
 pub use page::Page;
+pub use projection::Projected;
 pub use scan::Scan;
 use sort_condition::{SortCondition, SortOp, bound};
 
@@ -207,11 +209,12 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
         self
     }
 
-    /// Reads only these attributes (plus the keys and the entity type, always). Fields
-    /// left out must be `Option` or `#[dynamap(skip)]` in the entity, or decoding names
-    /// the missing attribute.
-    pub fn project(mut self, attributes: impl IntoIterator<Item = &'static str>) -> Self {
-        self.projection.extend(attributes);
+    /// Reads only these attributes (plus the keys and the entity type, always): field
+    /// constants (`.project((Sensor::CITY, Sensor::FLOOR))`) or attribute names (see
+    /// [`Projected`]). Fields left out must be `Option` or `#[dynamap(skip)]` in the
+    /// entity, or decoding names the missing attribute.
+    pub fn project(mut self, attributes: impl Projected<T>) -> Self {
+        attributes.attribute_names(&mut self.projection);
         self
     }
 
