@@ -102,8 +102,11 @@ impl CompressAttr {
             .codec
             .as_ref()
             .map_or_else(|| self.path.segments[0].ident.span(), LitStr::span);
+        let check_fn = syn::Ident::new(&marker.to_string().to_lowercase(), span);
+        let span = proc_macro2::Span::call_site().located_at(span);
         let check = quote_spanned! {span=>
-            const _: () = ::dynamap::__private::assert_codec::<::dynamap::__private::codec_features::#marker>();
+            // Compiles when the codec's cargo feature is on; otherwise the error names it.
+            const _: () = ::dynamap::__private::codec_features::#check_fn::<()>();
         };
         let settings = quote! {
             ::dynamap::__private::Compression::DEFAULT

@@ -112,40 +112,62 @@ macro_rules! version_field {
 
 version_field!(u16, u32, u64, usize, i32, i64);
 
-/// Implemented for the compression codecs whose cargo feature is enabled.
-#[diagnostic::on_unimplemented(
-    message = "this compression codec's cargo feature is not enabled",
-    label = "needs a dynamap cargo feature",
-    note = "enable dynamap's feature of the same name as the codec, e.g. `dynamap = {{ features = [\"bzip2\"] }}`"
-)]
-pub trait CodecFeature {}
-
-/// Marker types for [`CodecFeature`], one per codec.
+/// Compile-time proofs that a field's codec is compiled in: one trait per codec, so the
+/// error names the cargo feature to enable. Each is implemented for `()` when its feature
+/// is on.
 pub mod codec_features {
-    /// `codec = "zstd"`.
-    pub struct Zstd;
+    /// `codec = "zstd"` (the default codec).
+    #[diagnostic::on_unimplemented(
+        message = "codec \"zstd\" needs dynamap's cargo feature `zstd`, which is not enabled",
+        label = "this field is compressed with zstd",
+        note = "enable it: `dynamap = {{ version = \"...\", features = [\"zstd\"] }}` (it is a default feature), or choose another codec"
+    )]
+    pub trait Zstd {}
     /// `codec = "bzip2"`.
-    pub struct Bzip2;
+    #[diagnostic::on_unimplemented(
+        message = "codec \"bzip2\" needs dynamap's cargo feature `bzip2`, which is not enabled",
+        label = "this field is compressed with bzip2",
+        note = "enable it: `dynamap = {{ version = \"...\", features = [\"bzip2\"] }}`"
+    )]
+    pub trait Bzip2 {}
     /// `codec = "gzip"`.
-    pub struct Gzip;
+    #[diagnostic::on_unimplemented(
+        message = "codec \"gzip\" needs dynamap's cargo feature `gzip`, which is not enabled",
+        label = "this field is compressed with gzip",
+        note = "enable it: `dynamap = {{ version = \"...\", features = [\"gzip\"] }}`"
+    )]
+    pub trait Gzip {}
     /// `codec = "snappy"`.
-    pub struct Snappy;
+    #[diagnostic::on_unimplemented(
+        message = "codec \"snappy\" needs dynamap's cargo feature `snappy`, which is not enabled",
+        label = "this field is compressed with snappy",
+        note = "enable it: `dynamap = {{ version = \"...\", features = [\"snappy\"] }}`"
+    )]
+    pub trait Snappy {}
     /// `codec = "none"`: always available.
-    pub struct None;
+    pub trait None {}
 
     #[cfg(feature = "zstd")]
-    impl super::CodecFeature for Zstd {}
+    impl Zstd for () {}
     #[cfg(feature = "bzip2")]
-    impl super::CodecFeature for Bzip2 {}
+    impl Bzip2 for () {}
     #[cfg(feature = "gzip")]
-    impl super::CodecFeature for Gzip {}
+    impl Gzip for () {}
     #[cfg(feature = "snappy")]
-    impl super::CodecFeature for Snappy {}
-    impl super::CodecFeature for None {}
-}
+    impl Snappy for () {}
+    impl None for () {}
 
-/// Compile-time proof that a field's codec is compiled in.
-pub const fn assert_codec<T: CodecFeature>() {}
+    /// Compiles when zstd is enabled (called with `()`).
+    pub const fn zstd<T: Zstd>() {}
+    /// Compiles when bzip2 is enabled (called with `()`).
+    pub const fn bzip2<T: Bzip2>() {}
+    /// Compiles when gzip is enabled (called with `()`).
+    pub const fn gzip<T: Gzip>() {}
+    /// Compiles when snappy is enabled (called with `()`).
+    pub const fn snappy<T: Snappy>() {}
+    /// Always compiles: no codec.
+    pub const fn none<T: None>() {}
+}
 
 pub use crate::table::str_eq;
 
