@@ -104,9 +104,18 @@ impl CompressAttr {
             .map_or_else(|| self.path.segments[0].ident.span(), LitStr::span);
         let check_fn = syn::Ident::new(&marker.to_string().to_lowercase(), span);
         let span = proc_macro2::Span::call_site().located_at(span);
+        let json_check = self
+            .format
+            .as_ref()
+            .filter(|lit| lit.value() == "json")
+            .map(|lit| {
+                let span = proc_macro2::Span::call_site().located_at(lit.span());
+                quote_spanned!(span=> const _: () = ::dynamap::__private::codec_features::json::<()>();)
+            });
         let check = quote_spanned! {span=>
             // Compiles when the codec's cargo feature is on; otherwise the error names it.
             const _: () = ::dynamap::__private::codec_features::#check_fn::<()>();
+            #json_check
         };
         let settings = quote! {
             ::dynamap::__private::Compression::DEFAULT

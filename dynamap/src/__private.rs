@@ -146,6 +146,13 @@ pub mod codec_features {
     pub trait Snappy {}
     /// `codec = "none"`: always available.
     pub trait None {}
+    /// `format = "json"`.
+    #[diagnostic::on_unimplemented(
+        message = "format \"json\" needs dynamap's cargo feature `json`, which is not enabled",
+        label = "this field is stored as JSON",
+        note = "enable it: `dynamap = {{ version = \"...\", features = [\"json\"] }}`, or use the default columnar format"
+    )]
+    pub trait Json {}
 
     #[cfg(feature = "zstd")]
     impl Zstd for () {}
@@ -156,6 +163,8 @@ pub mod codec_features {
     #[cfg(feature = "snappy")]
     impl Snappy for () {}
     impl None for () {}
+    #[cfg(feature = "json")]
+    impl Json for () {}
 
     /// Compiles when zstd is enabled (called with `()`).
     pub const fn zstd<T: Zstd>() {}
@@ -167,6 +176,8 @@ pub mod codec_features {
     pub const fn snappy<T: Snappy>() {}
     /// Always compiles: no codec.
     pub const fn none<T: None>() {}
+    /// Compiles when the json format is enabled (called with `()`).
+    pub const fn json<T: Json>() {}
 }
 
 pub use crate::table::str_eq;

@@ -54,10 +54,24 @@ impl Connection {
     fn config(&self) -> aws_sdk_dynamodb::config::Builder {
         aws_sdk_dynamodb::Config::builder()
             .behavior_version(BehaviorVersion::latest())
+            .http_client(http_client())
+            .sleep_impl(aws_smithy_async::rt::sleep::SharedAsyncSleep::new(
+                aws_smithy_async::rt::sleep::TokioSleep::new(),
+            ))
             .endpoint_url(&self.endpoint)
             .region(Region::new(self.region.clone()))
             .credentials_provider(self.credentials.clone())
     }
+}
+
+/// The HTTP client of the `local` feature's clients: hyper 1 with rustls on ring, for
+/// DynamoDB Local over HTTP and a real endpoint over HTTPS. (dynamap turns on no HTTP client
+/// of the SDK's: an application's own client is configured by the application.)
+pub(super) fn http_client() -> aws_smithy_runtime_api::client::http::SharedHttpClient {
+    use aws_smithy_http_client::tls::{Provider, rustls_provider::CryptoMode};
+    aws_smithy_http_client::Builder::new()
+        .tls_provider(Provider::Rustls(CryptoMode::Ring))
+        .build_https()
 }
 
 /// An external endpoint may be DynamoDB Local started without `-sharedDb` (which keeps tables

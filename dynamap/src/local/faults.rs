@@ -177,13 +177,9 @@ impl Faults {
         SharedHttpClient::new(http::FaultyClient::new(inner, self.clone()))
     }
 
-    /// Wraps the HTTP client the SDK would use by default (hyper with rustls).
+    /// Wraps the HTTP client the `local` feature's clients use (hyper with rustls).
     pub fn wrap_default(&self) -> SharedHttpClient {
-        use aws_smithy_http_client::tls::{Provider, rustls_provider::CryptoMode};
-        let inner = aws_smithy_http_client::Builder::new()
-            .tls_provider(Provider::Rustls(CryptoMode::AwsLc))
-            .build_https();
-        self.wrap(inner)
+        self.wrap(super::client::http_client())
     }
 
     fn applies_to(&self, operation: &str) -> bool {

@@ -100,6 +100,7 @@ impl Codec {
         Ok(output)
     }
 
+    #[allow(dead_code, reason = "unused when no codec feature is enabled")]
     fn failed(self, err: impl std::fmt::Display) -> CodecError {
         CodecError::Codec {
             codec: self.name(),

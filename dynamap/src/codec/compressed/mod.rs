@@ -149,6 +149,15 @@ pub fn compress<T: Serialize + ?Sized>(
     Ok(stored)
 }
 
+/// The `json` format is behind dynamap's `json` feature.
+#[cfg(not(feature = "json"))]
+fn json_not_enabled() -> CodecError {
+    CodecError::CodecNotEnabled {
+        codec: "json",
+        feature: "json",
+    }
+}
+
 /// Reads a value written by [`compress`], with whatever format and codec it was written.
 pub fn decompress<T: DeserializeOwned>(stored: &[u8]) -> Result<T, CodecError> {
     let (header, payload) = Header::read(stored)?;
@@ -157,9 +166,12 @@ pub fn decompress<T: DeserializeOwned>(stored: &[u8]) -> Result<T, CodecError> {
         .decompress(payload, header.uncompressed_bytes)?;
     header.verify(&raw)?;
     match header.format {
+        #[cfg(feature = "json")]
         Format::Json => {
             serde_json::from_slice(&raw).map_err(|err| CodecError::Deserialize(err.to_string()))
         }
+        #[cfg(not(feature = "json"))]
+        Format::Json => Err(json_not_enabled()),
         Format::Row => columnar::decode(&raw, Layout::Row),
         Format::Auto | Format::Columnar => columnar::decode(&raw, Layout::Columnar),
     }
@@ -171,9 +183,12 @@ fn serialize<T: Serialize + ?Sized>(
     format: Format,
 ) -> Result<(Format, Vec<u8>), CodecError> {
     match format {
+        #[cfg(feature = "json")]
         Format::Json => serde_json::to_vec(value)
             .map(|raw| (Format::Json, raw))
             .map_err(|err| CodecError::Serialize(err.to_string())),
+        #[cfg(not(feature = "json"))]
+        Format::Json => Err(json_not_enabled()),
         Format::Row => Ok((Format::Row, columnar::encode(value, Layout::Row)?.bytes)),
         Format::Columnar => Ok((
             Format::Columnar,
