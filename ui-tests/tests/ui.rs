@@ -19,7 +19,7 @@
 //! attribute); and `multiple_errors.rs`, which shows that one build reports every mistake of a derive.
 //!
 //! After changing a diagnostic on purpose, regenerate the expectations with
-//! `TRYBUILD=overwrite cargo test --test ui` and review the diff of every `.stderr`.
+//! `TRYBUILD=overwrite cargo test --all-features -p dynamap-ui-tests` and review the diff of every `.stderr`.
 
 #[test]
 fn ui() {

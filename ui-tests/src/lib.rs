@@ -1,0 +1,1 @@
+//! Nothing here: the compile-fail tests live in `tests/ui.rs` and `tests/ui/`.
