@@ -7,9 +7,8 @@
 //! baseline, quantized to the sensor's resolution, with occasional spikes (tossing and
 //! turning, a car passing, a lamp switched on) and light rising at dawn.
 //!
-//! Included with `#[path]` by the example and the benchmark rather than through the
-//! `example_support` library, because the events derive `serde` traits and `serde` is only
-//! a dev-dependency of the root package.
+//! Included with `#[path]` by the example and the benchmark (which belong to different
+//! packages) rather than through the `example_support` library.
 
 use serde::{Deserialize, Serialize};
 
