@@ -196,6 +196,29 @@ async fn ingest(
     Ok(tally)
 }
 
+/// What one write did, in words: `stored in the millisecond's row (created it; 1 request)`.
+fn in_words(outcome: &WriteOutcome) -> String {
+    let what = if outcome.stored() {
+        "stored"
+    } else {
+        "already stored (a repeated upload)"
+    };
+    let row = match outcome.row {
+        0 => "the millisecond's row".to_owned(),
+        n => format!("overflow row {n} of its millisecond"),
+    };
+    let start = if outcome.started_with_create {
+        "started by creating the row"
+    } else {
+        "started by adding to the row"
+    };
+    format!(
+        "{what} in {row} ({start}; {}), event id {}",
+        count(outcome.requests as usize, "request"),
+        outcome.id
+    )
+}
+
 /// `car`'s events from `from` to `to` (inclusive), from every table holding that time, late
 /// data included, merged in time order; and the tables read.
 async fn events_between(
@@ -376,19 +399,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         door("car-1", live, "locked", 71.5),
     ] {
         let outcome = rows.write(&e).await?;
-        println!(
-            "   {:<12} {:?} in row {}, id {}, started with {}, {} request(s)",
-            e.kind,
-            outcome.status,
-            outcome.row,
-            outcome.id,
-            if outcome.started_with_create {
-                "create"
-            } else {
-                "add"
-            },
-            outcome.requests
-        );
+        println!("   {:<12} {}", e.kind, in_words(&outcome));
     }
 
     println!(

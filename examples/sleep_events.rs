@@ -121,8 +121,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     println!("\nstored size of the events by codec and format (budget 32,768 bytes):");
     println!(
-        "  {:<8} {:>10} {:>10} {:>7}",
-        "codec", "columnar", "json", "ratio"
+        "  {:<8} {:>10} {:>10} {:>22}",
+        "codec", "columnar", "json", "plain JSON / columnar"
     );
     let codecs = [
         Codec::DEFAULT,
@@ -138,7 +138,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         let (columnar, json) = (size(Format::Columnar)?, size(Format::Json)?);
         println!(
-            "  {:<8} {columnar:>10} {json:>10} {:>6.0}:1{}",
+            "  {:<8} {columnar:>10} {json:>10} {:>20.0}:1{}",
             codec.name(),
             raw_json as f64 / columnar as f64,
             if codec == Codec::DEFAULT {

@@ -6,7 +6,11 @@
 //! cargo run --release --example timeline                      # 220,000 followers
 //! cargo run --release --example timeline -- --followers 5000
 //! cargo run --release --example timeline -- --throttle 0.05   # 5% of calls throttled
+//! cargo run --release --example timeline -- --help
 //! ```
+//!
+//! On a terminal the fan-out draws a progress bar; piped to a file it logs a line at every
+//! tenth of the work instead.
 //!
 //! Afterwards it counts the stored entries, so a run with throttling shows every entry stored
 //! exactly once (or reported as failed).
@@ -14,12 +18,13 @@
 //! starts DynamoDB Local by itself. With `AWS_ENDPOINT_URL_DYNAMODB` set, it writes to table
 //! `timeline` at that endpoint and leaves it there to inspect.
 
-use std::io::Write;
+use std::io::IsTerminal;
 use std::time::Instant;
 
 use dynamap::local::{DynamoLocal, Faults};
 use dynamap::{Db, Entity, Table};
-use example_support::example_db;
+use example_support::{example_db, rfc3339};
+use indicatif::{ProgressBar, ProgressStyle};
 use time::{Duration, OffsetDateTime};
 
 /// Timelines live under their reader: `USER#<follower>`, newest last in sort order.
@@ -42,33 +47,48 @@ struct TimelineEntry {
     expires_at: i64,
 }
 
-/// `--followers N` (default 220,000) and `--throttle RATE` (default 0).
-fn args() -> Result<(u32, f64), String> {
-    let mut args = std::env::args().skip(1);
-    let mut followers = 220_000;
-    let mut throttle = 0.0;
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--throttle" => {
-                let value = args.next().ok_or("--throttle needs a rate, like 0.05")?;
-                throttle = value
-                    .parse()
-                    .map_err(|_| format!("--throttle takes a rate from 0 to 1, not {value:?}"))?;
+const USAGE: &str = "\
+Fan out two streams to every follower's timeline, then read one timeline back.
+
+Usage: timeline [--followers N] [--throttle RATE]
+
+Options:
+  --followers N    followers to fan out to (default 220000)
+  --throttle RATE  share of batch calls DynamoDB Local throttles, 0 to 1 (default 0)
+  -h, --help       print this help";
+
+/// What the command line asks for.
+struct Args {
+    followers: u32,
+    throttle: f64,
+}
+
+/// Parses the command line; `None` after printing the help, which `--help` asks for.
+fn args() -> Result<Option<Args>, lexopt::Error> {
+    use lexopt::prelude::*;
+    let mut args = Args {
+        followers: 220_000,
+        throttle: 0.0,
+    };
+    let mut parser = lexopt::Parser::from_env();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("followers") => args.followers = parser.value()?.parse()?,
+            Long("throttle") => {
+                let rate: f64 = parser.value()?.parse()?;
+                if !(0.0..=1.0).contains(&rate) {
+                    return Err(format!("--throttle takes a rate from 0 to 1, not {rate}").into());
+                }
+                args.throttle = rate;
             }
-            "--followers" => {
-                let value = args.next().ok_or("--followers needs a number")?;
-                followers = value
-                    .parse()
-                    .map_err(|_| format!("--followers takes a whole number, not {value:?}"))?;
+            Short('h') | Long("help") => {
+                println!("{USAGE}");
+                return Ok(None);
             }
-            other => {
-                return Err(format!(
-                    "unknown argument {other:?}; usage: timeline [--followers N] [--throttle RATE]"
-                ));
-            }
+            _ => return Err(arg.unexpected()),
         }
     }
-    Ok((followers, throttle))
+    Ok(Some(args))
 }
 
 fn entry(follower: u32, at: OffsetDateTime, stream_id: &str) -> TimelineEntry {
@@ -82,26 +102,69 @@ fn entry(follower: u32, at: OffsetDateTime, stream_id: &str) -> TimelineEntry {
     }
 }
 
-/// A one-line progress bar, redrawn in place.
-fn draw(done: usize, total: usize, started: Instant) {
-    let width = 30;
-    let filled = (done * width)
-        .checked_div(total)
-        .unwrap_or(width)
-        .min(width);
-    let rate = done as f64 / started.elapsed().as_secs_f64().max(1e-9);
-    print!(
-        "\r[{}{}] {done}/{total} items, {rate:.0} items/s ",
-        "#".repeat(filled),
-        " ".repeat(width - filled)
-    );
-    // A progress bar that fails to draw is no reason to stop the fan-out.
-    let _ = std::io::stdout().flush();
+/// Fan-out progress: a bar redrawn in place on a terminal; elsewhere (piped to a file or a
+/// CI log) a plain line at every tenth of the work, since a log has no place to redraw.
+struct Progress {
+    bar: Option<ProgressBar>,
+    total: usize,
+    started: Instant,
+    next_line: usize,
+}
+
+impl Progress {
+    fn new(total: usize) -> Self {
+        // The bar draws on stderr; with stdout going to a file, the log goes there instead.
+        let on_terminal = std::io::stdout().is_terminal() && std::io::stderr().is_terminal();
+        let bar = on_terminal.then(|| {
+            let bar = ProgressBar::new(total as u64);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "[{bar:30}] {human_pos}/{human_len} items, {per_sec}, {eta} left",
+                )
+                .expect("a valid template")
+                .progress_chars("#>-"),
+            );
+            bar
+        });
+        Self {
+            bar,
+            total,
+            started: Instant::now(),
+            next_line: (total / 10).max(1),
+        }
+    }
+
+    fn update(&mut self, done: usize) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(done as u64);
+        } else if done >= self.next_line {
+            let rate = done as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
+            println!(
+                "progress: {done}/{} items ({}%), {rate:.0} items/s",
+                self.total,
+                done * 100 / self.total.max(1)
+            );
+            let step = (self.total / 10).max(1);
+            self.next_line = (done / step + 1) * step;
+        }
+    }
+
+    fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish();
+        }
+    }
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (followers, throttle) = args()?;
+    let Some(Args {
+        followers,
+        throttle,
+    }) = args().map_err(|e| format!("{e} (timeline --help lists the options)"))?
+    else {
+        return Ok(());
+    };
     let db = example_db::<Social>("timeline").await?;
     let faults = Faults::seeded(4).throttle(throttle);
     // The fan-out goes through a client whose calls are throttled at the given rate.
@@ -123,21 +186,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         streams.len()
     );
     let started = Instant::now();
-    let mut last_drawn = 0;
+    let mut progress = Progress::new(total);
     let report = writer
         .batch_write()
         .put_all((0..followers).flat_map(|f| streams.iter().map(move |s| entry(f, now, s))))
         .concurrency(16)
-        .on_progress(|p| {
-            if p.done() - last_drawn >= 2_500 || p.done() == total {
-                last_drawn = p.done();
-                draw(p.done(), total, started);
-            }
-        })
+        .on_progress(|p| progress.update(p.done()))
         .send()
         .await?;
+    progress.finish();
     let elapsed = started.elapsed();
-    println!();
     println!(
         "wrote {} items in {:.2} s: {:.0} items/s; {} failed",
         report.written,
@@ -175,13 +233,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let first = timeline().send().await?;
     println!("follower {reader}'s newest 10:");
     for e in &first.items {
-        println!("  {} {} ({})", e.at, e.stream_id, e.title);
+        println!("  {} {} ({})", rfc3339(e.at), e.stream_id, e.title);
     }
     if let Some(cursor) = first.cursor {
         let next = timeline().after(cursor).send().await?;
         println!("the next {}:", next.items.len());
         for e in &next.items {
-            println!("  {} {}", e.at, e.stream_id);
+            println!("  {} {}", rfc3339(e.at), e.stream_id);
         }
     }
     if !report.failed.is_empty() {

@@ -29,3 +29,11 @@ pub async fn example_db<T: Table>(name: &str) -> dynamap::Result<Db> {
         Ok(db)
     }
 }
+
+/// A timestamp as people read it: RFC 3339 in UTC, e.g. `2020-03-01T12:35:00Z`.
+pub fn rfc3339(at: time::OffsetDateTime) -> String {
+    at.to_offset(time::UtcOffset::UTC)
+        .format(&time::format_description::well_known::Rfc3339)
+        // RFC 3339 has no room for years outside 0000-9999; show those as `time` does.
+        .unwrap_or_else(|_| at.to_string())
+}
