@@ -182,6 +182,8 @@ pub mod codec_features {
 
 pub use crate::table::str_eq;
 
+pub mod layout;
+
 /// The types a `#[dynamap(ttl)]` field can have (besides `Option` of them).
 #[diagnostic::on_unimplemented(
     message = "a #[dynamap(ttl)] field must be a `time::OffsetDateTime` or an `Option` of one",

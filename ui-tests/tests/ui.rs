@@ -7,9 +7,11 @@
 //! malformed key templates (empty, unterminated `{`, a hole not followed by `#` or the end,
 //! a hole naming a missing or skipped field); hole fields whose type cannot be a key part
 //! (reported at the field's type with `KeyPart`'s `on_unimplemented` message); missing
-//! `table`/`pk`; optional fields in the primary key; layout mismatches found by
-//! const-evaluation (missing or extra `sk`, a field stored under a key attribute name, an
-//! index the table lacks), each reported at the attribute concerned; duplicate indexes;
+//! `table`/`pk`; optional fields in the primary key; layout mismatches checked against the
+//! table's schema (missing or extra `sk`, a field stored under a key attribute name, an
+//! index the table lacks, a TTL attribute of another name, an index key of another arity,
+//! name or type), each a trait error with its own message at the attribute concerned;
+//! duplicate indexes;
 //! derives on the wrong kind of type; entity enums mixing tables or holding non-entities;
 //! compressed fields (unknown codec, level or budget out of range, `with` alongside, used in
 //! a key template); TTL fields (table without a TTL attribute, another attribute name, not a

@@ -1,0 +1,257 @@
+//! Compile-time checks that an entity fits its table's layout.
+//!
+//! The `Entity` derive cannot see the table's `#[dynamap(...)]` (it may live in another
+//! module or crate), so it checks the entity against `<Table>::SCHEMA` in constants. Each
+//! check is a trait, implemented only for `Fits<true>`, whose constant the derive names for
+//! `Fits<{ condition }>`: a layout mismatch is then a trait error whose message (from
+//! `on_unimplemented`) says what is wrong and how to fix it, reported at the attribute the
+//! derive spans it to, rather than a panic during constant evaluation.
+//!
+//! The conditions below are true when the check does not apply (an index the table lacks
+//! is reported once, by [`IndexOfTable`], not again by every check of that index).
+
+use crate::table::{IndexSchema, ScalarType, TableSchema, str_eq};
+
+/// The verdict of one layout condition, as a type.
+pub struct Fits<const OK: bool>;
+
+// Each check is a trait implemented for `Fits<true>` only; the derive names its constant
+// `OK`, so the check fails, with the trait's message, exactly when the condition is false.
+
+/// The entity has an `sk` template and its table a sort key.
+#[diagnostic::on_unimplemented(
+    message = "table `{Table}` has no sort key, so this entity cannot have an `sk` template",
+    label = "remove `sk`, or give the table a sort key with `sk = \"SK\"`"
+)]
+pub trait TableSortKeyAllowed<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+impl<Table> TableSortKeyAllowed<Table> for Fits<true> {}
+
+/// The entity has no `sk` template and its table no sort key.
+#[diagnostic::on_unimplemented(
+    message = "table `{Table}` has a sort key, so this entity needs an `sk` template",
+    label = "add `sk = \"...\"` to this entity's #[dynamap(...)]"
+)]
+pub trait TableSortKeyRequired<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+impl<Table> TableSortKeyRequired<Table> for Fits<true> {}
+
+/// The entity's `index(name = ...)` names an index of its table.
+#[diagnostic::on_unimplemented(
+    message = "table `{Table}` has no index of this name",
+    label = "not an index of `{Table}`",
+    note = "an entity's `index(name = ...)` names an index declared in its table's #[dynamap(index(...))]"
+)]
+pub trait IndexOfTable<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+impl<Table> IndexOfTable<Table> for Fits<true> {}
+
+/// An index the entity gives an `sk` has a sort key.
+#[diagnostic::on_unimplemented(
+    message = "this index of table `{Table}` has no sort key, so the entity cannot give it an `sk`",
+    label = "remove this `sk`, or give the table's index a sort key"
+)]
+pub trait IndexSortKeyAllowed<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+impl<Table> IndexSortKeyAllowed<Table> for Fits<true> {}
+
+/// An index the entity gives no `sk` has no sort key.
+#[diagnostic::on_unimplemented(
+    message = "this index of table `{Table}` has a sort key, so the entity needs an `sk` for it",
+    label = "add `sk = \"...\"` (or `sk = field(...)`) to this index"
+)]
+pub trait IndexSortKeyRequired<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+impl<Table> IndexSortKeyRequired<Table> for Fits<true> {}
+
+/// An index key is made of as many attributes as the entity gives it fields.
+#[diagnostic::on_unimplemented(
+    message = "this key of an index of table `{Table}` is made of another number of attributes",
+    label = "list one field per key attribute, in key order, with `fields(...)`"
+)]
+pub trait IndexKeyArity<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+impl<Table> IndexKeyArity<Table> for Fits<true> {}
+
+/// An index key an entity fills from a template is one string attribute.
+#[diagnostic::on_unimplemented(
+    message = "this key of an index of table `{Table}` is not a string attribute, so a template cannot fill it",
+    label = "map the key to a field with `field(...)`"
+)]
+pub trait IndexKeyIsString<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+impl<Table> IndexKeyIsString<Table> for Fits<true> {}
+
+/// A field mapped to an index key attribute is stored under that attribute's name.
+#[diagnostic::on_unimplemented(
+    message = "this field is stored under another name than the attribute of table `{Table}`'s index key it is mapped to",
+    label = "rename the field with #[dynamap(rename = \"...\")] to the key attribute's name"
+)]
+pub trait IndexKeyAttributeName<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+impl<Table> IndexKeyAttributeName<Table> for Fits<true> {}
+
+/// A field mapped to an index key attribute has the attribute's declared type.
+#[diagnostic::on_unimplemented(
+    message = "this field's type is not the type the attribute of table `{Table}`'s index key is declared with",
+    label = "the table declares the attribute's type with `pk_type`/`sk_type`"
+)]
+pub trait IndexKeyAttributeType<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+impl<Table> IndexKeyAttributeType<Table> for Fits<true> {}
+
+/// A field is not stored under a name the table uses for keys or the entity type.
+#[diagnostic::on_unimplemented(
+    message = "table `{Table}` uses this attribute name for keys or the entity type",
+    label = "store the field under another name with #[dynamap(rename = \"...\")]"
+)]
+pub trait AttributeFreeForFields<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+impl<Table> AttributeFreeForFields<Table> for Fits<true> {}
+
+/// A TTL field's table declares a TTL attribute.
+#[diagnostic::on_unimplemented(
+    message = "table `{Table}` declares no TTL attribute",
+    label = "add `ttl = \"...\"` to the table's #[dynamap(...)], naming this field's attribute"
+)]
+pub trait TableHasTtl<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+impl<Table> TableHasTtl<Table> for Fits<true> {}
+
+/// A TTL field is stored under the table's TTL attribute.
+#[diagnostic::on_unimplemented(
+    message = "the TTL attribute of table `{Table}` has another name than this field's",
+    label = "name the field after the table's TTL attribute, or use #[dynamap(rename = \"...\")]"
+)]
+pub trait TtlAttributeName<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+impl<Table> TtlAttributeName<Table> for Fits<true> {}
+
+/// Which key of an index a check is about.
+#[derive(Clone, Copy)]
+pub enum Part {
+    /// The partition key.
+    Pk,
+    /// The sort key.
+    Sk,
+}
+
+const fn key_len(index: &IndexSchema, part: Part) -> usize {
+    match part {
+        Part::Pk => index.pk_len(),
+        Part::Sk => index.sk_len(),
+    }
+}
+
+const fn key_at(index: &IndexSchema, part: Part, n: usize) -> (&'static str, ScalarType) {
+    match part {
+        Part::Pk => index.pk_at(n),
+        Part::Sk => index.sk_at(n),
+    }
+}
+
+/// True when the table has an index `name`.
+pub const fn has_index(schema: &TableSchema, name: &str) -> bool {
+    schema.index(name).is_some()
+}
+
+/// True when index `name` has a sort key exactly when `entity_has_sk` (or does not exist).
+pub const fn index_sort_key_fits(schema: &TableSchema, name: &str, entity_has_sk: bool) -> bool {
+    match schema.index(name) {
+        Some(index) => index.sk.is_some() == entity_has_sk,
+        None => true,
+    }
+}
+
+/// True when the `part` key of index `name` has `attributes` attributes (or does not exist).
+pub const fn index_key_len_is(
+    schema: &TableSchema,
+    name: &str,
+    part: Part,
+    attributes: usize,
+) -> bool {
+    match schema.index(name) {
+        // An `sk` the index does not have is `IndexSortKeyAllowed`'s to report.
+        Some(index) if matches!(part, Part::Pk) || index.sk.is_some() => {
+            key_len(index, part) == attributes
+        }
+        _ => true,
+    }
+}
+
+/// True when attribute `n` of the `part` key of index `name` is a string (or does not
+/// exist).
+pub const fn index_key_is_string_at(
+    schema: &TableSchema,
+    name: &str,
+    part: Part,
+    n: usize,
+) -> bool {
+    match schema.index(name) {
+        Some(index) if n < key_len(index, part) => key_at(index, part, n).1.is(ScalarType::String),
+        _ => true,
+    }
+}
+
+/// True when attribute `n` of the `part` key of index `name` is called `attribute` (or
+/// does not exist).
+pub const fn index_key_name_is(
+    schema: &TableSchema,
+    name: &str,
+    part: Part,
+    n: usize,
+    attribute: &str,
+) -> bool {
+    match schema.index(name) {
+        Some(index) if n < key_len(index, part) => str_eq(key_at(index, part, n).0, attribute),
+        _ => true,
+    }
+}
+
+/// True when attribute `n` of the `part` key of index `name` has type `kind` (or does not
+/// exist).
+pub const fn index_key_type_is(
+    schema: &TableSchema,
+    name: &str,
+    part: Part,
+    n: usize,
+    kind: ScalarType,
+) -> bool {
+    match schema.index(name) {
+        Some(index) if n < key_len(index, part) => key_at(index, part, n).1.is(kind),
+        _ => true,
+    }
+}
+
+/// True when the table's TTL attribute is `attribute` (or the table has none: that is
+/// [`TableHasTtl`]'s to report).
+pub const fn ttl_attribute_is(schema: &TableSchema, attribute: &str) -> bool {
+    match schema.ttl {
+        Some(ttl) => str_eq(ttl, attribute),
+        None => true,
+    }
+}
