@@ -112,6 +112,7 @@
 //!   server errors and unprocessed items into a client for tests.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod admin;
 pub mod batch;
 pub mod codec;
 mod db;

@@ -24,6 +24,7 @@ mod raw_actions;
 mod retries;
 mod scans;
 mod table;
+mod table_lifecycle;
 mod timeseries_rolling;
 mod timeseries_rows;
 mod transaction_lookups;

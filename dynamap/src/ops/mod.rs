@@ -1,7 +1,6 @@
-//! Single-item operations: put, get, delete; and creating the table.
+//! Single-item operations: put, get, delete, update.
 
 pub(crate) mod condition;
-mod create_table;
 mod delete;
 pub(crate) mod expiry;
 mod get;

@@ -1,0 +1,90 @@
+//! DescribeTable and DeleteTable.
+
+use std::time::Duration;
+
+use aws_sdk_dynamodb::client::Waiters;
+use aws_sdk_dynamodb::types::TableDescription;
+use tracing::Instrument;
+
+use crate::ops::call_span;
+use crate::{Db, Error, Result};
+
+/// How long deleting a table waits for it to be gone.
+const GONE_TIMEOUT: Duration = Duration::from_secs(300);
+
+impl Db {
+    /// The live table as DynamoDB describes it: key schema, attribute types, indexes,
+    /// billing, stream, item count. A table that does not exist is an error whose
+    /// [`code`](crate::Error::code) is `ResourceNotFoundException`.
+    ///
+    /// ```no_run
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let table = db.describe_table().await?;
+    /// println!("{:?} holds about {} items", table.table_status(), table.item_count().unwrap_or(0));
+    /// # Ok(()) }
+    /// ```
+    pub async fn describe_table(&self) -> Result<TableDescription> {
+        let span = call_span("DescribeTable", self.table_name(), "");
+        let described = self
+            .client()
+            .describe_table()
+            .table_name(self.table_name())
+            .send()
+            .instrument(span)
+            .await
+            .map_err(|err| Error::service("DescribeTable", err))?;
+        described.table.ok_or_else(|| Error::Service {
+            operation: "DescribeTable",
+            code: None,
+            message: format!("DynamoDB described no table `{}`", self.table_name()),
+            source: "DescribeTable answered without a table".into(),
+        })
+    }
+
+    /// Deletes this handle's table and every item in it, and returns once it is gone.
+    /// Deleting a table that does not exist succeeds, as creating one that exists does. A
+    /// table with deletion protection is refused by DynamoDB (an
+    /// [`Error::Service`](crate::Error::Service) from DeleteTable) and kept.
+    ///
+    /// ```no_run
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// db.delete_table().await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn delete_table(&self) -> Result<()> {
+        let span = call_span("DeleteTable", self.table_name(), "");
+        let deleted = self
+            .client()
+            .delete_table()
+            .table_name(self.table_name())
+            .send()
+            .instrument(span)
+            .await;
+        match deleted {
+            Ok(_) => {}
+            Err(err)
+                if err
+                    .as_service_error()
+                    .is_some_and(|e| e.is_resource_not_found_exception()) =>
+            {
+                return Ok(());
+            }
+            Err(err) => return Err(Error::service("DeleteTable", err)),
+        }
+        self.client()
+            .wait_until_table_not_exists()
+            .table_name(self.table_name())
+            .wait(GONE_TIMEOUT)
+            .await
+            .map_err(|err| Error::Service {
+                operation: "DescribeTable",
+                code: None,
+                message: format!(
+                    "table `{}` was not deleted in time: {err}",
+                    self.table_name()
+                ),
+                source: Box::new(err),
+            })?;
+        Ok(())
+    }
+}

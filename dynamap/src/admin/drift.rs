@@ -1,0 +1,297 @@
+//! The drift check: a live table compared with its layout.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use aws_sdk_dynamodb::types::{
+    KeySchemaElement, KeyType, Projection as SdkProjection, ProjectionType, TimeToLiveStatus,
+};
+
+use super::schema::{index_key, key_attribute_types, table_key};
+use crate::table::{Projection, Table};
+use crate::{Db, Error, Result};
+
+/// One way a live table differs from its layout, as [`Db::verify_table`] reports it.
+/// Each displays as one line a deploy log can show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Drift {
+    /// The key schema of the table (`index: None`) or of an index differs: attribute
+    /// names, order, or which are partition and sort keys. Keys are shown as
+    /// `PK HASH, SK RANGE`.
+    KeySchema {
+        /// The index, or `None` for the table's own key.
+        index: Option<String>,
+        /// The layout's key.
+        expected: String,
+        /// The live key.
+        found: String,
+    },
+    /// A key attribute is defined with another type than the layout's (`S`, `N`, `B`).
+    AttributeType {
+        /// The attribute.
+        attribute: String,
+        /// The layout's type.
+        expected: String,
+        /// The live type.
+        found: String,
+    },
+    /// A global secondary index of the layout is not on the live table.
+    MissingIndex {
+        /// The index name.
+        index: String,
+    },
+    /// The live table has a secondary index the layout does not declare.
+    UnexpectedIndex {
+        /// The index name.
+        index: String,
+    },
+    /// An index projects other attributes than the layout says (`ALL`, `KEYS_ONLY`, or
+    /// `INCLUDE a, b`).
+    Projection {
+        /// The index name.
+        index: String,
+        /// The layout's projection.
+        expected: String,
+        /// The live projection.
+        found: String,
+    },
+    /// Time to live is off, or on for another attribute, than the layout says.
+    Ttl {
+        /// The layout's TTL attribute, if any.
+        expected: Option<String>,
+        /// The attribute live TTL reads, if TTL is on (or being turned on).
+        found: Option<String>,
+    },
+}
+
+impl fmt::Display for Drift {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Drift::KeySchema {
+                index: None,
+                expected,
+                found,
+            } => {
+                write!(f, "table key is {found}, the layout's is {expected}")
+            }
+            Drift::KeySchema {
+                index: Some(index),
+                expected,
+                found,
+            } => {
+                write!(
+                    f,
+                    "index {index:?} key is {found}, the layout's is {expected}"
+                )
+            }
+            Drift::AttributeType {
+                attribute,
+                expected,
+                found,
+            } => {
+                write!(
+                    f,
+                    "key attribute `{attribute}` has type {found}, the layout's is {expected}"
+                )
+            }
+            Drift::MissingIndex { index } => write!(f, "index {index:?} of the layout is missing"),
+            Drift::UnexpectedIndex { index } => {
+                write!(f, "index {index:?} is not in the layout")
+            }
+            Drift::Projection {
+                index,
+                expected,
+                found,
+            } => {
+                write!(
+                    f,
+                    "index {index:?} projects {found}, the layout's projects {expected}"
+                )
+            }
+            Drift::Ttl { expected, found } => {
+                let show = |ttl: &Option<String>| {
+                    ttl.as_ref()
+                        .map_or("off".to_owned(), |a| format!("on `{a}`"))
+                };
+                write!(
+                    f,
+                    "time to live is {}, the layout's is {}",
+                    show(found),
+                    show(expected)
+                )
+            }
+        }
+    }
+}
+
+impl Db {
+    /// Compares the live table with layout `T` and lists every difference: the table's key
+    /// schema, the types of key attributes, each global secondary index (missing,
+    /// unexpected, its key schema and projection) and time to live. An empty list means the
+    /// table matches; a table that does not exist is an error (`ResourceNotFoundException`).
+    ///
+    /// This is the check to run before deploying code with a changed layout: DynamoDB
+    /// cannot change a table's key schema, and an index added to the layout is not on the
+    /// table until it is created (UpdateTable).
+    ///
+    /// ```no_run
+    /// # use dynamap::Table;
+    /// # #[derive(Table)]
+    /// # #[dynamap(pk = "PK", sk = "SK", index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK"))]
+    /// # struct App;
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let drift = db.verify_table::<App>().await?;
+    /// for difference in &drift {
+    ///     eprintln!("{}: {difference}", db.table_name());
+    /// }
+    /// assert!(drift.is_empty());
+    /// # Ok(()) }
+    /// ```
+    pub async fn verify_table<T: Table>(&self) -> Result<Vec<Drift>> {
+        let schema = T::SCHEMA;
+        let live = self.describe_table().await?;
+        let mut drift = Vec::new();
+
+        let expected = show_key(&table_key(&schema));
+        let found = show_live_key(live.key_schema());
+        if expected != found {
+            drift.push(Drift::KeySchema {
+                index: None,
+                expected,
+                found,
+            });
+        }
+
+        for (attribute, kind) in key_attribute_types(&schema)? {
+            let live_type = live
+                .attribute_definitions()
+                .iter()
+                .find(|d| d.attribute_name() == attribute)
+                .map(|d| d.attribute_type().as_str().to_owned());
+            if let Some(found) = live_type
+                && found != kind.code()
+            {
+                drift.push(Drift::AttributeType {
+                    attribute: attribute.to_owned(),
+                    expected: kind.code().to_owned(),
+                    found,
+                });
+            }
+        }
+
+        let live_indexes = live.global_secondary_indexes();
+        for index in schema.indexes {
+            let Some(found) = live_indexes
+                .iter()
+                .find(|i| i.index_name() == Some(index.name))
+            else {
+                drift.push(Drift::MissingIndex {
+                    index: index.name.to_owned(),
+                });
+                continue;
+            };
+            let expected = show_key(&index_key(index));
+            let found_key = show_live_key(found.key_schema());
+            if expected != found_key {
+                drift.push(Drift::KeySchema {
+                    index: Some(index.name.to_owned()),
+                    expected,
+                    found: found_key,
+                });
+            }
+            let expected = show_projection(index.projection);
+            let found_projection = show_live_projection(found.projection());
+            if expected != found_projection {
+                drift.push(Drift::Projection {
+                    index: index.name.to_owned(),
+                    expected,
+                    found: found_projection,
+                });
+            }
+        }
+        let live_names = live_indexes.iter().filter_map(|i| i.index_name()).chain(
+            live.local_secondary_indexes()
+                .iter()
+                .filter_map(|i| i.index_name()),
+        );
+        for name in live_names {
+            if schema.index(name).is_none() {
+                drift.push(Drift::UnexpectedIndex {
+                    index: name.to_owned(),
+                });
+            }
+        }
+
+        let found = self.live_ttl().await?;
+        let expected = schema.ttl.map(str::to_owned);
+        if found != expected {
+            drift.push(Drift::Ttl { expected, found });
+        }
+        Ok(drift)
+    }
+
+    /// The attribute time to live reads, when it is on or being turned on.
+    async fn live_ttl(&self) -> Result<Option<String>> {
+        let ttl = self
+            .client()
+            .describe_time_to_live()
+            .table_name(self.table_name())
+            .send()
+            .await
+            .map_err(|err| Error::service("DescribeTimeToLive", err))?;
+        Ok(ttl.time_to_live_description().and_then(|d| {
+            matches!(
+                d.time_to_live_status(),
+                Some(TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling)
+            )
+            .then(|| d.attribute_name().map(str::to_owned))
+            .flatten()
+        }))
+    }
+}
+
+fn show_key(key: &[(&str, KeyType)]) -> String {
+    key.iter()
+        .map(|(name, key_type)| format!("{name} {}", key_type.as_str()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn show_live_key(key: &[KeySchemaElement]) -> String {
+    key.iter()
+        .map(|k| format!("{} {}", k.attribute_name(), k.key_type().as_str()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn show_projection(projection: Projection) -> String {
+    match projection {
+        Projection::All => "ALL".to_owned(),
+        Projection::KeysOnly => "KEYS_ONLY".to_owned(),
+        Projection::Include(attributes) => show_include(attributes.iter().copied()),
+    }
+}
+
+fn show_live_projection(projection: Option<&SdkProjection>) -> String {
+    match projection.and_then(|p| p.projection_type()) {
+        Some(ProjectionType::Include) => show_include(
+            projection
+                .map(|p| p.non_key_attributes())
+                .unwrap_or_default()
+                .iter()
+                .map(String::as_str),
+        ),
+        Some(other) => other.as_str().to_owned(),
+        None => "ALL".to_owned(),
+    }
+}
+
+/// `INCLUDE a, b`, attributes sorted: their order means nothing to DynamoDB.
+fn show_include<'a>(attributes: impl Iterator<Item = &'a str>) -> String {
+    let sorted: BTreeSet<&str> = attributes.collect();
+    format!(
+        "INCLUDE {}",
+        sorted.into_iter().collect::<Vec<_>>().join(", ")
+    )
+}

@@ -1,0 +1,111 @@
+//! A [`TableSchema`] in CreateTable's terms: attribute definitions, key schemas, indexes.
+
+use std::collections::BTreeMap;
+
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, KeySchemaElement, KeyType, Projection as SdkProjection, ProjectionType,
+    ScalarAttributeType,
+};
+
+use crate::table::{IndexSchema, Projection, ScalarType, TableSchema};
+use crate::{Error, Result};
+
+/// Every key attribute of the table and its indexes, with its type, each once. Refuses a
+/// layout that gives one attribute two types.
+pub(super) fn key_attribute_types(
+    schema: &TableSchema,
+) -> Result<BTreeMap<&'static str, ScalarType>> {
+    let mut types = BTreeMap::new();
+    types.insert(schema.pk, ScalarType::String);
+    if let Some(sk) = schema.sk {
+        types.insert(sk, ScalarType::String);
+    }
+    for index in schema.indexes {
+        for (name, kind) in index.pk_attributes().chain(index.sk_attributes()) {
+            if let Some(declared) = types.insert(name, kind)
+                && declared != kind
+            {
+                return Err(Error::InvalidRequest {
+                    reason: format!(
+                        "attribute `{name}` is a key of type {} and of type {} in layout `{}`",
+                        declared.code(),
+                        kind.code(),
+                        schema.type_name
+                    ),
+                });
+            }
+        }
+    }
+    Ok(types)
+}
+
+pub(super) fn attribute_definitions(schema: &TableSchema) -> Result<Vec<AttributeDefinition>> {
+    key_attribute_types(schema)?
+        .into_iter()
+        .map(|(name, kind)| {
+            AttributeDefinition::builder()
+                .attribute_name(name)
+                .attribute_type(ScalarAttributeType::from(kind.code()))
+                .build()
+                .map_err(|err| build_error("CreateTable", err))
+        })
+        .collect()
+}
+
+/// The table's key: partition key (`HASH`), then sort key (`RANGE`).
+pub(super) fn table_key(schema: &TableSchema) -> Vec<(&'static str, KeyType)> {
+    key_of([schema.pk], schema.sk)
+}
+
+/// An index's key: every partition key attribute (`HASH`), then every sort key attribute
+/// (`RANGE`), in key order.
+pub(super) fn index_key(index: &IndexSchema) -> Vec<(&'static str, KeyType)> {
+    key_of(
+        index.pk_attributes().map(|(name, _)| name),
+        index.sk_attributes().map(|(name, _)| name),
+    )
+}
+
+fn key_of(
+    pk: impl IntoIterator<Item = &'static str>,
+    sk: impl IntoIterator<Item = &'static str>,
+) -> Vec<(&'static str, KeyType)> {
+    let pk = pk.into_iter().map(|name| (name, KeyType::Hash));
+    let sk = sk.into_iter().map(|name| (name, KeyType::Range));
+    pk.chain(sk).collect()
+}
+
+pub(super) fn key_schema(key: &[(&str, KeyType)]) -> Result<Vec<KeySchemaElement>> {
+    key.iter()
+        .map(|(name, key_type)| {
+            KeySchemaElement::builder()
+                .attribute_name(*name)
+                .key_type(key_type.clone())
+                .build()
+                .map_err(|err| build_error("CreateTable", err))
+        })
+        .collect()
+}
+
+pub(super) fn projection(projection: Projection) -> SdkProjection {
+    match projection {
+        Projection::All => SdkProjection::builder().projection_type(ProjectionType::All),
+        Projection::KeysOnly => SdkProjection::builder().projection_type(ProjectionType::KeysOnly),
+        Projection::Include(attributes) => SdkProjection::builder()
+            .projection_type(ProjectionType::Include)
+            .set_non_key_attributes(Some(attributes.iter().map(|a| (*a).to_owned()).collect())),
+    }
+    .build()
+}
+
+pub(super) fn build_error(
+    operation: &'static str,
+    err: aws_sdk_dynamodb::error::BuildError,
+) -> Error {
+    Error::Service {
+        operation,
+        code: None,
+        message: err.to_string(),
+        source: Box::new(err),
+    }
+}
