@@ -27,6 +27,7 @@ mod table;
 mod table_lifecycle;
 mod timeseries_rolling;
 mod timeseries_rows;
+mod transact_get;
 mod transaction_lookups;
 mod ttl;
 mod updates;

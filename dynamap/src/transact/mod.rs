@@ -1,4 +1,6 @@
-//! Transactions: up to 100 writes and checks across entities that succeed or fail together.
+//! Transactions: up to 100 writes and checks across entities that succeed or fail together;
+//! and read transactions ([`TransactGet`], made by [`Db::transact_get`]), up to 100 items of
+//! any entity types read as of one moment.
 //!
 //! ```no_run
 //! # use dynamap::{Entity, Table};
@@ -22,6 +24,7 @@
 //! actions were added), its entity and DynamoDB's reason code.
 
 mod failure;
+mod get;
 mod limits;
 
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
@@ -31,6 +34,7 @@ use aws_sdk_dynamodb::types::{
 use tracing::Instrument;
 
 pub use failure::{ActionFailure, describe};
+pub use get::{ReadResults, Slot, TransactGet};
 
 use crate::codec::Item;
 use crate::expr::{Condition, Placeholders};

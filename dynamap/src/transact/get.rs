@@ -1,0 +1,283 @@
+//! TransactGetItems: up to 100 items of any entity types, read as of one moment.
+
+use std::collections::HashMap;
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use aws_sdk_dynamodb::types::{Get, TransactGetItem};
+use tracing::Instrument;
+
+use super::MAX_ACTIONS;
+use crate::codec::Item;
+use crate::key::Key;
+use crate::ops::{call_span, expiry, key_item};
+use crate::query::{Decode, UnknownEntity};
+use crate::table::{Table, TableSchema};
+use crate::{Db, Entity, Error, Result};
+
+/// Tells one read transaction's slots from another's.
+static NEXT_READ: AtomicU64 = AtomicU64::new(0);
+
+/// A pending read transaction: up to 100 items of any entity types, read together as of
+/// one moment (no write lands between two of them). Made by [`Db::transact_get`].
+///
+/// Each [`get`](Self::get) returns a typed [`Slot`]; after [`send`](Self::send), the
+/// [`ReadResults`] give each slot's item as its own type, or `None` when it is absent.
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+/// # struct Account { id: String, balance: i64 }
+/// # #[derive(Entity)] #[dynamap(table = App, entity = "Limit", pk = "ACCOUNT#{id}", sk = "LIMIT")]
+/// # struct Limit { id: String, daily: i64 }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let mut read = db.transact_get();
+/// let from = read.get(Account::key("alice"));
+/// let to = read.get(Account::key("bob"));
+/// let limit = read.get(Limit::key("alice"));
+/// let results = read.send().await?;
+/// let (from, to): (Option<Account>, Option<Account>) = (results.get(from)?, results.get(to)?);
+/// let limit: Option<Limit> = results.get(limit)?;
+/// # Ok(()) }
+/// ```
+///
+/// Checked before sending: at most 100 items, none named twice (DynamoDB rejects both).
+#[must_use = "a read transaction does nothing until it is sent"]
+pub struct TransactGet<'a> {
+    db: &'a Db,
+    id: u64,
+    reads: Vec<Read>,
+    error: Option<Error>,
+}
+
+/// One item to read, with what decoding and checks need.
+struct Read {
+    entity: &'static str,
+    schema: TableSchema,
+    key: Item,
+}
+
+/// Where one item of a read transaction lands in its [`ReadResults`], typed by the entity
+/// whose key named it. Made by [`TransactGet::get`].
+#[derive(Debug)]
+pub struct Slot<E> {
+    read: u64,
+    index: usize,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E> Clone for Slot<E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E> Copy for Slot<E> {}
+
+impl Db {
+    /// A new, empty read transaction on this table; see [`TransactGet`].
+    pub fn transact_get(&self) -> TransactGet<'_> {
+        TransactGet {
+            db: self,
+            id: NEXT_READ.fetch_add(1, Ordering::Relaxed),
+            reads: Vec::new(),
+            error: None,
+        }
+    }
+}
+
+impl TransactGet<'_> {
+    /// Adds the item `key` names, and returns the slot its result will be in.
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+    /// # struct Sensor { id: String }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let mut read = db.transact_get();
+    /// let slots: Vec<_> = ["S1", "S2", "S3"].iter().map(|id| read.get(Sensor::key(*id))).collect();
+    /// let results = read.send().await?;
+    /// for slot in slots {
+    ///     println!("{:?}", results.get(slot)?.map(|s: Sensor| s.id));
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn get<E: Entity>(&mut self, key: Key<E>) -> Slot<E> {
+        let index = self.reads.len();
+        match key_item(key) {
+            Ok(key) => self.reads.push(Read {
+                entity: E::ENTITY_TYPE,
+                schema: <E::Table as Table>::SCHEMA,
+                key,
+            }),
+            Err(err) => {
+                self.error.get_or_insert(err);
+            }
+        }
+        Slot {
+            read: self.id,
+            index,
+            entity: PhantomData,
+        }
+    }
+
+    /// How many items the transaction reads.
+    pub fn len(&self) -> usize {
+        self.reads.len()
+    }
+
+    /// True when nothing was added.
+    pub fn is_empty(&self) -> bool {
+        self.reads.is_empty()
+    }
+
+    /// Reads every item in one TransactGetItems call. An empty transaction reads nothing
+    /// and sends nothing.
+    pub async fn send(self) -> Result<ReadResults> {
+        if let Some(err) = self.error {
+            return Err(err);
+        }
+        validate(&self.reads)?;
+        let mut results = ReadResults {
+            read: self.id,
+            include_expired: self.db.includes_expired(),
+            schemas: self.reads.iter().map(|r| r.schema).collect(),
+            items: Vec::new(),
+        };
+        if self.reads.is_empty() {
+            return Ok(results);
+        }
+        let gets = self
+            .reads
+            .into_iter()
+            .map(|read| {
+                let get = Get::builder()
+                    .table_name(self.db.table_name())
+                    .set_key(Some(read.key))
+                    .build()
+                    .map_err(|err| Error::InvalidRequest {
+                        reason: err.to_string(),
+                    })?;
+                Ok(TransactGetItem::builder().get(get).build())
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let span = call_span("TransactGetItems", self.db.table_name(), "");
+        let output = self
+            .db
+            .client()
+            .transact_get_items()
+            .set_transact_items(Some(gets))
+            .send()
+            .instrument(span)
+            .await
+            .map_err(|err| Error::service("TransactGetItems", err))?;
+        results.items = output
+            .responses
+            .unwrap_or_default()
+            .into_iter()
+            .map(|response| response.item)
+            .collect();
+        if results.items.len() != results.schemas.len() {
+            return Err(Error::Service {
+                operation: "TransactGetItems",
+                code: None,
+                message: format!(
+                    "{} items asked for, {} answers",
+                    results.schemas.len(),
+                    results.items.len()
+                ),
+                source: "TransactGetItems answered another number of items".into(),
+            });
+        }
+        Ok(results)
+    }
+}
+
+/// At most 100 items, none twice.
+fn validate(reads: &[Read]) -> Result<()> {
+    if reads.len() > MAX_ACTIONS {
+        return Err(Error::TooManyActions {
+            actions: reads.len(),
+            limit: MAX_ACTIONS,
+        });
+    }
+    let mut seen: HashMap<Vec<(&String, &str)>, usize> = HashMap::new();
+    for (index, read) in reads.iter().enumerate() {
+        let mut key: Vec<(&String, &str)> = read
+            .key
+            .iter()
+            .map(|(name, value)| (name, value.as_s().map_or("", String::as_str)))
+            .collect();
+        key.sort();
+        if let Some(first) = seen.insert(key, index) {
+            return Err(Error::DuplicateTransactionItem {
+                first_entity: reads[first].entity,
+                entity: read.entity,
+                first,
+                second: index,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// What a read transaction found, slot by slot. Made by [`TransactGet::send`].
+#[derive(Debug)]
+pub struct ReadResults {
+    read: u64,
+    include_expired: bool,
+    schemas: Vec<TableSchema>,
+    items: Vec<Option<Item>>,
+}
+
+impl ReadResults {
+    /// The item in `slot`, decoded as the entity whose key named it: `None` when there is
+    /// no such item (or its time to live has passed, unless the [`Db`] includes expired
+    /// items). An item of another entity type under that key is an error, as for
+    /// [`Db::get`].
+    pub fn get<E: Entity>(&self, slot: Slot<E>) -> Result<Option<E>> {
+        self.item(slot)?.map(E::from_item).transpose()
+    }
+
+    /// The item in `slot`, decoded into `U`, an enum deriving `EntityEnum`, by its entity
+    /// type: for a key that may hold any of several entities. An item of a type `U` does not
+    /// know is an [`Error::UnknownEntityType`].
+    pub fn get_as<E: Entity, U: Decode<Table = E::Table>>(
+        &self,
+        slot: Slot<E>,
+    ) -> Result<Option<U>> {
+        match self.item(slot)? {
+            Some(item) => U::decode(item, UnknownEntity::Error),
+            None => Ok(None),
+        }
+    }
+
+    /// How many of the items were found (present and, by default, unexpired).
+    pub fn found(&self) -> usize {
+        (0..self.items.len())
+            .filter(|&i| self.visible(i).is_some())
+            .count()
+    }
+
+    /// The raw item in `slot`, after the checks every reader shares.
+    fn item<E: Entity>(&self, slot: Slot<E>) -> Result<Option<Item>> {
+        if slot.read != self.read || slot.index >= self.items.len() {
+            return Err(Error::InvalidRequest {
+                reason: format!(
+                    "a slot of entity `{}` from another read transaction was used on these results",
+                    E::ENTITY_TYPE
+                ),
+            });
+        }
+        Ok(self.visible(slot.index).cloned())
+    }
+
+    fn visible(&self, index: usize) -> Option<&Item> {
+        let item = self.items[index].as_ref()?;
+        let expired = !self.include_expired
+            && expiry::is_expired(&self.schemas[index], item, expiry::now_epoch_seconds());
+        (!expired).then_some(item)
+    }
+}
