@@ -143,7 +143,10 @@ async fn an_item_of_another_entity_under_the_key_is_an_error() {
     let mut item = sensor("S1").to_item().expect("item");
     let key = Reading::key("S1", at);
     let (pk, sk) = key.values().expect("key");
-    item.insert("PK".into(), dynamap::codec::AttributeValue::S(pk.to_owned()));
+    item.insert(
+        "PK".into(),
+        dynamap::codec::AttributeValue::S(pk.to_owned()),
+    );
     item.insert(
         "SK".into(),
         dynamap::codec::AttributeValue::S(sk.expect("sk").to_owned()),

@@ -10,6 +10,7 @@ use super::call::Settings;
 use super::{ItemKey, get_exec};
 use crate::key::{Key, KeyError};
 use crate::retry::RetryPolicy;
+use crate::table::Table;
 use crate::{Db, Entity, Error, Result};
 
 /// The most keys one `BatchGetItem` call may hold.
@@ -110,14 +111,14 @@ impl<'a, E: Entity> BatchGet<'a, E> {
     /// Sends the calls. Fails as a whole only when the batch cannot run at all; a key that
     /// could not be read is in [`BatchGetReport::failed`].
     pub async fn send(self) -> Result<BatchGetReport<E>> {
-        get_exec::run(
-            self.db,
-            self.keys,
-            self.consistent,
-            self.include_expired,
-            self.settings,
-        )
-        .await
+        let reader = get_exec::Reader {
+            schema: <E::Table as Table>::SCHEMA,
+            entity: E::ENTITY_TYPE,
+            consistent: self.consistent,
+            include_expired: self.include_expired,
+            decode: E::from_item,
+        };
+        get_exec::run(self.db, self.keys, reader, self.settings).await
     }
 }
 

@@ -16,23 +16,39 @@ use crate::codec::Item;
 use crate::key::KeyError;
 use crate::ops::expiry;
 use crate::retry::SplitMix64;
-use crate::table::Table;
-use crate::{Db, Entity, Error, Result};
+use crate::table::TableSchema;
+use crate::{Db, Error, Result};
+
+/// What a batch get reads and how it decodes what it finds: one entity type
+/// (`Entity::from_item`) or an entity enum (by each item's entity type).
+pub(super) struct Reader<D> {
+    pub(super) schema: TableSchema,
+    /// The entity type, or the enum's name, for spans and messages.
+    pub(super) entity: &'static str,
+    pub(super) consistent: bool,
+    pub(super) include_expired: bool,
+    pub(super) decode: fn(Item) -> Result<D>,
+}
 
 /// Reads every distinct key once, then hands each item to every position that asked.
-pub(super) async fn run<E: Entity>(
+pub(super) async fn run<D>(
     db: &Db,
     keys: Vec<Result<ItemKey, KeyError>>,
-    consistent: bool,
-    include_expired: bool,
+    reader: Reader<D>,
     settings: Settings,
-) -> Result<BatchGetReport<E>> {
+) -> Result<BatchGetReport<D>> {
     let ctx = Ctx::new(db, settings)?;
-    let schema = <E::Table as Table>::SCHEMA;
+    let Reader {
+        schema,
+        entity,
+        consistent,
+        include_expired,
+        decode,
+    } = reader;
     let names = (schema.pk, schema.sk);
     let target = Target {
         names,
-        entity: E::ENTITY_TYPE,
+        entity,
         consistent,
     };
     let mut report = BatchGetReport {
@@ -108,15 +124,21 @@ pub(super) async fn run<E: Entity>(
         };
         // Every position but the last decodes a copy; the last takes the item itself.
         for &index in rest {
-            decode_into(&mut report, index, key, item.clone());
+            decode_into(&mut report, decode, index, key, item.clone());
         }
-        decode_into(&mut report, last, key, item);
+        decode_into(&mut report, decode, last, key, item);
     }
     Ok(report)
 }
 
-fn decode_into<E: Entity>(report: &mut BatchGetReport<E>, index: usize, key: &ItemKey, item: Item) {
-    match E::from_item(item) {
+fn decode_into<D>(
+    report: &mut BatchGetReport<D>,
+    decode: fn(Item) -> Result<D>,
+    index: usize,
+    key: &ItemKey,
+    item: Item,
+) {
+    match decode(item) {
         Ok(entity) => report.items[index] = Some(entity),
         Err(err) => report.failed.push(FailedGet {
             index,

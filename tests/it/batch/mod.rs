@@ -3,6 +3,7 @@
 
 mod fan_out;
 mod get;
+mod get_mixed;
 mod write;
 
 use std::collections::HashSet;
