@@ -1,7 +1,8 @@
 //! Building sensors in a single table (seed 003): register sensors, write their readings,
 //! read a sensor back, find sensors by location through a sparse index (a sensor without a
-//! room stays out of it, as do the readings), and fetch a sensor with its latest readings in
-//! one query.
+//! room stays out of it, as do the readings) and through location items kept in sync with
+//! each sensor by transactions (every sensor has one), and fetch a sensor with its latest
+//! readings in one query.
 //!
 //! ```text
 //! cargo run --example sensors
@@ -26,13 +27,17 @@ struct App;
 /// A sensor's details: `SENSOR#<id>` / `SENSORINFO`, and in the location index under
 /// `CITY#<city>` / `LOC#<building>#<floor>#<room>` when it has a room: a sensor without one
 /// (on a roof, in a corridor) gets no index attributes, so the index stays sparse.
+///
+/// Every sensor also has a location item, `SITE#<city>` / `BUILDING#<building>#<floor>#<id>`,
+/// written, moved and deleted with it in one transaction: seed 003's "additional item".
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[dynamap(
     table = App,
     entity = "Sensor",
     pk = "SENSOR#{id}",
     sk = "SENSORINFO",
-    index(name = "GSI1", pk = "CITY#{city}", sk = "LOC#{building}#{floor}#{room}")
+    index(name = "GSI1", pk = "CITY#{city}", sk = "LOC#{building}#{floor}#{room}"),
+    lookup(name = "site", pk = "SITE#{city}", sk = "BUILDING#{building}#{floor}#{id}")
 )]
 struct Sensor {
     id: String,
@@ -224,6 +229,27 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         indexed.iter().any(|s| s.id == roof.id)
     );
 
+    // Through the location items: every sensor in building A, the roomless one too, read
+    // with one query of the location items and one batch get of their sensors.
+    let site = db
+        .query(Sensor::by_site("Poznań"))
+        .sk_prefix(("A",))
+        .owners()
+        .await?;
+    println!("in Poznań, building A, by location items: {:?}", ids(site));
+    let floor = db
+        .query(Sensor::by_site("Poznań"))
+        .sk_prefix(("A", "2"))
+        .all()
+        .await?;
+    println!(
+        "sensor keys on floor 2 of building A: {:?}",
+        floor
+            .iter()
+            .map(|owner| owner.key().values().map(|(pk, _)| pk.to_owned()))
+            .collect::<Result<Vec<_>, _>>()?
+    );
+
     // One query for a sensor and its 10 latest readings: SENSORINFO sorts after READ#...,
     // so reading the partition newest first returns the details, then the readings.
     let page = db
@@ -253,8 +279,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// A raw scan: sensors with a room carry GSI1PK/GSI1SK; the roomless sensor and the
-/// readings carry none, so they stay out of the index.
+/// A raw scan: sensors with a room carry GSI1PK/GSI1SK; the roomless sensor, the readings
+/// and the location items carry none, so they stay out of the index.
 async fn print_index_attributes(db: &dynamap::Db) -> Result<(), Box<dyn std::error::Error>> {
     let scan = db
         .client()
@@ -279,11 +305,13 @@ async fn print_index_attributes(db: &dynamap::Db) -> Result<(), Box<dyn std::err
     for line in indexed {
         println!("  {line}");
     }
-    let sensors_outside = not_indexed.iter().filter(|e| *e == "Sensor").count();
+    let of = |entity: &str| not_indexed.iter().filter(|e| *e == entity).count();
     println!(
-        "items without index attributes: {} ({sensors_outside} sensor, {} readings)",
+        "items without index attributes: {} ({} sensor, {} readings, {} location items)",
         not_indexed.len(),
-        not_indexed.len() - sensors_outside
+        of("Sensor"),
+        of("Reading"),
+        of("Sensor.site")
     );
     Ok(())
 }

@@ -158,6 +158,7 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         .into_iter()
         .filter_map(|lookup| lookup_model(cx, lookup))
         .collect::<Vec<_>>();
+    check_method_clashes(cx, &indexes, &lookups);
     let aliases = aliases(cx, &attrs, &entity_name);
     check_timestamps(cx, &fields);
     check_version(cx, &fields);
@@ -390,6 +391,27 @@ fn optional_template(cx: &mut Ctxt, source: Option<&LitStr>) -> Option<Option<Te
 }
 
 /// Checks `index(...)` or `lookup(...)` declarations and keeps the usable ones.
+/// Each index and each lookup gets a query method (`gsi1`, `by_location`): two of them
+/// must not get the same one.
+fn check_method_clashes(cx: &mut Ctxt, indexes: &[IndexModel], lookups: &[LookupModel]) {
+    for lookup in lookups {
+        let method = crate::names::lookup_method(&lookup.name.value());
+        if let Some(index) = indexes
+            .iter()
+            .find(|index| crate::names::snake_case(&index.name.value()) == method)
+        {
+            cx.error_at(
+                &lookup.name,
+                format!(
+                    "lookup {:?} and index {:?} would both make the query method `{method}`; rename one of them",
+                    lookup.name.value(),
+                    index.name.value()
+                ),
+            );
+        }
+    }
+}
+
 fn index_models(
     cx: &mut Ctxt,
     declared: &[EntityIndex],

@@ -16,7 +16,7 @@ pub use crate::key::{
     Key, KeyArg, KeyError, KeyPart, KeyPartError, KeyReader, KeyWriter, PartitionKey,
 };
 pub use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
-pub use crate::query::{Decode, UnknownEntity};
+pub use crate::query::{Decode, LookupTypes, OwnerKey, UnknownEntity};
 pub use crate::table::{
     IndexSchema, KeyAttributeSchema, Projection, ScalarType, Table, TableSchema,
 };

@@ -54,6 +54,10 @@ async fn sensors_example_indexes_sensors_and_not_readings() {
         stdout.contains("rain-sensor-8 (no room) read by key: rain; in the location index: false"),
         "{stdout}"
     );
+    assert!(
+        stdout.contains("in Poznań, building A, by location items: [\"carbon-monoxide-sensor-2\", \"smoke-sensor-4\", \"smoke-sensor-5\", \"humidity-sensor-1\", \"rain-sensor-8\"]"),
+        "{stdout}"
+    );
 
     let client = DynamoLocal::shared().expect("running").client();
     let scan = client
@@ -62,7 +66,7 @@ async fn sensors_example_indexes_sensors_and_not_readings() {
         .send()
         .await
         .expect("raw scan");
-    let (mut sensors, mut readings, mut outside_index) = (0, 0, Vec::new());
+    let (mut sensors, mut readings, mut locations, mut outside_index) = (0, 0, 0, Vec::new());
     for item in scan.items() {
         let indexed = item.contains_key("GSI1PK") && item.contains_key("GSI1SK");
         match item["_type"].as_s().expect("entity type").as_str() {
@@ -79,10 +83,14 @@ async fn sensors_example_indexes_sensors_and_not_readings() {
                     "reading in the index: {item:?}"
                 );
             }
+            "Sensor.site" => {
+                locations += 1;
+                assert!(!indexed, "location item in the index: {item:?}");
+            }
             other => panic!("unexpected entity type {other}"),
         }
     }
-    assert_eq!((sensors, readings), (8, 96));
+    assert_eq!((sensors, readings, locations), (8, 96, 8));
     // Only the sensor without a room stays out of the sparse index.
     assert_eq!(outside_index, ["rain-sensor-8"]);
 }

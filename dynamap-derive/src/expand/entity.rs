@@ -188,6 +188,7 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
     );
     let partition_builders = super::partition::partition_builders(model);
     let field_attrs = super::partition::field_attrs(model);
+    let lookup_types = super::partition::lookup_types(model);
     quote! {
         impl #ident {
             #[doc = #key_doc]
@@ -200,6 +201,8 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
             #partition_builders
             #field_attrs
         }
+
+        #lookup_types
     }
 }
 

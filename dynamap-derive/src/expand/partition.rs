@@ -8,15 +8,17 @@ use syn::Ident;
 use super::entity::{fields_of, part_type, render_template, schema};
 use super::keys::type_span;
 use crate::check::{EntityModel, FieldModel, IndexKey};
+use crate::names::{lookup_method, snake_case};
 use crate::template::{Segment, Template};
 
-/// `partition(...)` for the table, and `<index>(...)` (the index name in snake case) for
-/// each index the entity declares templates for.
+/// `partition(...)` for the table, `<index>(...)` (the index name in snake case) for
+/// each index the entity declares templates for, and `by_<lookup>(...)` for each lookup.
 pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
     let table_sk = model.sk.clone().map(IndexKey::Template);
     let table = partition_builder(
         model,
         &format_ident!("partition"),
+        quote!(Self),
         &model.pk,
         table_sk.as_ref(),
         quote!(__dynamap_schema.pk),
@@ -56,6 +58,7 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
             IndexKey::Template(pk) => partition_builder(
                 model,
                 &method,
+                quote!(Self),
                 pk,
                 sk,
                 attribute,
@@ -75,7 +78,45 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
             }
         }
     });
-    quote!(#table #(#indexes)*)
+    let lookups = model.lookups.iter().enumerate().map(|(i, lookup)| {
+        let name = &lookup.name;
+        let method = format_ident!("{}", lookup_method(&name.value()), span = name.span());
+        let doc = format!(
+            "The keys of the `{}` entities whose lookup {:?} is under `{}`: a query's starting point (`.owners()` reads the entities).",
+            model.entity_name,
+            name.value(),
+            lookup.pk.text()
+        );
+        let sk = lookup.sk.clone().map(IndexKey::Template);
+        partition_builder(
+            model,
+            &method,
+            quote!(::dynamap::__private::OwnerKey<Self, #i>),
+            &lookup.pk,
+            sk.as_ref(),
+            quote!(__dynamap_schema.pk),
+            quote!(::core::option::Option::None),
+            doc,
+        )
+    });
+    quote!(#table #(#indexes)* #(#lookups)*)
+}
+
+/// The entity types of the entity's lookup items, which lookup queries read.
+pub(crate) fn lookup_types(model: &EntityModel<'_>) -> TokenStream {
+    if model.lookups.is_empty() {
+        return TokenStream::new();
+    }
+    let ident = model.ident;
+    let types = model
+        .lookups
+        .iter()
+        .map(|lookup| format!("{}.{}", model.entity_name, lookup.name.value()));
+    quote! {
+        impl ::dynamap::__private::LookupTypes for #ident {
+            const LOOKUP_TYPES: &'static [&'static str] = &[#(#types),*];
+        }
+    }
 }
 
 /// The builder of an index partition whose key is made of fields' own attributes (one, or
@@ -120,9 +161,11 @@ fn attribute_partition_builder(
     }
 }
 
+#[allow(clippy::too_many_arguments)] // what differs between the table's, indexes' and lookups'
 fn partition_builder(
     model: &EntityModel<'_>,
     method: &Ident,
+    item: TokenStream,
     pk: &Template,
     sk: Option<&IndexKey>,
     attribute: TokenStream,
@@ -148,7 +191,7 @@ fn partition_builder(
     quote! {
         #[doc = #doc]
         #[allow(clippy::too_many_arguments)] // one argument per key field, as the template says
-        #vis fn #method(#(#params),*) -> ::dynamap::__private::PartitionKey<Self, #shape> {
+        #vis fn #method(#(#params),*) -> ::dynamap::__private::PartitionKey<#item, #shape> {
             let __dynamap_schema = &#schema;
             ::dynamap::__private::PartitionKey::from_rendered(#render, #index, &[#(#segments),*])
         }
@@ -232,40 +275,4 @@ pub(crate) fn field_attrs(model: &EntityModel<'_>) -> TokenStream {
         }
     });
     quote!(#(#consts)*)
-}
-
-/// `GSI1` → `gsi1`, `by-city` → `by_city`, `2nd` → `_2nd`.
-fn snake_case(name: &str) -> String {
-    let mut out = String::with_capacity(name.len() + 1);
-    let mut previous_lower = false;
-    for ch in name.chars() {
-        if ch.is_ascii_uppercase() && previous_lower {
-            out.push('_');
-        }
-        previous_lower = ch.is_ascii_lowercase();
-        out.push(if ch.is_ascii_alphanumeric() {
-            ch.to_ascii_lowercase()
-        } else {
-            '_'
-        });
-    }
-    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert(0, '_');
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::snake_case;
-
-    #[test]
-    fn index_names_become_method_names() {
-        assert_eq!(snake_case("GSI1"), "gsi1");
-        assert_eq!(snake_case("byCity"), "by_city");
-        assert_eq!(snake_case("by-city"), "by_city");
-        assert_eq!(snake_case("2nd"), "_2nd");
-        assert_eq!(snake_case("LocationIndex"), "location_index");
-        assert_eq!(snake_case("índiceA"), "_ndice_a");
-    }
 }

@@ -37,6 +37,7 @@
 mod cursor;
 mod decode;
 mod exec;
+mod lookup;
 mod page;
 mod projection;
 mod scan;
@@ -46,6 +47,7 @@ use std::marker::PhantomData;
 
 pub use cursor::Cursor;
 pub use decode::{Decode, UnknownEntity};
+pub use lookup::{LookupTypes, OwnerKey};
 pub use page::Page;
 pub use projection::Projected;
 pub use scan::Scan;
@@ -54,7 +56,7 @@ use sort_condition::{SortCondition, SortOp, bound};
 use crate::expr::Condition;
 use crate::key::{KeyError, PartitionKey, Segment, SortArgs};
 use crate::table::{IndexSchema, Table};
-use crate::{Db, Entity, Error, Result};
+use crate::{Db, Error, Result};
 
 /// A query on one partition, sent by [`send`](Query::send) (one page),
 /// [`all`](Query::all), [`stream`](Query::stream) or [`count`](Query::count).
@@ -83,12 +85,14 @@ pub struct Query<'a, T, S = ()> {
 }
 
 impl Db {
-    /// A query on `partition`: `Entity::partition(...)` for the table, or the generated
-    /// index builder (`Entity::gsi1(...)`) for an index.
-    pub fn query<E: Entity, S>(&self, partition: PartitionKey<E, S>) -> Query<'_, E, S> {
+    /// A query on `partition`: `Entity::partition(...)` for the table, the generated
+    /// index builder (`Entity::gsi1(...)`) for an index, or a lookup's builder
+    /// (`Entity::by_location(...)`) for the keys of the entities owning the lookup items
+    /// it finds (see [`OwnerKey`]).
+    pub fn query<T: Decode, S>(&self, partition: PartitionKey<T, S>) -> Query<'_, T, S> {
         Query {
             db: self,
-            entity: E::ENTITY_TYPE,
+            entity: T::SINGLE_ENTITY.unwrap_or(std::any::type_name::<T>()),
             index_name: partition.index(),
             sort_template: partition.sort_template(),
             partition: partition.into_attribute_values(),
