@@ -35,6 +35,8 @@ pub(crate) struct TableIndex {
     pub(crate) sk_type: Option<Vec<LitStr>>,
     pub(crate) projection: Option<LitStr>,
     pub(crate) include: Option<Vec<LitStr>>,
+    /// `local_index(...)`: a local secondary index, on the table's partition key.
+    pub(crate) local: bool,
     pub(crate) given: Given,
 }
 
@@ -63,6 +65,8 @@ pub(crate) struct EntityIndex {
     pub(crate) name: Option<LitStr>,
     pub(crate) pk: Option<KeySpec>,
     pub(crate) sk: Option<KeySpec>,
+    /// `local_index(...)`: the templates of one of the table's local indexes.
+    pub(crate) local: bool,
     pub(crate) given: Given,
 }
 
@@ -121,9 +125,10 @@ impl Given {
     }
 }
 
-const TABLE_KEYS: &str = "`pk`, `sk`, `entity_type`, `ttl`, `index`";
+const TABLE_KEYS: &str = "`pk`, `sk`, `entity_type`, `ttl`, `index`, `local_index`";
 const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `pk_type`, `sk_type`, `projection`, `include`";
-const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `lookup`, `event_rows`";
+const ENTITY_KEYS: &str =
+    "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `event_rows`";
 const ENTITY_INDEX_KEYS: &str = "`name`, `pk`, `sk`";
 const FIELD_KEYS: &str =
     "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`";
@@ -143,7 +148,9 @@ impl TableAttrs {
             } else if meta.path.is_ident("ttl") {
                 set_once(cx, &mut out.ttl, meta, parse_str(meta)?);
             } else if meta.path.is_ident("index") {
-                out.indexes.push(TableIndex::parse(cx, meta)?);
+                out.indexes.push(TableIndex::parse(cx, meta, false)?);
+            } else if meta.path.is_ident("local_index") {
+                out.indexes.push(TableIndex::parse(cx, meta, true)?);
             } else {
                 unknown(meta, TABLE_KEYS)?;
             }
@@ -154,7 +161,7 @@ impl TableAttrs {
 }
 
 impl TableIndex {
-    fn parse(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Self> {
+    fn parse(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>, local: bool) -> syn::Result<Self> {
         let mut out = TableIndex {
             path: meta.path.clone(),
             name: None,
@@ -164,6 +171,7 @@ impl TableIndex {
             sk_type: None,
             projection: None,
             include: None,
+            local,
             given: Given::default(),
         };
         nested(cx, meta, |cx, meta| {
@@ -210,9 +218,11 @@ impl EntityAttrs {
             } else if meta.path.is_ident("sk") {
                 set_once(cx, &mut out.sk, meta, parse_str(meta)?);
             } else if meta.path.is_ident("index") {
-                out.indexes.push(EntityIndex::parse(cx, meta)?);
+                out.indexes.push(EntityIndex::parse(cx, meta, false)?);
+            } else if meta.path.is_ident("local_index") {
+                out.indexes.push(EntityIndex::parse(cx, meta, true)?);
             } else if meta.path.is_ident("lookup") {
-                out.lookups.push(EntityIndex::parse(cx, meta)?);
+                out.lookups.push(EntityIndex::parse(cx, meta, false)?);
             } else if meta.path.is_ident("event_rows") {
                 set_once(cx, &mut out.event_rows, meta, parse_event_rows(meta)?);
             } else {
@@ -225,12 +235,13 @@ impl EntityAttrs {
 }
 
 impl EntityIndex {
-    fn parse(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Self> {
+    fn parse(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>, local: bool) -> syn::Result<Self> {
         let mut out = EntityIndex {
             path: meta.path.clone(),
             name: None,
             pk: None,
             sk: None,
+            local,
             given: Given::default(),
         };
         nested(cx, meta, |cx, meta| {

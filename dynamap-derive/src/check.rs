@@ -10,7 +10,7 @@ use syn::{
     Visibility,
 };
 
-use crate::attr::{EntityAttrs, EntityIndex, FieldAttrs};
+use crate::attr::{EntityAttrs, EntityIndex, FieldAttrs, KeySpec};
 use crate::ctx::Ctxt;
 use crate::event_rows::{EventRowsModel, event_rows_model};
 use crate::evolution::{aliases, check_defaults, check_timestamps};
@@ -39,6 +39,8 @@ pub(crate) struct IndexModel {
     pub(crate) name: LitStr,
     pub(crate) pk: IndexKey,
     pub(crate) sk: Option<IndexKey>,
+    /// `local_index(...)`: a local secondary index, keyed on the entity's own `pk`.
+    pub(crate) local: bool,
 }
 
 /// One key of an index: rendered from a template, or a field's own attribute.
@@ -153,8 +155,8 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         cx.error_at(lit, "entity name cannot be empty");
     }
 
-    let indexes = index_models(cx, &attrs.indexes, "index", "GSI1");
-    let lookups = index_models(cx, &attrs.lookups, "lookup", "by_location")
+    let indexes = index_models(cx, &attrs.indexes, "index", "GSI1", pk.as_ref());
+    let lookups = index_models(cx, &attrs.lookups, "lookup", "by_location", None)
         .into_iter()
         .filter_map(|lookup| lookup_model(cx, lookup))
         .collect::<Vec<_>>();
@@ -390,7 +392,6 @@ fn optional_template(cx: &mut Ctxt, source: Option<&LitStr>) -> Option<Option<Te
     }
 }
 
-/// Checks `index(...)` or `lookup(...)` declarations and keeps the usable ones.
 /// Each index and each lookup gets a query method (`gsi1`, `by_location`): two of them
 /// must not get the same one.
 fn check_method_clashes(cx: &mut Ctxt, indexes: &[IndexModel], lookups: &[LookupModel]) {
@@ -412,11 +413,14 @@ fn check_method_clashes(cx: &mut Ctxt, indexes: &[IndexModel], lookups: &[Lookup
     }
 }
 
+/// Checks `index(...)`, `local_index(...)` or `lookup(...)` declarations and keeps the
+/// usable ones. A local index's partition key is the entity's own: `entity_pk`.
 fn index_models(
     cx: &mut Ctxt,
     declared: &[EntityIndex],
     kind: &str,
     example: &str,
+    entity_pk: Option<&Template>,
 ) -> Vec<IndexModel> {
     let mut models = Vec::new();
     let mut names = Vec::new();
@@ -437,13 +441,41 @@ fn index_models(
                 format!("{kind} needs a name: `{kind}(name = \"{example}\", pk = \"...\")`"),
             );
         }
-        if index.pk.is_none() && !index.given.contains("pk") {
+        if index.local {
+            if index.sk.is_none() && !index.given.contains("sk") {
+                cx.error_at(
+                    &index.path,
+                    "local_index needs a sort key template: `sk = \"...\"`",
+                );
+            }
+        } else if index.pk.is_none() && !index.given.contains("pk") {
             cx.error_at(
                 &index.path,
                 format!("{kind} needs a partition key template: `pk = \"...\"`"),
             );
         }
-        let pk = index.pk.as_ref().and_then(|spec| index_key(cx, spec));
+        let pk = match (&index.pk, entity_pk) {
+            // A local index shares the table's partition key, so the entity's own template.
+            (None, Some(entity_pk)) if index.local => Some(IndexKey::Template(entity_pk.clone())),
+            (Some(spec), Some(entity_pk)) if index.local => {
+                let key = index_key(cx, spec);
+                match &key {
+                    Some(IndexKey::Template(t)) if t.text() == entity_pk.text() => key,
+                    _ => {
+                        let message = format!(
+                            "a local index shares the table's partition key, so its `pk` is the entity's own `{}`; leave `pk` out",
+                            entity_pk.text()
+                        );
+                        match spec {
+                            KeySpec::Template(lit) => cx.error_at(lit, message),
+                            KeySpec::Fields { path, .. } => cx.error_at(path, message),
+                        }
+                        None
+                    }
+                }
+            }
+            _ => index.pk.as_ref().and_then(|spec| index_key(cx, spec)),
+        };
         let sk = match &index.sk {
             None => Some(None),
             Some(spec) => index_key(cx, spec).map(Some),
@@ -453,6 +485,7 @@ fn index_models(
                 name: name.clone(),
                 pk,
                 sk,
+                local: index.local,
             });
         }
     }

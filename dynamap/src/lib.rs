@@ -39,6 +39,7 @@
 //! | `entity_type = "_type"` | attribute holding each item's entity name | `"_type"` |
 //! | `ttl = "expires_at"` | attribute DynamoDB's time to live reads | TTL off |
 //! | `index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK")` | a global secondary index; repeatable. Add `projection = "keys_only"` or `include("a", "b")`; the default projects all attributes | none |
+//! | `local_index(name = "ByDate", sk = "LSI1SK")` | a local secondary index: the table's partition key and a sort key of its own (one attribute, `sk_type` as for `index`); strongly consistent reads; at most five, on a table with a sort key. Projections as for `index`; every projection also holds the entity type | none |
 //! | `index(..., sk = "TopScore", sk_type = "N")` | an index key attribute of type `"S"`, `"N"` or `"B"` (`pk_type`, `sk_type`), which entities fill with a field's own value (`sk = field(score)`) | `"S"` |
 //!
 //! The table's own key attributes are strings. [`Db::create_table`] creates the table from
@@ -57,7 +58,8 @@
 //! | `pk = "SENSOR#{id}"` | partition key template (required) |
 //! | `sk = "READ#{at}"` | sort key template; required exactly when the table has a sort key |
 //! | `index(name = "GSI1", pk = "...", sk = "...")` | templates for one of the table's indexes; fields may be `Option`s, and the item is left out of the index while any is `None`. Instead of a template, `pk = field(x)` / `sk = field(x)` makes field `x`'s own attribute the index key (its type must fit the table's `pk_type`/`sk_type`, its attribute name the index's key attribute), so updates of it, increments included, move the item in the index |
-//! | `lookup(name = "by_location", pk = "...", sk = "...")` | an extra item kept in sync with the entity by transactions ([`ops::sync`]) |
+//! | `local_index(name = "ByDate", sk = "...")` | the sort key template of one of the table's local indexes (its partition key is the entity's own `pk`); queried with the generated `Entity::by_date(...)`, consistent reads allowed |
+//! | `lookup(name = "location", pk = "...", sk = "...")` | an extra item kept in sync with the entity by transactions ([`ops::sync`]); `Entity::by_location(...)` queries the lookup items for their owners' keys ([`query::OwnerKey`]) |
 //! | `event_rows`, `event_rows(cap = 250, time = "at")` | several events per (partition, sort key) row, as an id list and one map per field ([`timeseries::rows`]); `cap` events per row before overflow rows (default 250), `time` the field holding the event's time (epoch ms or `OffsetDateTime`) for the automatic write path |
 //!
 //! On fields:

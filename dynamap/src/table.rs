@@ -37,11 +37,12 @@ pub struct TableSchema {
     pub entity_type: &'static str,
     /// The attribute DynamoDB's time to live reads, if TTL is enabled.
     pub ttl: Option<&'static str>,
-    /// The global secondary indexes.
+    /// The secondary indexes, global and local.
     pub indexes: &'static [IndexSchema],
 }
 
-/// A global secondary index.
+/// A secondary index: global (its own partition key) or [local](Self::local) (the
+/// table's partition key, a sort key of its own).
 ///
 /// Its partition key and its sort key are each one attribute or, in a *multi-attribute*
 /// key, up to four: `pk`/`sk` name the first and `pk_more`/`sk_more` the others, in key
@@ -66,6 +67,10 @@ pub struct IndexSchema {
     pub sk_more: &'static [KeyAttributeSchema],
     /// Which attributes the index holds.
     pub projection: Projection,
+    /// A local secondary index: keyed on the table's partition key (`pk` names it) and a
+    /// sort key of its own. Unlike a global one it offers strongly consistent reads and
+    /// shares the table's capacity; it is created with the table and only then.
+    pub local: bool,
 }
 
 /// One attribute of a multi-attribute index key, after the first.
@@ -167,15 +172,19 @@ impl ScalarType {
     }
 }
 
-/// Which attributes a global secondary index holds besides its keys.
+/// Which attributes a secondary index holds besides its keys.
+///
+/// Typed reads tell entities apart by the entity-type attribute (and filter on it), so an
+/// index always holds it too: [`Db::create_table`](crate::Db::create_table) creates
+/// `KeysOnly` as DynamoDB's `INCLUDE` of that one attribute, and adds it to `Include`'s list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Projection {
     /// Every attribute (the default).
     #[default]
     All,
-    /// Only the table's and the index's key attributes.
+    /// Only the table's and the index's key attributes, and the entity type.
     KeysOnly,
-    /// The keys and the listed attributes.
+    /// The keys, the entity type and the listed attributes.
     Include(&'static [&'static str]),
 }
 

@@ -17,6 +17,7 @@ mod key_order;
 mod key_sync;
 mod keys;
 mod limits;
+mod local_indexes;
 mod lookup_queries;
 mod models;
 mod multi_attribute_keys;

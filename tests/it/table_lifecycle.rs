@@ -342,7 +342,7 @@ async fn verify_table_lists_every_difference_from_the_layout() {
         },
         Drift::Projection {
             index: "ByScore".into(),
-            expected: "KEYS_ONLY".into(),
+            expected: "INCLUDE _type".into(),
             found: "ALL".into(),
         },
         Drift::KeySchema {
@@ -352,7 +352,7 @@ async fn verify_table_lists_every_difference_from_the_layout() {
         },
         Drift::Projection {
             index: "ByCity".into(),
-            expected: "INCLUDE name, rating".into(),
+            expected: "INCLUDE _type, name, rating".into(),
             found: "INCLUDE name".into(),
         },
         Drift::UnexpectedIndex {

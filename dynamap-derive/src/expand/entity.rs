@@ -268,7 +268,9 @@ fn index_attributes(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream 
     };
     let mut writes = Vec::new();
     let mut checks = Vec::new();
-    for (part, key) in [("pk", Some(&index.pk)), ("sk", index.sk.as_ref())] {
+    // A local index's partition key is the table's, already in the item.
+    let pk = (!index.local).then_some(&index.pk);
+    for (part, key) in [("pk", pk), ("sk", index.sk.as_ref())] {
         let Some(key) = key else { continue };
         let (limit, attribute) = match part {
             "pk" => (quote!(MAX_PARTITION_KEY_BYTES), quote!(__dynamap_index.pk)),

@@ -48,6 +48,17 @@ pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
             "IndexOfTable",
             quote!(::dynamap::__private::layout::has_index(&#schema, #name)),
         );
+        let local = index.local;
+        let kind = require(
+            model,
+            name.span(),
+            if local {
+                "IndexIsLocal"
+            } else {
+                "IndexIsGlobal"
+            },
+            quote!(::dynamap::__private::layout::index_is_local(&#schema, #name, #local)),
+        );
         let has_sk = index.sk.is_some();
         let sk_fits =
             quote!(::dynamap::__private::layout::index_sort_key_fits(&#schema, #name, #has_sk));
@@ -60,6 +71,7 @@ pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
             .filter_map(|(part, key)| Some(key_type_checks(model, name, part, key?)));
         quote! {
             #exists
+            #kind
             #sk_check
             #(#key_types)*
         }

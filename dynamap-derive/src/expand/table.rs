@@ -30,6 +30,7 @@ pub(crate) fn expand_table(input: &DeriveInput) -> TokenStream {
     {
         check_name(&mut cx, lit);
     }
+    check_local_indexes(&mut cx, &attrs);
     let mut index_names = BTreeSet::new();
     for index in &attrs.indexes {
         check_index(&mut cx, index);
@@ -55,7 +56,20 @@ pub(crate) fn expand_table(input: &DeriveInput) -> TokenStream {
     let ttl = option(attrs.ttl.as_ref());
     let indexes = attrs.indexes.iter().map(|index| {
         let name = &index.name;
-        let pk = key_attributes(index.pk.as_ref(), index.pk_type.as_ref());
+        let local = index.local;
+        // A local index's partition key is the table's own.
+        let table_pk = index.local.then(|| {
+            vec![
+                attrs
+                    .pk
+                    .clone()
+                    .unwrap_or_else(|| LitStr::new("", proc_macro2::Span::call_site())),
+            ]
+        });
+        let pk = key_attributes(
+            table_pk.as_ref().or(index.pk.as_ref()),
+            index.pk_type.as_ref(),
+        );
         let sk = key_attributes(index.sk.as_ref(), index.sk_type.as_ref());
         let (pk_first, pk_type) = match pk.first() {
             Some((name, kind)) => (quote!(#name), kind.clone()),
@@ -86,7 +100,7 @@ pub(crate) fn expand_table(input: &DeriveInput) -> TokenStream {
         };
         quote!(::dynamap::__private::IndexSchema {
             name: #name, pk: #pk_first, sk: #sk_first, pk_type: #pk_type, sk_type: #sk_type,
-            pk_more: #pk_more, sk_more: #sk_more, projection: #projection,
+            pk_more: #pk_more, sk_more: #sk_more, projection: #projection, local: #local,
         })
     });
     quote! {
@@ -105,6 +119,46 @@ pub(crate) fn expand_table(input: &DeriveInput) -> TokenStream {
     }
 }
 
+/// Local indexes share the table's partition key: the table needs a sort key (DynamoDB
+/// allows them only on such tables), each gives one sort key attribute and no `pk`, and a
+/// table has at most five.
+fn check_local_indexes(cx: &mut Ctxt, attrs: &TableAttrs) {
+    let locals: Vec<_> = attrs.indexes.iter().filter(|i| i.local).collect();
+    for index in &locals {
+        if attrs.sk.is_none() {
+            cx.error_at(
+                &index.path,
+                "a local index needs a table with a sort key: add `sk = \"SK\"` to the table",
+            );
+        }
+        if let Some(pk) = index.pk.iter().flatten().next() {
+            cx.error_at(
+                pk,
+                "a local index's partition key is the table's own: give only `sk`",
+            );
+        }
+        match &index.sk {
+            None if !index.given.contains("sk") => cx.error_at(
+                &index.path,
+                "local_index needs a sort key attribute: `sk = \"LSI1SK\"`",
+            ),
+            Some(names) if names.len() > 1 => {
+                cx.error_at(&names[1], "a local index's sort key is one attribute")
+            }
+            _ => {}
+        }
+    }
+    if let Some(extra) = locals.get(MAX_LOCAL_INDEXES) {
+        cx.error_at(
+            &extra.path,
+            format!("a table has at most {MAX_LOCAL_INDEXES} local indexes"),
+        );
+    }
+}
+
+/// DynamoDB's limit of local secondary indexes per table.
+const MAX_LOCAL_INDEXES: usize = 5;
+
 fn check_index(cx: &mut Ctxt, index: &TableIndex) {
     match &index.name {
         None if index.given.contains("name") => {}
@@ -120,7 +174,7 @@ fn check_index(cx: &mut Ctxt, index: &TableIndex) {
     ] {
         let part = &example[..2];
         match key {
-            None if part == "pk" && !index.given.contains("pk") => cx.error_at(
+            None if part == "pk" && !index.local && !index.given.contains("pk") => cx.error_at(
                 &index.path,
                 "index needs a partition key attribute: `pk = \"GSI1PK\"`",
             ),

@@ -52,6 +52,28 @@ pub trait IndexOfTable<Table> {
 }
 impl<Table> IndexOfTable<Table> for Fits<true> {}
 
+/// An entity's `local_index(...)` names a local index of its table.
+#[diagnostic::on_unimplemented(
+    message = "this index of table `{Table}` is a global secondary index",
+    label = "declare its templates with `index(name = ..., pk = ..., sk = ...)`"
+)]
+pub trait IndexIsLocal<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+impl<Table> IndexIsLocal<Table> for Fits<true> {}
+
+/// An entity's `index(...)` names a global index of its table.
+#[diagnostic::on_unimplemented(
+    message = "this index of table `{Table}` is a local secondary index",
+    label = "declare its sort key template with `local_index(name = ..., sk = ...)`"
+)]
+pub trait IndexIsGlobal<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+impl<Table> IndexIsGlobal<Table> for Fits<true> {}
+
 /// An index the entity gives an `sk` has a sort key.
 #[diagnostic::on_unimplemented(
     message = "this index of table `{Table}` has no sort key, so the entity cannot give it an `sk`",
@@ -177,6 +199,14 @@ const fn key_at(index: &IndexSchema, part: Part, n: usize) -> (&'static str, Sca
 /// True when the table has an index `name`.
 pub const fn has_index(schema: &TableSchema, name: &str) -> bool {
     schema.index(name).is_some()
+}
+
+/// True when index `name` is local exactly when `local` (or does not exist).
+pub const fn index_is_local(schema: &TableSchema, name: &str, local: bool) -> bool {
+    match schema.index(name) {
+        Some(index) => index.local == local,
+        None => true,
+    }
 }
 
 /// True when index `name` has a sort key exactly when `entity_has_sk` (or does not exist).

@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::client::Waiters;
 use aws_sdk_dynamodb::types::{
-    BillingMode, GlobalSecondaryIndex, PointInTimeRecoverySpecification, ProvisionedThroughput,
-    StreamSpecification, StreamViewType, Tag, TimeToLiveSpecification, TimeToLiveStatus,
+    BillingMode, GlobalSecondaryIndex, LocalSecondaryIndex, PointInTimeRecoverySpecification,
+    ProvisionedThroughput, StreamSpecification, StreamViewType, Tag, TimeToLiveSpecification,
+    TimeToLiveStatus,
 };
 use tracing::Instrument;
 
@@ -59,8 +60,8 @@ impl StreamView {
 
 /// A pending CreateTable for layout `T`, sent when awaited. Made by [`Db::create_table`].
 ///
-/// By default the table is on-demand (pay per request), with every global secondary index
-/// of `T`, no stream, no deletion protection, no tags, and time to live enabled on `T`'s
+/// By default the table is on-demand (pay per request), with every global and local
+/// secondary index of `T`, no stream, no deletion protection, no tags, and time to live enabled on `T`'s
 /// TTL attribute if it names one. The builder methods change that; every value is checked
 /// against DynamoDB's limits before anything is sent.
 ///
@@ -220,6 +221,7 @@ impl<T: Table> CreateTable<'_, T> {
             .set_attribute_definitions(Some(attribute_definitions(&schema)?))
             .set_key_schema(Some(key_schema(&table_key(&schema))?))
             .set_global_secondary_indexes(self.global_secondary_indexes(&schema)?)
+            .set_local_secondary_indexes(local_secondary_indexes(&schema)?)
             .set_stream_specification(self.stream_specification()?)
             .deletion_protection_enabled(self.deletion_protection)
             .set_tags(self.sdk_tags()?)
@@ -287,6 +289,15 @@ impl<T: Table> CreateTable<'_, T> {
                 schema.type_name
             ));
         }
+        if let Some((name, _)) = self
+            .indexes
+            .iter()
+            .find(|(name, _)| schema.index(name).is_some_and(|i| i.local))
+        {
+            return invalid(format!(
+                "index {name:?} is local: it shares the table's capacity and has none of its own"
+            ));
+        }
         if self.tags.len() > MAX_TAGS {
             return invalid(format!(
                 "{} tags given; a table has at most {MAX_TAGS}",
@@ -317,12 +328,12 @@ impl<T: Table> CreateTable<'_, T> {
         &self,
         schema: &TableSchema,
     ) -> Result<Option<Vec<GlobalSecondaryIndex>>> {
-        if schema.indexes.is_empty() {
+        let global: Vec<_> = schema.indexes.iter().filter(|i| !i.local).collect();
+        if global.is_empty() {
             return Ok(None);
         }
-        schema
-            .indexes
-            .iter()
+        global
+            .into_iter()
             .map(|index| {
                 let own = self
                     .indexes
@@ -332,7 +343,7 @@ impl<T: Table> CreateTable<'_, T> {
                 GlobalSecondaryIndex::builder()
                     .index_name(index.name)
                     .set_key_schema(Some(key_schema(&index_key(index))?))
-                    .projection(projection(index.projection))
+                    .projection(projection(schema, index.projection))
                     .set_provisioned_throughput(own.or(self.table).map(sdk_throughput).transpose()?)
                     .build()
                     .map_err(|err| build_error("CreateTable", err))
@@ -369,6 +380,25 @@ impl<T: Table> CreateTable<'_, T> {
             .collect::<Result<Vec<_>>>()
             .map(Some)
     }
+}
+
+fn local_secondary_indexes(schema: &TableSchema) -> Result<Option<Vec<LocalSecondaryIndex>>> {
+    let local: Vec<_> = schema.indexes.iter().filter(|i| i.local).collect();
+    if local.is_empty() {
+        return Ok(None);
+    }
+    local
+        .into_iter()
+        .map(|index| {
+            LocalSecondaryIndex::builder()
+                .index_name(index.name)
+                .set_key_schema(Some(key_schema(&index_key(index))?))
+                .projection(projection(schema, index.projection))
+                .build()
+                .map_err(|err| build_error("CreateTable", err))
+        })
+        .collect::<Result<Vec<_>>>()
+        .map(Some)
 }
 
 impl<'a, T: Table + 'a> IntoFuture for CreateTable<'a, T> {

@@ -7,8 +7,8 @@ use aws_sdk_dynamodb::types::{
     KeySchemaElement, KeyType, Projection as SdkProjection, ProjectionType, TimeToLiveStatus,
 };
 
-use super::schema::{index_key, key_attribute_types, table_key};
-use crate::table::{Projection, Table};
+use super::schema::{included, index_key, key_attribute_types, table_key};
+use crate::table::{Projection, Table, TableSchema};
 use crate::{Db, Error, Result};
 
 /// One way a live table differs from its layout, as [`Db::verify_table`] reports it.
@@ -36,10 +36,17 @@ pub enum Drift {
         /// The live type.
         found: String,
     },
-    /// A global secondary index of the layout is not on the live table.
+    /// A secondary index of the layout is not on the live table.
     MissingIndex {
         /// The index name.
         index: String,
+    },
+    /// An index is global on one side and local on the other.
+    IndexKind {
+        /// The index name.
+        index: String,
+        /// True when the layout declares it local.
+        expected_local: bool,
     },
     /// The live table has a secondary index the layout does not declare.
     UnexpectedIndex {
@@ -96,6 +103,18 @@ impl fmt::Display for Drift {
                 )
             }
             Drift::MissingIndex { index } => write!(f, "index {index:?} of the layout is missing"),
+            Drift::IndexKind {
+                index,
+                expected_local,
+            } => {
+                let kind = |local: bool| if local { "local" } else { "global" };
+                write!(
+                    f,
+                    "index {index:?} is {}, the layout's is {}",
+                    kind(!expected_local),
+                    kind(*expected_local)
+                )
+            }
             Drift::UnexpectedIndex { index } => {
                 write!(f, "index {index:?} is not in the layout")
             }
@@ -127,8 +146,8 @@ impl fmt::Display for Drift {
 
 impl Db {
     /// Compares the live table with layout `T` and lists every difference: the table's key
-    /// schema, the types of key attributes, each global secondary index (missing,
-    /// unexpected, its key schema and projection) and time to live. An empty list means the
+    /// schema, the types of key attributes, each secondary index, global or local (missing,
+    /// unexpected, of the other kind, its key schema and projection) and time to live. An empty list means the
     /// table matches; a table that does not exist is an error (`ResourceNotFoundException`).
     ///
     /// This is the check to run before deploying code with a changed layout: DynamoDB
@@ -180,19 +199,40 @@ impl Db {
             }
         }
 
-        let live_indexes = live.global_secondary_indexes();
+        // Each live index: its name, whether it is local, its key and its projection.
+        type LiveIndex<'a> = (
+            &'a str,
+            bool,
+            &'a [KeySchemaElement],
+            Option<&'a SdkProjection>,
+        );
+        let global = live
+            .global_secondary_indexes()
+            .iter()
+            .filter_map(|i| Some((i.index_name()?, false, i.key_schema(), i.projection())));
+        let local = live
+            .local_secondary_indexes()
+            .iter()
+            .filter_map(|i| Some((i.index_name()?, true, i.key_schema(), i.projection())));
+        let live_indexes: Vec<LiveIndex<'_>> = global.chain(local).collect();
         for index in schema.indexes {
-            let Some(found) = live_indexes
-                .iter()
-                .find(|i| i.index_name() == Some(index.name))
+            let Some(&(_, local, key, projection)) =
+                live_indexes.iter().find(|(name, ..)| *name == index.name)
             else {
                 drift.push(Drift::MissingIndex {
                     index: index.name.to_owned(),
                 });
                 continue;
             };
+            if local != index.local {
+                drift.push(Drift::IndexKind {
+                    index: index.name.to_owned(),
+                    expected_local: index.local,
+                });
+                continue;
+            }
             let expected = show_key(&index_key(index));
-            let found_key = show_live_key(found.key_schema());
+            let found_key = show_live_key(key);
             if expected != found_key {
                 drift.push(Drift::KeySchema {
                     index: Some(index.name.to_owned()),
@@ -200,8 +240,8 @@ impl Db {
                     found: found_key,
                 });
             }
-            let expected = show_projection(index.projection);
-            let found_projection = show_live_projection(found.projection());
+            let expected = show_projection(&schema, index.projection);
+            let found_projection = show_live_projection(projection);
             if expected != found_projection {
                 drift.push(Drift::Projection {
                     index: index.name.to_owned(),
@@ -210,12 +250,7 @@ impl Db {
                 });
             }
         }
-        let live_names = live_indexes.iter().filter_map(|i| i.index_name()).chain(
-            live.local_secondary_indexes()
-                .iter()
-                .filter_map(|i| i.index_name()),
-        );
-        for name in live_names {
+        for &(name, ..) in &live_indexes {
             if schema.index(name).is_none() {
                 drift.push(Drift::UnexpectedIndex {
                     index: name.to_owned(),
@@ -265,11 +300,10 @@ fn show_live_key(key: &[KeySchemaElement]) -> String {
         .join(", ")
 }
 
-fn show_projection(projection: Projection) -> String {
-    match projection {
-        Projection::All => "ALL".to_owned(),
-        Projection::KeysOnly => "KEYS_ONLY".to_owned(),
-        Projection::Include(attributes) => show_include(attributes.iter().copied()),
+fn show_projection(schema: &TableSchema, projection: Projection) -> String {
+    match included(schema, projection) {
+        None => "ALL".to_owned(),
+        Some(attributes) => show_include(attributes.into_iter()),
     }
 }
 

@@ -87,15 +87,28 @@ pub(super) fn key_schema(key: &[(&str, KeyType)]) -> Result<Vec<KeySchemaElement
         .collect()
 }
 
-pub(super) fn projection(projection: Projection) -> SdkProjection {
-    match projection {
-        Projection::All => SdkProjection::builder().projection_type(ProjectionType::All),
-        Projection::KeysOnly => SdkProjection::builder().projection_type(ProjectionType::KeysOnly),
-        Projection::Include(attributes) => SdkProjection::builder()
+/// The projection to create: `KeysOnly` and `Include` also hold the entity-type attribute,
+/// which typed reads filter and decode by (see [`Projection`]).
+pub(super) fn projection(schema: &TableSchema, projection: Projection) -> SdkProjection {
+    match included(schema, projection) {
+        None => SdkProjection::builder().projection_type(ProjectionType::All),
+        Some(attributes) => SdkProjection::builder()
             .projection_type(ProjectionType::Include)
-            .set_non_key_attributes(Some(attributes.iter().map(|a| (*a).to_owned()).collect())),
+            .set_non_key_attributes(Some(attributes.into_iter().map(str::to_owned).collect())),
     }
     .build()
+}
+
+/// The non-key attributes an index holds: `None` for all of them.
+pub(super) fn included(schema: &TableSchema, projection: Projection) -> Option<Vec<&'static str>> {
+    let listed: &[&str] = match projection {
+        Projection::All => return None,
+        Projection::KeysOnly => &[],
+        Projection::Include(attributes) => attributes,
+    };
+    let mut attributes = vec![schema.entity_type];
+    attributes.extend(listed.iter().filter(|a| **a != schema.entity_type));
+    Some(attributes)
 }
 
 pub(super) fn build_error(

@@ -196,6 +196,7 @@ mod tests {
                 pk_more: &[],
                 sk_more: &[],
                 projection: Projection::All,
+                local: false,
             }],
         };
     }

@@ -266,8 +266,8 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
         self
     }
 
-    /// Strongly consistent reads. Only the table offers them; on an index the query fails
-    /// before sending.
+    /// Strongly consistent reads. The table and its local indexes offer them; on a global
+    /// index the query fails before sending.
     pub fn consistent(mut self) -> Self {
         self.consistent = true;
         self
@@ -292,12 +292,12 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
             None => {}
         }
         if let Some(name) = self.index_name {
-            if self.index().is_none() {
+            let Some(index) = self.index() else {
                 return Err(Error::InvalidRequest {
                     reason: format!("the table has no index `{name}`"),
                 });
-            }
-            if self.consistent {
+            };
+            if self.consistent && !index.local {
                 return Err(Error::InvalidRequest {
                     reason: format!(
                         "consistent reads are not available on global secondary index `{name}`"

@@ -86,7 +86,8 @@ impl<T: Decode> Scan<'_, T> {
         self
     }
 
-    /// Strongly consistent reads (the table only).
+    /// Strongly consistent reads (the table and its local indexes; a global index refuses
+    /// them before sending).
     pub fn consistent(mut self) -> Self {
         self.consistent = true;
         self
@@ -108,12 +109,12 @@ impl<T: Decode> Scan<'_, T> {
             });
         }
         if let Some(name) = self.index {
-            if <T::Table as Table>::SCHEMA.index(name).is_none() {
+            let Some(index) = <T::Table as Table>::SCHEMA.index(name) else {
                 return Err(Error::InvalidRequest {
                     reason: format!("the table has no index `{name}`"),
                 });
-            }
-            if self.consistent {
+            };
+            if self.consistent && !index.local {
                 return Err(Error::InvalidRequest {
                     reason: format!(
                         "consistent reads are not available on global secondary index `{name}`"
