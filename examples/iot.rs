@@ -29,7 +29,7 @@ use dynamap::local::DynamoLocal;
 use dynamap::timeseries::rolling::{RolledTable, RollingTables, TableNaming, WEEK_MS, WriteMonth};
 use dynamap::timeseries::rows::{WriteOutcome, WritePath};
 use dynamap::{Entity, Table};
-use futures_util::{StreamExt, TryStreamExt, stream};
+use futures_util::TryStreamExt;
 use time::OffsetDateTime;
 use time::macros::format_description;
 
@@ -165,26 +165,25 @@ impl Tally {
     }
 }
 
-/// Writes `events`, each to the table of its week and of the write time `written` gives it,
-/// 8 at a time.
+/// Writes `events`, each to the table of its week and of the write time `written` gives it
+/// (tables created on first use), 8 at a time: the router groups them by table.
 async fn ingest(
     rolling: &RollingTables<Iot>,
     events: &[CarEvent],
-    written: impl Fn(&CarEvent) -> i64,
+    written: impl Fn(&CarEvent) -> i64 + Send + Sync,
     path: WritePath,
 ) -> dynamap::Result<Tally> {
-    let mut tally = Tally::default();
-    let mut writes = Vec::with_capacity(events.len());
-    for e in events {
-        // Creates the table on first use; later calls only look it up.
-        let db = rolling.db_for(e.at, written(e)).await?;
-        tally.tables.insert(db.table_name().to_owned());
-        // The future owns what it needs, so the handle can go.
-        writes.push(db.event_rows::<CarEvent>().write_path(path).write(e));
-    }
-    let outcomes: Vec<dynamap::Result<WriteOutcome>> =
-        stream::iter(writes).buffered(8).collect().await;
-    for outcome in outcomes {
+    let report = rolling
+        .ingest(events, |e| e.at)
+        .written_at(written)
+        .concurrency(8)
+        .event_rows(path)
+        .await;
+    let mut tally = Tally {
+        tables: report.tables.iter().map(|t| t.name().to_owned()).collect(),
+        ..Tally::default()
+    };
+    for outcome in report.outcomes {
         let outcome = outcome?;
         tally.requests += outcome.requests;
         if outcome.stored() {

@@ -378,3 +378,143 @@ async fn event_rows_of_several_tables_merge_in_time_order() {
     expected.sort_by_key(|p| (p.at, p.seq));
     assert_eq!(merged, expected);
 }
+
+fn device_reading(device: &str, at: i64, id: &str) -> Reading {
+    Reading {
+        device: device.to_owned(),
+        at,
+        id: id.to_owned(),
+        value: at % 1000,
+    }
+}
+
+#[tokio::test]
+async fn ingest_routes_a_mixed_batch_to_its_tables_and_writes_each_once() {
+    let rolling = rolling("ingest");
+    // Three weeks of events, written in two months: five tables, in no order.
+    let events: Vec<Reading> = (0..60)
+        .map(|i| {
+            device_reading(
+                &format!("d{}", i % 3),
+                WEEK_2019 + (i % 3) * WEEK_MS + i * 1000,
+                &format!("e{i}"),
+            )
+        })
+        .collect();
+    let written = |r: &Reading| if r.at % 2000 == 0 { JAN_2020 } else { FEB_2020 };
+    let report = rolling
+        .ingest(&events, |r| r.at)
+        .written_at(written)
+        .put_all()
+        .await;
+    assert!(report.is_complete(), "{report:?}");
+    assert_eq!((report.written(), report.failed()), (60, 0));
+    assert_eq!(report.tables.len(), 6);
+
+    // Each table holds exactly the events routed to it, which are those of its period and
+    // write month.
+    for batch in &report.tables {
+        let db = rolling.db(&batch.table);
+        let stored: Vec<Reading> = db.scan::<Reading>().all().await.expect("scan");
+        assert_eq!(
+            stored.len(),
+            batch.positions.len(),
+            "{}",
+            batch.table.name()
+        );
+        for r in &stored {
+            let expected = rolling.naming().table_for(r.at, written(r)).expect("named");
+            assert_eq!(expected.name(), batch.table.name());
+        }
+    }
+    let all: Vec<Reading> = rolling
+        .range(WEEK_2019..=WEEK_2019 + 3 * WEEK_MS)
+        .await
+        .expect("range")
+        .query(
+            |db| db.query(Reading::partition("d1")).sk_ge((WEEK_2019,)),
+            |r| (r.at, r.id.clone()),
+        )
+        .try_collect()
+        .await
+        .expect("query");
+    assert_eq!(all.len(), 20);
+}
+
+#[tokio::test]
+async fn ingest_reports_events_without_a_table_by_position_and_writes_the_rest() {
+    let rolling = rolling("ingest-refused");
+    let events = [
+        device_reading("d1", WEEK_2019, "ok-1"),
+        device_reading("d1", WEEK_2019 + 1, "bad-write-time"),
+        device_reading("d1", WEEK_2019 + 2, "ok-2"),
+    ];
+    let report = rolling
+        .ingest(&events, |r| r.at)
+        .written_at(|r| {
+            if r.id == "bad-write-time" {
+                -1
+            } else {
+                JAN_2020
+            }
+        })
+        .put_all()
+        .await;
+    assert!(!report.is_complete());
+    assert_eq!((report.written(), report.failed()), (2, 1));
+    assert_eq!(report.refused.len(), 1);
+    assert_eq!(report.refused[0].0, 1);
+    assert!(
+        report.refused[0].1.contains("before the unix epoch"),
+        "{:?}",
+        report.refused
+    );
+}
+
+#[tokio::test]
+async fn ingest_writes_event_rows_in_their_tables_and_a_replay_stores_nothing_twice() {
+    use dynamap::timeseries::rows::WritePath;
+    let rolling = rolling("ingest-rows");
+    let now = now_ms();
+    let events: Vec<Ping> = (0..30u32)
+        .map(|i| Ping {
+            device: "p1".into(),
+            // Ten milliseconds, three events each, across two weeks.
+            at: now - i64::from(i / 3) * WEEK_MS / 5,
+            seq: i,
+        })
+        .collect();
+    let report = rolling
+        .ingest(&events, |p| p.at)
+        .event_rows(WritePath::MapFirst)
+        .await;
+    assert_eq!(report.outcomes.len(), 30);
+    assert!(
+        report
+            .outcomes
+            .iter()
+            .all(|o| o.as_ref().is_ok_and(|o| o.stored()))
+    );
+    assert!(report.tables.len() >= 2, "{:?}", report.tables);
+
+    let replay = rolling
+        .ingest(&events, |p| p.at)
+        .event_rows(WritePath::MapFirst)
+        .await;
+    assert!(
+        replay
+            .outcomes
+            .iter()
+            .all(|o| o.as_ref().is_ok_and(|o| !o.stored()))
+    );
+    // Every event reads back from its table's row.
+    for e in &events {
+        let db = rolling.db_for_now(e.at).await.expect("table");
+        let row = db
+            .event_rows::<Ping>()
+            .at(Ping::key("p1", e.at))
+            .await
+            .expect("row");
+        assert!(row.contains(e), "{e:?} not in {row:?}");
+    }
+}

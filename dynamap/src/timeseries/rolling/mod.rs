@@ -14,7 +14,8 @@
 //! and:
 //!
 //! - writers ask [`RollingTables::db_for`] (or [`db_for_now`](RollingTables::db_for_now))
-//!   for the table of an event, created on first use;
+//!   for the table of an event, created on first use, or hand a mixed batch of events to
+//!   [`RollingTables::ingest`], which routes each to its table;
 //! - readers ask [`RollingTables::range`] for every table holding a range of event times,
 //!   late data included, and [`RangeTables::query`] merges the tables' results in time order;
 //! - retention, [`RollingTables::drop_written_before`], drops tables by write month, so old
@@ -27,6 +28,7 @@
 //! [`TableNaming`], [`Periods`] and [`WriteMonth`] are the pure part, usable without a
 //! client. See [`RollingTables`] for a full example.
 
+mod ingest;
 mod merge;
 mod month;
 mod naming;
@@ -35,6 +37,7 @@ mod range;
 mod retention;
 mod tables;
 
+pub use ingest::{Ingest, RolledBatchReport, RolledRowsReport, TableBatch};
 pub use month::WriteMonth;
 pub use naming::{MAX_PREFIX_LEN, MAX_TABLE_NAME_LEN, RolledTable, TableNaming};
 pub use periods::{Period, Periods, SUNDAY_ORIGIN_MS, WEEK_MS};

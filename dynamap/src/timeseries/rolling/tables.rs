@@ -111,7 +111,13 @@ impl<T: Table> RollingTables<T> {
     /// creation is not remembered: the next call tries again.
     pub async fn db_for(&self, event_ms: i64, written_ms: i64) -> Result<Db> {
         let table = self.naming.table_for(event_ms, written_ms)?;
-        let db = self.db(&table);
+        self.created_db(&table).await
+    }
+
+    /// A handle on `table`, created with layout `T` if this process has not made sure of it
+    /// yet (see [`db_for`](Self::db_for)).
+    pub(super) async fn created_db(&self, table: &RolledTable) -> Result<Db> {
+        let db = self.db(table);
         let guard = {
             let mut created = self.created.lock().unwrap_or_else(PoisonError::into_inner);
             Arc::clone(created.entry(table.name().to_owned()).or_default())

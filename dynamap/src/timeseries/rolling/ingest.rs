@@ -1,0 +1,278 @@
+//! Writing a mixed batch of events across rolled tables: each routed to the table of its
+//! event period and write month, tables created once, written a table at a time.
+
+use std::collections::BTreeMap;
+
+use futures_util::{StreamExt, stream};
+
+use super::{RolledTable, RollingTables};
+use crate::batch::BatchWriteReport;
+use crate::timeseries::rows::{EventRow, WriteOutcome, WritePath};
+use crate::{Entity, Result, Table};
+
+/// A time of an event, in milliseconds since the Unix epoch.
+type Millis<'a, E> = Box<dyn Fn(&E) -> i64 + Send + Sync + 'a>;
+
+/// Events to write across rolled tables, made by [`RollingTables::ingest`]: the caller no
+/// longer groups events by table. [`put_all`](Self::put_all) writes them as items with the
+/// batch engine; [`event_rows`](Self::event_rows) as multi-event rows.
+///
+/// ```no_run
+/// # use dynamap::timeseries::rolling::{RollingTables, TableNaming};
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct Events;
+/// # #[derive(Entity)] #[dynamap(table = Events, entity = "Reading", pk = "DEV#{device}", sk = "AT#{at}")]
+/// # struct Reading { device: String, at: i64, value: f64 }
+/// # async fn example(rolling: RollingTables<Events>, readings: Vec<Reading>) -> dynamap::Result<()> {
+/// // Each reading to the table of its week and of this month, created on first use.
+/// let report = rolling.ingest(&readings, |r| r.at).put_all().await;
+/// assert!(report.is_complete(), "{} not written", report.failed());
+/// # Ok(()) }
+/// ```
+#[must_use = "an ingest does nothing until put_all or event_rows is awaited"]
+pub struct Ingest<'a, T, E> {
+    rolling: &'a RollingTables<T>,
+    events: &'a [E],
+    event_ms: Millis<'a, E>,
+    written_ms: Option<Millis<'a, E>>,
+    concurrency: usize,
+}
+
+impl<T: Table> RollingTables<T> {
+    /// Routes `events` to their tables by `event_ms` (each event's time, in milliseconds
+    /// since the Unix epoch) and the current write month; see [`Ingest`].
+    pub fn ingest<'a, E>(
+        &'a self,
+        events: &'a [E],
+        event_ms: impl Fn(&E) -> i64 + Send + Sync + 'a,
+    ) -> Ingest<'a, T, E> {
+        Ingest {
+            rolling: self,
+            events,
+            event_ms: Box::new(event_ms),
+            written_ms: None,
+            concurrency: 8,
+        }
+    }
+}
+
+impl<'a, T: Table, E> Ingest<'a, T, E> {
+    /// The write time of each event instead of the system clock: for replaying or importing
+    /// data as of when it was (or would have been) written.
+    pub fn written_at(mut self, written_ms: impl Fn(&E) -> i64 + Send + Sync + 'a) -> Self {
+        self.written_ms = Some(Box::new(written_ms));
+        self
+    }
+
+    /// How many event-row writes run at once (default 8); batches use their own.
+    pub fn concurrency(mut self, writes: usize) -> Self {
+        self.concurrency = writes.max(1);
+        self
+    }
+
+    /// Each event's position, by the table it goes to (in table name order). An event whose
+    /// table cannot be named (a time out of range) is in `refused`.
+    fn route(&self) -> Result<Routes> {
+        let now = super::now_millis()?;
+        let mut routes = Routes::default();
+        for (index, event) in self.events.iter().enumerate() {
+            let written = self.written_ms.as_ref().map_or(now, |w| w(event));
+            match self
+                .rolling
+                .naming()
+                .table_for((self.event_ms)(event), written)
+            {
+                Ok(table) => routes
+                    .tables
+                    .entry(table.name().to_owned())
+                    .or_insert_with(|| (table, Vec::new()))
+                    .1
+                    .push(index),
+                Err(err) => routes.refused.push((index, err)),
+            }
+        }
+        Ok(routes)
+    }
+}
+
+/// Where each event goes: per table name, the table and the events' positions.
+#[derive(Default)]
+struct Routes {
+    tables: BTreeMap<String, (RolledTable, Vec<usize>)>,
+    refused: Vec<(usize, crate::Error)>,
+}
+
+impl<T: Table, E> Ingest<'_, T, E>
+where
+    E: Entity<Table = T> + Sync,
+    for<'e> &'e E: crate::AsEntity,
+{
+    /// Writes every event as an item, with one batch write per table (puts, 25 a call,
+    /// retried as [`BatchWrite`](crate::batch::BatchWrite) does), a table at a time.
+    pub async fn put_all(self) -> RolledBatchReport {
+        let mut report = RolledBatchReport::default();
+        let routes = match self.route() {
+            Ok(routes) => routes,
+            Err(err) => {
+                report.refused = (0..self.events.len())
+                    .map(|i| (i, err.to_string()))
+                    .collect();
+                return report;
+            }
+        };
+        report.refused = routes
+            .refused
+            .into_iter()
+            .map(|(i, e)| (i, e.to_string()))
+            .collect();
+        for (table, positions) in routes.tables.into_values() {
+            let written = match self.rolling.created_db(&table).await {
+                Ok(db) => db.put_all(positions.iter().map(|&i| &self.events[i])).await,
+                Err(err) => Err(err),
+            };
+            report.tables.push(TableBatch {
+                table,
+                positions,
+                written,
+            });
+        }
+        report
+    }
+}
+
+impl<T: Table, E: EventRow<Table = T> + Sync> Ingest<'_, T, E> {
+    /// Writes every event into multi-event rows (see [`EventRows`](crate::timeseries::rows::EventRows))
+    /// of its table, `path` choosing how each write starts, [`concurrency`](Self::concurrency)
+    /// writes at once. One outcome per event, in the order given; an event whose table could
+    /// not be named or created gets that error.
+    pub async fn event_rows(self, path: WritePath) -> RolledRowsReport {
+        let mut outcomes: Vec<Option<Result<WriteOutcome>>> =
+            (0..self.events.len()).map(|_| None).collect();
+        let mut tables = Vec::new();
+        let routes = match self.route() {
+            Ok(routes) => routes,
+            Err(err) => {
+                return RolledRowsReport {
+                    outcomes: (0..self.events.len())
+                        .map(|_| {
+                            Err(crate::Error::InvalidRequest {
+                                reason: err.to_string(),
+                            })
+                        })
+                        .collect(),
+                    tables,
+                };
+            }
+        };
+        for (index, err) in routes.refused {
+            outcomes[index] = Some(Err(err));
+        }
+        let mut writes = Vec::with_capacity(self.events.len());
+        for (table, positions) in routes.tables.into_values() {
+            match self.rolling.created_db(&table).await {
+                Ok(db) => {
+                    let rows = db.event_rows::<E>().write_path(path);
+                    writes.extend(positions.into_iter().map(|i| {
+                        let write = rows.write(&self.events[i]);
+                        async move { (i, write.await) }
+                    }));
+                    tables.push(table);
+                }
+                Err(err) => {
+                    let message = err.to_string();
+                    for i in positions {
+                        outcomes[i] = Some(Err(crate::Error::InvalidRequest {
+                            reason: format!(
+                                "table {} could not be created: {message}",
+                                table.name()
+                            ),
+                        }));
+                    }
+                }
+            }
+        }
+        let mut done = stream::iter(writes).buffer_unordered(self.concurrency);
+        while let Some((i, outcome)) = done.next().await {
+            outcomes[i] = Some(outcome);
+        }
+        RolledRowsReport {
+            outcomes: outcomes
+                .into_iter()
+                .map(|o| {
+                    o.unwrap_or_else(|| {
+                        Err(crate::Error::InvalidRequest {
+                            reason: "event not written".to_owned(),
+                        })
+                    })
+                })
+                .collect(),
+            tables,
+        }
+    }
+}
+
+/// What [`Ingest::put_all`] did, table by table.
+#[derive(Debug, Default)]
+#[non_exhaustive]
+pub struct RolledBatchReport {
+    /// One entry per table written to, in table name order.
+    pub tables: Vec<TableBatch>,
+    /// Events no table could be named for (an event or write time out of range), by
+    /// position, with why.
+    pub refused: Vec<(usize, String)>,
+}
+
+/// One table's share of an ingest.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct TableBatch {
+    /// The table.
+    pub table: RolledTable,
+    /// The positions, in the events given, of the events routed here.
+    pub positions: Vec<usize>,
+    /// The batch write's report, or why the table could not be created or written.
+    pub written: Result<BatchWriteReport>,
+}
+
+impl RolledBatchReport {
+    /// True when every event was written.
+    pub fn is_complete(&self) -> bool {
+        self.refused.is_empty()
+            && self
+                .tables
+                .iter()
+                .all(|t| t.written.as_ref().is_ok_and(BatchWriteReport::is_complete))
+    }
+
+    /// How many events were written.
+    pub fn written(&self) -> usize {
+        self.tables
+            .iter()
+            .filter_map(|t| t.written.as_ref().ok())
+            .map(|r| r.written)
+            .sum()
+    }
+
+    /// How many events were not written.
+    pub fn failed(&self) -> usize {
+        self.refused.len()
+            + self
+                .tables
+                .iter()
+                .map(|t| match &t.written {
+                    Ok(report) => report.failed.len(),
+                    Err(_) => t.positions.len(),
+                })
+                .sum::<usize>()
+    }
+}
+
+/// What [`Ingest::event_rows`] did.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct RolledRowsReport {
+    /// One outcome per event, in the order given.
+    pub outcomes: Vec<Result<WriteOutcome>>,
+    /// The tables written to, in table name order.
+    pub tables: Vec<RolledTable>,
+}
