@@ -129,6 +129,8 @@ pub mod local;
 pub mod ops;
 pub mod query;
 pub mod retry;
+#[cfg(feature = "streams")]
+pub mod streams;
 mod table;
 pub mod timeseries;
 pub mod transact;

@@ -25,6 +25,7 @@ mod queries;
 mod raw_actions;
 mod retries;
 mod scans;
+mod streams;
 mod table;
 mod table_lifecycle;
 mod timeseries_rolling;

@@ -51,6 +51,24 @@ impl Connection {
         aws_sdk_dynamodb::Client::from_conf(config)
     }
 
+    /// A DynamoDB Streams client for the same endpoint, region and credentials.
+    #[cfg(feature = "streams")]
+    pub(super) fn streams_client(&self) -> aws_sdk_dynamodbstreams::Client {
+        let config = aws_sdk_dynamodbstreams::Config::builder()
+            .behavior_version(aws_sdk_dynamodbstreams::config::BehaviorVersion::latest())
+            .http_client(http_client())
+            .sleep_impl(aws_smithy_async::rt::sleep::SharedAsyncSleep::new(
+                aws_smithy_async::rt::sleep::TokioSleep::new(),
+            ))
+            .endpoint_url(&self.endpoint)
+            .region(aws_sdk_dynamodbstreams::config::Region::new(
+                self.region.clone(),
+            ))
+            .credentials_provider(self.credentials.clone())
+            .build();
+        aws_sdk_dynamodbstreams::Client::from_conf(config)
+    }
+
     fn config(&self) -> aws_sdk_dynamodb::config::Builder {
         aws_sdk_dynamodb::Config::builder()
             .behavior_version(BehaviorVersion::latest())

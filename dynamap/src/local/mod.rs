@@ -123,6 +123,15 @@ impl DynamoLocal {
         self.connection.client()
     }
 
+    /// A new DynamoDB Streams client for this server (feature `streams`): to read the
+    /// records of a table created with a stream
+    /// ([`CreateTable::stream`](crate::admin::CreateTable::stream)) and decode them with
+    /// [`streams::decode`](crate::streams::decode).
+    #[cfg(feature = "streams")]
+    pub fn streams_client(&self) -> aws_sdk_dynamodbstreams::Client {
+        self.connection.streams_client()
+    }
+
     /// Creates a table with layout `T` and a name no other call has used (`prefix`, then the
     /// process id, a counter and the time), and returns a [`Db`] for it.
     ///
