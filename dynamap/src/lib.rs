@@ -152,6 +152,35 @@ pub struct EvolvingModelsGuide;
 #[doc = include_str!("../../docs/guide/multi-attribute-indexes.md")]
 pub struct MultiAttributeIndexesGuide;
 
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide/getting-started.md")]
+pub struct GettingStartedGuide;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide/queries.md")]
+pub struct QueriesGuide;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide/writes.md")]
+pub struct WritesGuide;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide/compression-and-ttl.md")]
+pub struct CompressionAndTtlGuide;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide/time-series.md")]
+pub struct TimeSeriesGuide;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide/tables.md")]
+pub struct TablesGuide;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide/real-dynamodb.md")]
+pub struct RealDynamoDbGuide;
+
+
 /// The AWS SDK for DynamoDB that dynamap is built on, so the `Client` you pass to
 /// [`Db::new`] (and raw requests next to dynamap's) use the same version.
 pub use aws_sdk_dynamodb;
@@ -163,3 +192,27 @@ pub use key::{Key, KeyError, KeyPart, PartitionKey};
 pub use table::{
     IndexSchema, KeyAttributeSchema, MAX_KEY_ATTRIBUTES, Projection, ScalarType, Table, TableSchema,
 };
+
+/// Every guide chapter is compiled as doctests (the `#[cfg(doctest)]` items above): a new chapter must be added there.
+#[cfg(test)]
+mod guides_are_doctests {
+    #[test]
+    fn every_guide_chapter_is_included() {
+        let lib = include_str!("lib.rs");
+        let guides = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/guide");
+        for entry in std::fs::read_dir(&guides).expect("docs/guide") {
+            let name = entry
+                .expect("entry")
+                .file_name()
+                .into_string()
+                .expect("utf-8");
+            if name.ends_with(".md") {
+                let include = format!("include_str!(\"../../docs/guide/{name}\")");
+                assert!(
+                    lib.contains(&include),
+                    "docs/guide/{name} is not compiled as doctests"
+                );
+            }
+        }
+    }
+}
