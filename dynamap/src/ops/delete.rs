@@ -13,6 +13,19 @@ use crate::table::Table;
 use crate::{Db, Entity, Error, Result};
 
 /// A pending DeleteItem, sent when awaited. Made by [`Db::delete`].
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// db.delete(Sensor::key("S1")).await?;             // succeeds when nothing is there
+/// db.delete(Sensor::key("S2")).if_exists().await?; // fails when nothing is there
+/// # Ok(()) }
+/// ```
 #[must_use = "a delete does nothing until it is awaited"]
 pub struct Delete<'a, E> {
     db: &'a Db,

@@ -13,6 +13,18 @@ use crate::table::Table;
 use crate::{Db, Entity, Error, Result};
 
 /// A pending GetItem, sent when awaited. Made by [`Db::get`].
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let sensor: Option<Sensor> = db.get(Sensor::key("S1")).consistent().await?;
+/// # Ok(()) }
+/// ```
 #[must_use = "a get does nothing until it is awaited"]
 pub struct Get<'a, E> {
     db: &'a Db,

@@ -14,6 +14,21 @@ use crate::{Db, Entity, Error, Result};
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
 /// What a put requires of the item already stored under the same key.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let sensor = Sensor { id: "S1".into(), city: "Poznań".into() };
+/// db.put(&sensor).await?;      // PutMode::Upsert: create or overwrite
+/// db.create(&sensor).await.ok(); // PutMode::Create: fails when the key exists
+/// db.replace(&sensor).await?;  // PutMode::Replace: fails when it does not
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PutMode {
@@ -43,6 +58,19 @@ impl PutMode {
 /// version; a mismatch is [`Error::VersionConflict`]. [`Db::save`] also updates the value's
 /// version field. For an entity with `lookup(...)` items, the put is a transaction that keeps
 /// them in sync (see [`sync`](crate::ops::sync)).
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let sensor = Sensor { id: "S1".into(), city: "Poznań".into() };
+/// db.put(&sensor).condition(Sensor::CITY.ne("Berlin")).await?;
+/// # Ok(()) }
+/// ```
 #[must_use = "a put does nothing until it is awaited"]
 pub struct Put<'a, E> {
     db: &'a Db,

@@ -37,6 +37,24 @@ const PUBLIC_KEY: &[u8] = b"dynamap cursor v1 (no application key)";
 
 /// Where to resume a query: after the last item of a page. Opaque; pass it back unchanged
 /// with [`Query::after`](crate::query::Query::after).
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let page = db.query(Sensor::partition("S1")).limit(10).send().await?;
+/// if let Some(cursor) = page.cursor {
+///     // Opaque text, safe in a URL: hand it to the client, take it back for the next page.
+///     let text = cursor.to_string();
+///     let cursor = dynamap::query::Cursor::from(text);
+///     let next = db.query(Sensor::partition("S1")).limit(10).after(cursor).send().await?;
+/// }
+/// # Ok(()) }
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Cursor(String);
 

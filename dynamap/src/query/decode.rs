@@ -5,6 +5,28 @@ use crate::table::Table;
 use crate::{Entity, Result};
 
 /// What a mixed query does with an item whose entity type its enum does not know.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{id}", sk = "READ#{at}")]
+/// # struct Reading { id: String, at: i64 }
+/// # #[derive(dynamap::EntityEnum, Debug)] enum SensorItem { Sensor(Sensor), Reading(Reading) }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// use dynamap::query::UnknownEntity;
+/// // Fail instead of skipping items of entity types `SensorItem` does not list.
+/// let items = db
+///     .query(Sensor::partition("S1"))
+///     .mixed::<SensorItem>()
+///     .on_unknown(UnknownEntity::Error)
+///     .all()
+///     .await?;
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum UnknownEntity {
@@ -18,6 +40,19 @@ pub enum UnknownEntity {
 
 /// A type query results decode into: every [`Entity`], and enums deriving
 /// `EntityEnum` that gather several entities of one table.
+///
+/// # Examples
+///
+/// ```
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// use dynamap::query::Decode;
+///
+/// // Every entity decodes as itself; `#[derive(EntityEnum)]` makes enums decode by entity type.
+/// assert_eq!(<Sensor as Decode>::SINGLE_ENTITY, Some("Sensor"));
+/// ```
 pub trait Decode: Sized {
     /// The table layout the items come from.
     type Table: Table;

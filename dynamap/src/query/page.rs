@@ -3,6 +3,24 @@
 use super::cursor::Cursor;
 
 /// Up to `limit` items, and where to resume.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let page = db.query(Sensor::partition("S1")).limit(10).send().await?;
+/// for sensor in &page.items {
+///     println!("{}", sensor.city);
+/// }
+/// if let Some(cursor) = page.cursor {
+///     let next = db.query(Sensor::partition("S1")).limit(10).after(cursor).send().await?;
+/// }
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page<T> {
     /// The items, in the query's order.

@@ -19,6 +19,24 @@ const MAX_SEGMENTS: u32 = 1_000_000;
 
 /// A scan of the whole table, sent by [`all`](Scan::all) or [`count`](Scan::count).
 /// Reading every item costs read capacity for every item: prefer queries.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let in_poznan: Vec<Sensor> = db
+///     .scan::<Sensor>()
+///     .filter(Sensor::CITY.eq("Poznań"))
+///     .segments(4) // four parallel segments
+///     .all()
+///     .await?;
+/// let sensors = db.scan::<Sensor>().count().await?;
+/// # Ok(()) }
+/// ```
 #[must_use = "a scan does nothing until it is sent"]
 pub struct Scan<'a, T> {
     db: &'a Db,

@@ -5,6 +5,27 @@ use std::fmt::Write;
 use aws_sdk_dynamodb::types::CancellationReason;
 
 /// One action of a canceled transaction that failed.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// match db.transaction().create(&Sensor { id: "S1".into(), city: "Poznań".into() }).send().await {
+///     Err(dynamap::Error::TransactionCanceled { reasons }) => {
+///         for failure in &reasons {
+///             if failure.is_conditional_check_failed() {
+///                 eprintln!("action {} ({} of {}) found the item there", failure.index, failure.operation, failure.entity);
+///             }
+///         }
+///     }
+///     other => other?,
+/// }
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ActionFailure {
     /// The action's position in the transaction, from 0, in the order it was added.
@@ -69,6 +90,22 @@ pub(crate) fn failures(
 }
 
 /// `action 1 (create of Sensor): ConditionalCheckFailed; ...`, for the error message.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::transact::{ActionFailure, describe};
+///
+/// let failure = ActionFailure {
+///     index: 1,
+///     entity: "Account",
+///     operation: "update",
+///     code: Some("ConditionalCheckFailed".into()),
+///     message: None,
+///     version_only: false,
+/// };
+/// assert_eq!(describe(&[failure]), "action 1 (update of `Account`): ConditionalCheckFailed");
+/// ```
 pub fn describe(reasons: &[ActionFailure]) -> String {
     let mut out = String::new();
     for (i, r) in reasons.iter().enumerate() {
