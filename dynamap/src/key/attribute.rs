@@ -14,6 +14,17 @@ use crate::table::ScalarType;
 /// stored as. Implemented for `String` (`S`), every integer type and `f32`/`f64` (`N`),
 /// [`Binary`] (`B`), and fieldless enums deriving [`KeyPart`](crate::KeyPart) (`S`, the
 /// name serde stores the variant under).
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::__private::ScalarType;
+/// use dynamap::key::{Binary, KeyAttribute};
+///
+/// assert!(<u32 as KeyAttribute>::TYPE.is(ScalarType::Number));
+/// assert!(<Binary as KeyAttribute>::TYPE.is(ScalarType::Binary));
+/// assert_eq!(42u32.to_key_value().unwrap().as_n().unwrap(), "42");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be an index key attribute",
     label = "this field is mapped to an index key with `field(...)` or `fields(...)`",
@@ -45,16 +56,68 @@ key_attribute!(Binary: Binary);
 
 /// The sort-key shape of an index whose sort key is a field's own attribute of type `T`:
 /// queries on it take values of `T` (`sk_ge(1_000u64)`) instead of template parts.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[dynamap(pk = "PK", sk = "SK", index(name = "Leaderboard", pk = "LB_PK", sk = "score", sk_type = "N"))]
+/// # struct App;
+/// #[derive(Entity)]
+/// #[dynamap(table = App, entity = "Score", pk = "USER#{user}", sk = "GAME#{game}",
+///           index(name = "Leaderboard", pk = "GAME#{game}", sk = field(score)))]
+/// struct Score { user: String, game: String, score: u64 }
+///
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// // `Score::leaderboard` is a `PartitionKey<Score, AttributeKey<u64>>`: conditions take u64s.
+/// let top = db.query(Score::leaderboard("tetris")).sk_ge(1_000u64).last(3).all().await?;
+/// # Ok(()) }
+/// ```
 pub struct AttributeKey<T>(PhantomData<fn() -> T>);
 
 /// The sort-key shape of a multi-attribute index key whose attributes have the types of the
 /// tuple `T`, in key order: queries on it take a leading run of them (`(status,)`,
 /// `(status, number)`), equal on every given attribute but the last, which the condition
 /// compares.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[dynamap(pk = "PK", sk = "SK", index(name = "ByStatus", pk = "repo", sk("status", "number"), sk_type("S", "N")))]
+/// # struct App;
+/// #[derive(Entity)]
+/// #[dynamap(table = App, entity = "Issue", pk = "ISSUE#{repo}#{number}", sk = "ISSUE",
+///           index(name = "ByStatus", pk = field(repo), sk = fields(status, number)))]
+/// struct Issue { repo: String, number: u64, status: String }
+///
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// // The sort shape is `AttributeKeys<(String, u64)>`: equal status, a range of numbers.
+/// let open = db.query(Issue::by_status("dynamap")).sk_ge(("open", 100u64)).all().await?;
+/// # Ok(()) }
+/// ```
 pub struct AttributeKeys<T>(PhantomData<fn() -> T>);
 
 /// A value a generated builder or a sort condition accepts for an attribute key of type
 /// `T`: the value itself, a reference to it, and `&str` for `String`.
+///
+/// # Examples
+///
+/// ```
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[dynamap(pk = "PK", sk = "SK", index(name = "ByOwner", pk = "owner", sk = "GSI1SK"))]
+/// # struct App;
+/// # #[derive(Entity)]
+/// # #[dynamap(table = App, entity = "Repo", pk = "REPO#{name}", sk = "REPO",
+/// #           index(name = "ByOwner", pk = field(owner), sk = "REPO#{name}"))]
+/// # struct Repo { name: String, owner: String }
+/// // `&str` is accepted for a `String` attribute, as are `String` and `&String`.
+/// let by_owner = Repo::by_owner("alice");
+/// let by_owner = Repo::by_owner(String::from("alice"));
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a value of the key attribute type `{T}`",
     label = "expected a `{T}` here",
@@ -93,6 +156,17 @@ fn serde_value<T: Serialize + ?Sized>(value: &T) -> Result<AttributeValue, KeyPa
 /// Checks a value DynamoDB will store as a key attribute: strings and binaries are not empty
 /// and at most `limit` bytes (2,048 for a partition key, 1,024 for a sort key); numbers are
 /// finite numbers with at most 38 significant digits.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::codec::AttributeValue;
+/// use dynamap::key::check_key_value;
+///
+/// assert!(check_key_value(AttributeValue::S("ok".into()), 1024).is_ok());
+/// assert!(check_key_value(AttributeValue::S(String::new()), 1024).is_err()); // empty
+/// assert!(check_key_value(AttributeValue::S("x".repeat(1025)), 1024).is_err()); // too long
+/// ```
 pub fn check_key_value(
     value: AttributeValue,
     limit: usize,

@@ -72,6 +72,20 @@ pub use template::{KeyReader, KeyWriter};
 
 /// A key that could not be rendered or parsed, naming the entity, the key attribute and,
 /// where one is to blame, the field.
+///
+/// # Examples
+///
+/// ```
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// #[derive(Entity)]
+/// #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// struct Sensor { id: String }
+///
+/// let err = Sensor::key("").values().unwrap_err(); // an empty part cannot be a key
+/// assert_eq!((err.entity, err.attribute, err.field), ("Sensor", "PK", Some("id")));
+/// println!("{err}");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyError {
     /// The entity whose key it is.
@@ -85,6 +99,19 @@ pub struct KeyError {
 }
 
 /// What went wrong with a key.
+///
+/// # Examples
+///
+/// ```
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String }
+/// use dynamap::key::KeyErrorKind;
+///
+/// let err = Sensor::key("x".repeat(3000)).values().unwrap_err();
+/// assert!(matches!(err.kind, KeyErrorKind::TooLong { limit: 2048, .. }));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum KeyErrorKind {
@@ -140,6 +167,23 @@ impl std::error::Error for KeyError {}
 ///
 /// Building a key never fails on the spot: a bad part (an empty string, say) is kept and
 /// returned by the operation the key is used in, or by [`Key::values`].
+///
+/// # Examples
+///
+/// ```
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// #[derive(Entity)]
+/// #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{seq}")]
+/// struct Reading { sensor_id: String, seq: u32 }
+///
+/// let key = Reading::key("S1", 7u32);
+/// let (pk, sk) = key.values()?;
+/// assert_eq!(pk, "SENSOR#S1");
+/// let (sensor_id, seq) = Reading::parse_key(pk, sk)?;
+/// assert_eq!((sensor_id.as_str(), seq), ("S1", 7));
+/// # Ok::<(), dynamap::Error>(())
+/// ```
 pub struct Key<E> {
     values: Result<(String, Option<String>), KeyError>,
     entity: PhantomData<fn() -> E>,
@@ -209,6 +253,25 @@ impl<E> PartialEq for Key<E> {
 /// (`sk = field(score)`), it is [`AttributeKey<T>`] and conditions take values of `T`; for
 /// a multi-attribute sort key (`sk = fields(status, number)`), it is
 /// [`AttributeKeys<(T0, T1, ...)>`](AttributeKeys).
+///
+/// # Examples
+///
+/// ```
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// #[derive(Entity)]
+/// #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{seq}")]
+/// struct Reading { sensor_id: String, seq: u32 }
+///
+/// // `PartitionKey<Reading, (u32,)>`: sort conditions take a `(u32,)`.
+/// let partition = Reading::partition("S1");
+/// assert_eq!(partition.value()?, "SENSOR#S1");
+/// assert_eq!(partition.index(), None);
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let recent = db.query(Reading::partition("S1")).sk_gt((100u32,)).all().await?;
+/// # Ok(()) }
+/// # Ok::<(), dynamap::Error>(())
+/// ```
 pub struct PartitionKey<E, S = ()> {
     /// One value per partition key attribute (several in a multi-attribute key).
     values: Result<Vec<AttributeValue>, KeyError>,

@@ -21,6 +21,20 @@ use std::fmt;
 /// Implemented for strings, every integer type, `time::OffsetDateTime` (feature `time`) and
 /// `uuid::Uuid` (feature `uuid`). String newtypes and fieldless enums get it from
 /// `#[derive(KeyPart)]`.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::KeyPart;
+///
+/// // Numbers render so that text order is number order, negative ones included.
+/// let (mut a, mut b) = (String::new(), String::new());
+/// (-5i64).write_key_part(&mut a)?;
+/// 3i64.write_key_part(&mut b)?;
+/// assert!(a < b);
+/// assert_eq!(i64::parse_key_part(&a)?, -5);
+/// # Ok::<(), dynamap::key::KeyPartError>(())
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a key part",
     label = "this field is used in a key template",
@@ -36,6 +50,15 @@ pub trait KeyPart: Sized {
 }
 
 /// Why a value could not become a key part, or a key part could not be read back.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::KeyPart;
+/// use dynamap::key::KeyPartError;
+///
+/// assert!(matches!(u32::parse_key_part("not a number"), Err(KeyPartError::Malformed { .. })));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum KeyPartError {
@@ -79,6 +102,21 @@ impl std::error::Error for KeyPartError {}
 
 /// A value accepted where a key part of type `T` is expected: `T` itself, `&T`, and `&str`
 /// for `String` parts. Generated key builders take `impl KeyArg<FieldType>`.
+///
+/// # Examples
+///
+/// ```
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String }
+/// let id = String::from("S1");
+/// let a = Sensor::key("S1");       // &str
+/// let b = Sensor::key(&id);        // &String
+/// let c = Sensor::key(id.clone()); // String
+/// assert_eq!(a.values()?, b.values()?);
+/// # Ok::<(), dynamap::KeyError>(())
+/// ```
 pub trait KeyArg<T: KeyPart> {
     /// Appends the part's text, as [`KeyPart::write_key_part`].
     fn write_key_arg(&self, out: &mut String) -> Result<(), KeyPartError>;

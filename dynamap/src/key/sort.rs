@@ -8,6 +8,16 @@ use crate::codec::AttributeValue;
 use crate::limits::MAX_SORT_KEY_BYTES;
 
 /// One piece of a key template, kept at run time so queries can render some of its parts.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::key::{Segment, SortBound, sort_bound};
+///
+/// // `LOC#{building}#{floor}`, as generated code keeps it.
+/// let template = [Segment::Literal("LOC#"), Segment::Hole("building"), Segment::Literal("#"), Segment::Hole("floor")];
+/// assert!(matches!(sort_bound(&template, &["A".into()]), SortBound::Prefix { .. }));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Segment {
     /// Literal text.
@@ -22,6 +32,23 @@ pub enum Segment {
 /// is a field's own attribute (shape [`AttributeKey<T>`]), for values of `T`; and for a
 /// multi-attribute sort key (shape [`AttributeKeys<(T0, T1, ...)>`](AttributeKeys)), for
 /// tuples of values of its leading attributes' types, in order.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// #[derive(Entity)]
+/// #[dynamap(table = App, entity = "Sensor", pk = "CITY#{city}", sk = "LOC#{building}#{floor}#{id}")]
+/// struct Sensor { city: String, building: String, floor: u32, id: String }
+///
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let poznan = || db.query(Sensor::partition("Poznań"));
+/// poznan().sk_prefix(("A",)).all().await?;            // building A
+/// poznan().sk_prefix(("A", 2u32)).all().await?;       // its floor 2
+/// poznan().sk_ge(("A", 2u32, "s-7")).all().await?;    // whole keys
+/// # Ok(()) }
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not give this sort key's parts in order",
     label = "expected the sort key's leading parts, in order, as a tuple",
@@ -148,6 +175,22 @@ sort_args!([T0,T1,T2,T3,T4,T5]; [A0: T0,A1: T1,A2: T2,A3: T3,A4: T4,A5: T5]);
 /// | parts `> p` | `sk >= after` |
 /// | parts `>= p` | `sk >= prefix` |
 /// | parts `<= p`, as the high end of `BETWEEN` | `sk <= after` |
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::key::{Segment, SortBound, sort_bound};
+///
+/// let template = [Segment::Literal("LOC#"), Segment::Hole("building"), Segment::Literal("#"), Segment::Hole("floor")];
+/// match sort_bound(&template, &["A".into()]) {
+///     SortBound::Prefix { prefix, after } => {
+///         assert_eq!(prefix, "LOC#A#");
+///         assert_eq!(after, "LOC#A$");
+///     }
+///     other => panic!("{other:?}"),
+/// }
+/// assert_eq!(sort_bound(&template, &["A".into(), "2".into()]), SortBound::Whole("LOC#A#2".into()));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum SortBound {
@@ -173,6 +216,15 @@ pub enum SortBound {
 }
 
 /// Renders the given `parts` of `template`.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::key::{Segment, SortBound, sort_bound};
+///
+/// let template = [Segment::Literal("READ#"), Segment::Hole("at")];
+/// assert_eq!(sort_bound(&template, &["2026".into()]), SortBound::Whole("READ#2026".into()));
+/// ```
 pub fn sort_bound(template: &[Segment], parts: &[String]) -> SortBound {
     let mut out = String::new();
     let mut given = parts.iter();

@@ -8,6 +8,18 @@ use super::{KeyArg, KeyError, KeyErrorKind, KeyPart, KeyPartError};
 ///
 /// The first failure is kept and returned by [`finish`](KeyWriter::finish), so generated
 /// code can render a whole template without checking after every hole.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::key::KeyWriter;
+///
+/// let mut key = KeyWriter::new("Sensor", "PK", 2048);
+/// key.literal("SENSOR#");
+/// key.part::<String, _>("id", &"S#1");
+/// assert_eq!(key.finish()?, "SENSOR#S%231"); // the delimiter in a part is escaped
+/// # Ok::<(), dynamap::KeyError>(())
+/// ```
 #[derive(Debug)]
 pub struct KeyWriter {
     entity: &'static str,
@@ -76,6 +88,19 @@ impl KeyWriter {
 }
 
 /// Reads a stored key back into its parts, following the same template.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::key::KeyReader;
+///
+/// let mut key = KeyReader::new("Sensor", "PK", "SENSOR#S%231");
+/// key.literal("SENSOR#", "SENSOR#{id}")?;
+/// let id: String = key.part("id", "SENSOR#{id}")?;
+/// key.finish("SENSOR#{id}")?;
+/// assert_eq!(id, "S#1");
+/// # Ok::<(), dynamap::KeyError>(())
+/// ```
 #[derive(Debug)]
 pub struct KeyReader<'a> {
     entity: &'static str,
