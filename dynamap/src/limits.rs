@@ -13,6 +13,18 @@ pub const MAX_SORT_KEY_BYTES: usize = 1_024;
 
 /// An item's size as DynamoDB counts it: for each attribute, its name's UTF-8 length plus its
 /// value's size.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::codec::{AttributeValue, Item};
+/// use dynamap::limits::{MAX_ITEM_BYTES, item_size};
+///
+/// let mut item = Item::new();
+/// item.insert("PK".into(), AttributeValue::S("SENSOR#S1".into())); // 2 + 9 bytes
+/// item.insert("n".into(), AttributeValue::N("42".into()));          // 1 + 2 bytes, as DynamoDB counts
+/// assert!(item_size(&item) <= MAX_ITEM_BYTES);
+/// ```
 pub fn item_size(item: &Item) -> usize {
     item.iter()
         .map(|(name, value)| name.len() + value_size(value))

@@ -30,6 +30,23 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// The default: base 25 ms, cap 2 s, 10 attempts. With those numbers the waits' ceilings are
 /// 25, 50, 100, … 1,600 ms, then 2 s, so giving up takes about 6 s on average: long enough
 /// to ride out a burst of throttling, short enough to report a real outage promptly.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// use std::time::Duration;
+/// use dynamap::retry::RetryPolicy;
+///
+/// let patient = RetryPolicy::default().base(Duration::from_millis(50)).cap(Duration::from_secs(5)).max_attempts(20);
+/// let sensors: Vec<Sensor> = Vec::new();
+/// db.batch_write().put_all(&sensors).retry(patient).await?;
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetryPolicy {
     base: Duration,

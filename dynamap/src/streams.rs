@@ -53,6 +53,18 @@ use crate::table::Table;
 use crate::{Error, Result};
 
 /// What happened to the item.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::streams::{ChangeKind, StreamRecord};
+/// use dynamap::streams::aws_sdk_dynamodbstreams::types::{OperationType, Record};
+///
+/// let record = Record::builder().event_name(OperationType::Remove).build();
+/// let (kind, ..) = record.parts()?;
+/// assert_eq!(kind, ChangeKind::Remove);
+/// # Ok::<(), dynamap::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ChangeKind {
@@ -66,6 +78,21 @@ pub enum ChangeKind {
 
 /// One stream record, decoded: the kind of change, the item's key attributes, and the item
 /// before (`old`) and after (`new`) as the stream's view type includes them.
+///
+/// # Examples
+///
+/// ```
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// use dynamap::streams::{Change, ChangeKind};
+///
+/// fn city_moved(change: &Change<Sensor>) -> bool {
+///     change.kind == ChangeKind::Modify
+///         && change.old.as_ref().map(|s| &s.city) != change.new.as_ref().map(|s| &s.city)
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Change<T> {
@@ -89,6 +116,19 @@ impl<T> Change<T> {
 }
 
 /// A stream record of either source, taken apart: the change kind, the keys and the images.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::streams::StreamRecord;
+/// use dynamap::streams::aws_sdk_dynamodbstreams::types::{OperationType, Record};
+///
+/// // A KEYS_ONLY record: the keys are there, the images are not.
+/// let record = Record::builder().event_name(OperationType::Insert).build();
+/// let (_, keys, old, new) = record.parts()?;
+/// assert!(keys.is_empty() && old.is_none() && new.is_none());
+/// # Ok::<(), dynamap::Error>(())
+/// ```
 pub trait StreamRecord {
     /// The change kind, the keys, the old image and the new image.
     fn parts(self) -> Result<(ChangeKind, Item, Option<Item>, Option<Item>)>;

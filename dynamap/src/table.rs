@@ -25,6 +25,19 @@ pub trait Table {
 /// The layout of a table. The table's own key attributes are strings (`S`); an index's key
 /// attributes are strings unless declared otherwise (`sk_type = "N"`), so that an entity can
 /// map an index key straight to one of its fields (`sk = field(score)`).
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::Table;
+///
+/// #[derive(Table)]
+/// #[dynamap(pk = "PK", sk = "SK", ttl = "expires_at")]
+/// struct App;
+///
+/// let schema = App::SCHEMA;
+/// assert_eq!((schema.pk, schema.sk, schema.ttl), ("PK", Some("SK"), Some("expires_at")));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableSchema {
     /// The Rust type that declared the layout, for messages.
@@ -48,6 +61,22 @@ pub struct TableSchema {
 /// key, up to four: `pk`/`sk` name the first and `pk_more`/`sk_more` the others, in key
 /// order. The attributes of a multi-attribute key are plain item attributes (an entity's
 /// own fields, `fields(repo, status)`), never rendered templates.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::Table;
+///
+/// #[derive(Table)]
+/// #[dynamap(pk = "PK", sk = "SK", index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK"),
+///           local_index(name = "ByDate", sk = "LSI1SK"))]
+/// struct App;
+///
+/// let gsi = App::SCHEMA.index("GSI1").unwrap();
+/// assert!(!gsi.local && gsi.pk == "GSI1PK");
+/// let lsi = App::SCHEMA.index("ByDate").unwrap();
+/// assert!(lsi.local && lsi.pk == "PK"); // a local index keeps the table's partition key
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IndexSchema {
     /// The index name.
@@ -74,6 +103,19 @@ pub struct IndexSchema {
 }
 
 /// One attribute of a multi-attribute index key, after the first.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::Table;
+///
+/// #[derive(Table)]
+/// #[dynamap(pk = "PK", sk = "SK", index(name = "ByStatus", pk = "repo", sk("status", "number"), sk_type("S", "N")))]
+/// struct App;
+///
+/// let index = App::SCHEMA.index("ByStatus").unwrap();
+/// assert_eq!(index.sk_more[0].name, "number");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KeyAttributeSchema {
     /// The attribute name.
@@ -143,6 +185,19 @@ impl IndexSchema {
 }
 
 /// The type of a key attribute, as DynamoDB declares it (`AttributeDefinitions`).
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::{ScalarType, Table};
+///
+/// #[derive(Table)]
+/// #[dynamap(pk = "PK", sk = "SK", index(name = "Leaderboard", pk = "LB_PK", sk = "score", sk_type = "N"))]
+/// struct App;
+///
+/// assert_eq!(App::SCHEMA.index("Leaderboard").unwrap().sk_type, ScalarType::Number);
+/// assert_eq!(ScalarType::Number.code(), "N");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ScalarType {
     /// `S`: a string. Every template-rendered key is one.
@@ -177,6 +232,18 @@ impl ScalarType {
 /// Typed reads tell entities apart by the entity-type attribute (and filter on it), so an
 /// index always holds it too: [`Db::create_table`](crate::Db::create_table) creates
 /// `KeysOnly` as DynamoDB's `INCLUDE` of that one attribute, and adds it to `Include`'s list.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::{Projection, Table};
+///
+/// #[derive(Table)]
+/// #[dynamap(pk = "PK", sk = "SK", index(name = "Names", pk = "GSI1PK", include("name")))]
+/// struct App;
+///
+/// assert_eq!(App::SCHEMA.index("Names").unwrap().projection, Projection::Include(&["name"]));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Projection {
     /// Every attribute (the default).

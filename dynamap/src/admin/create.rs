@@ -25,6 +25,16 @@ use crate::{Db, Error, Result};
 const ACTIVE_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// Read and write capacity units of a provisioned table or index.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::Table;
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// db.create_table::<App>().provisioned(10, 5).await?; // Throughput { read: 10, write: 5 }
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Throughput {
     /// Read capacity units (at least 1).
@@ -34,6 +44,17 @@ pub struct Throughput {
 }
 
 /// What a DynamoDB stream record carries of the item it is about.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::Table;
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// use dynamap::admin::StreamView;
+/// db.create_table::<App>().stream(StreamView::NewImage).await?;
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StreamView {
@@ -68,6 +89,16 @@ impl StreamView {
 /// When the table already exists, creating it succeeds and changes nothing but turning on
 /// time to live (and point-in-time recovery, when asked for): compare an existing table
 /// with its layout with [`Db::verify_table`].
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::Table;
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// db.create_table::<App>().deletion_protection(true).tag("stage", "prod").await?;
+/// # Ok(()) }
+/// ```
 #[must_use = "a CreateTable does nothing until it is awaited"]
 pub struct CreateTable<'a, T> {
     db: &'a Db,

@@ -13,6 +13,15 @@ use crate::{Db, Error, Result};
 
 /// One way a live table differs from its layout, as [`Db::verify_table`] reports it.
 /// Each displays as one line a deploy log can show.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::admin::Drift;
+///
+/// let drift = Drift::MissingIndex { index: "GSI2".into() };
+/// assert_eq!(drift.to_string(), "index \"GSI2\" of the layout is missing");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Drift {

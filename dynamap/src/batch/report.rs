@@ -7,6 +7,24 @@ use super::ItemKey;
 use crate::Error;
 
 /// Whether a batch item was a put or a delete.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// use dynamap::batch::WriteAction;
+/// let report = db.batch_write().put(&Sensor { id: "S1".into(), city: "Poznań".into() }).delete(Sensor::key("S0")).await?;
+/// for failed in &report.failed {
+///     if failed.action == WriteAction::Delete {
+///         eprintln!("not deleted: {failed}");
+///     }
+/// }
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum WriteAction {
@@ -26,6 +44,22 @@ impl fmt::Display for WriteAction {
 }
 
 /// One batch item that was not written, and why.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let sensors: Vec<Sensor> = Vec::new();
+/// let report = db.put_all(&sensors).await?;
+/// for failed in &report.failed {
+///     eprintln!("item #{} ({}): {}", failed.index, failed.entity, failed.error);
+/// }
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct FailedWrite {
@@ -55,6 +89,23 @@ impl fmt::Display for FailedWrite {
 }
 
 /// The outcome of a batch write: `written + failed.len()` is the number of items given.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let sensors: Vec<Sensor> = Vec::new();
+/// let report = db.put_all(&sensors).await?;
+/// println!("{} written in {} calls ({} retried, {} throttled)", report.written, report.calls, report.retries, report.throttled);
+/// if !report.is_complete() {
+///     return Err(dynamap::Error::InvalidRequest { reason: report.to_string() });
+/// }
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct BatchWriteReport {
@@ -111,6 +162,22 @@ impl std::error::Error for BatchWriteReport {}
 
 /// How far a batch write has got, passed to the [progress callback](super::BatchWrite::on_progress)
 /// after each call's items are settled.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let sensors: Vec<Sensor> = Vec::new();
+/// db.batch_write()
+///     .put_all(&sensors)
+///     .on_progress(|p| eprintln!("{} of {:?} ({} failed)", p.done(), p.total, p.failed))
+///     .await?;
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Progress {

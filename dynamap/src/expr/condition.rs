@@ -17,6 +17,20 @@ const MAX_IN_OPERANDS: usize = 100;
 
 /// A stored attribute of entity `E` holding values of type `T`. The derive makes one per
 /// field, as an associated constant: `Sensor::CITY`.
+///
+/// # Examples
+///
+/// ```
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// // `Sensor::CITY` is an `Attr<Sensor, String>`: conditions on it take strings.
+/// let in_poznan = Sensor::CITY.eq("Poznań");
+/// let rendered = in_poznan.render()?;
+/// assert_eq!(rendered.expression, "#n0 = :v0");
+/// # Ok::<(), dynamap::Error>(())
+/// ```
 pub struct Attr<E, T> {
     name: &'static str,
     encode: Encoder<T>,
@@ -91,6 +105,20 @@ impl<E, T> Attr<E, T> {
 }
 
 /// DynamoDB's attribute types, for [`Attr::has_type`].
+///
+/// # Examples
+///
+/// ```
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// use dynamap::expr::AttributeKind;
+///
+/// let city_is_text = Sensor::CITY.has_type(AttributeKind::String);
+/// assert!(city_is_text.render()?.expression.starts_with("attribute_type("));
+/// # Ok::<(), dynamap::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AttributeKind {
     /// `S`
@@ -133,6 +161,18 @@ impl AttributeKind {
 }
 
 /// `size(attribute)`, made by [`Attr::size`].
+///
+/// # Examples
+///
+/// ```
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// let long_names = Sensor::CITY.size().gt(20);
+/// assert_eq!(long_names.render()?.expression, "size(#n0) > :v0");
+/// # Ok::<(), dynamap::Error>(())
+/// ```
 pub struct Size<E> {
     path: DocPath,
     entity: PhantomData<fn() -> E>,
@@ -213,6 +253,19 @@ enum Node {
 ///
 /// A value that cannot be encoded is kept as an error and reported by the request that
 /// uses the condition, before anything is sent.
+///
+/// # Examples
+///
+/// ```
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// let busy = Sensor::CITY.eq("Poznań").or(Sensor::CITY.eq("Berlin")).and(!Sensor::ID.begins_with("test-"));
+/// let rendered = busy.render()?;
+/// assert_eq!(rendered.values.len(), 3);
+/// # Ok::<(), dynamap::Error>(())
+/// ```
 pub struct Condition<E> {
     node: std::result::Result<Node, String>,
     entity: PhantomData<fn() -> E>,

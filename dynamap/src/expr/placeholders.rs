@@ -12,6 +12,18 @@ pub type ValueMap = HashMap<String, AttributeValue>;
 /// Names (`#n0`) and values (`:v0`) used by one request's expressions. One instance is
 /// shared by every expression of a request (key condition, filter, projection), so the
 /// placeholders never collide.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::codec::AttributeValue;
+/// use dynamap::expr::Placeholders;
+///
+/// let mut p = Placeholders::default();
+/// let name = p.name("status");
+/// let value = p.value(AttributeValue::S("open".into()));
+/// assert_eq!(format!("{name} = {value}"), "#n0 = :v0");
+/// ```
 #[derive(Debug, Default, Clone)]
 pub struct Placeholders {
     names: HashMap<String, String>,
@@ -48,6 +60,20 @@ impl Placeholders {
 }
 
 /// An expression with its placeholders, ready for a request.
+///
+/// # Examples
+///
+/// ```
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String, city: String }
+/// let rendered = Sensor::CITY.ne("Berlin").render()?;
+/// // What a raw SDK request takes: the expression and its two placeholder maps.
+/// assert_eq!(rendered.names["#n0"], "city");
+/// assert!(rendered.values.contains_key(":v0"));
+/// # Ok::<(), dynamap::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Rendered {
     /// The expression text.
