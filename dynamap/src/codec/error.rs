@@ -2,6 +2,15 @@
 
 /// Why a compressed value could not be written or read. Reading never panics: truncated,
 /// corrupted, foreign or mistyped data is one of these.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::codec::{CodecError, decompress};
+///
+/// let not_ours = decompress::<Vec<u32>>(b"plain bytes");
+/// assert!(matches!(not_ours, Err(CodecError::NoHeader)));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CodecError {

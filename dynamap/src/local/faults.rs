@@ -12,6 +12,16 @@ use aws_sdk_dynamodb::config::SharedHttpClient;
 use crate::retry::{SplitMix64, mix};
 
 /// A fault chosen for one call.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::local::{Fault, Faults};
+///
+/// let faults = Faults::seeded(7).throttle(1.0).only(["BatchWriteItem"]);
+/// assert_eq!(faults.decide("BatchWriteItem", 0), Some(Fault::Throttle));
+/// assert_eq!(faults.decide("GetItem", 0), None);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Fault {
@@ -90,6 +100,21 @@ struct State {
 }
 
 /// How many calls the faults saw and how many of each fault they injected.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::Table;
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # async fn example() -> dynamap::Result<()> {
+/// use dynamap::local::{DynamoLocal, Faults};
+/// let faults = Faults::seeded(1).unprocessed(0.2);
+/// let db = DynamoLocal::shared()?.fresh_db_with_faults::<App>("counts", &faults).await?;
+/// // ... run the code under test ...
+/// let counts = faults.counts();
+/// println!("{} of {} calls faulty", counts.faulty_calls(), counts.calls);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct FaultCounts {

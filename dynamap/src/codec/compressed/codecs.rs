@@ -9,6 +9,18 @@ use crate::codec::CodecError;
 /// A compression codec for `#[dynamap(compress)]` fields. The level only matters when
 /// writing; the codec is recorded with every value, so values written with one codec
 /// still read after the default changes.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::codec::{Codec, Compression, compress, decompress};
+///
+/// let levels: Vec<u32> = (0..1_000).map(|i| i % 7).collect();
+/// let stored = compress(&levels, &Compression::DEFAULT.codec(Codec::Bzip2 { level: 9 }))?;
+/// assert_eq!(decompress::<Vec<u32>>(&stored)?, levels);
+/// assert_eq!(Codec::DEFAULT.name(), "zstd");
+/// # Ok::<(), dynamap::codec::CodecError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Codec {

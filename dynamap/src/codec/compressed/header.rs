@@ -25,6 +25,18 @@ const VERSION: u8 = 1;
 pub const MAX_UNCOMPRESSED_BYTES: u64 = 64 << 20;
 
 /// What the header of a stored compressed value says.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::codec::{Codec, Compression, Header, compress};
+///
+/// let stored = compress(&vec![1u8; 4096], &Compression::DEFAULT)?;
+/// let (header, _payload) = Header::read(&stored)?;
+/// assert_eq!(header.codec, Codec::DEFAULT);
+/// assert!(header.stored_bytes < header.uncompressed_bytes);
+/// # Ok::<(), dynamap::codec::CodecError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Header {
     /// How the value was serialized (never [`Format::Auto`]).

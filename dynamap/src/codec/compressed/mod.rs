@@ -33,6 +33,18 @@ pub use codecs::Codec;
 pub use header::{Header, MAX_UNCOMPRESSED_BYTES};
 
 /// How a value is serialized before compression.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::codec::{Compression, Format, compress, decompress};
+///
+/// let events: Vec<(i64, f64)> = (0..100).map(|i| (i * 60_000, 0.5)).collect();
+/// let columnar = compress(&events, &Compression::DEFAULT.format(Format::Columnar))?;
+/// let row = compress(&events, &Compression::DEFAULT.format(Format::Row))?;
+/// assert_eq!(decompress::<Vec<(i64, f64)>>(&row)?, decompress::<Vec<(i64, f64)>>(&columnar)?);
+/// # Ok::<(), dynamap::codec::CodecError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Format {
@@ -76,6 +88,19 @@ impl Format {
 }
 
 /// How a compressed field is written. Reading needs none of it: the header says.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::codec::{Codec, Compression, compress};
+///
+/// // What `#[dynamap(compress(codec = "snappy", budget = 4096))]` writes with; writes of
+/// // an entity check the budget before sending (`Error::CompressedTooLarge`).
+/// let settings = Compression::DEFAULT.codec(Codec::Snappy).budget(4096);
+/// let stored = compress(&vec![7u64; 1_000], &settings)?;
+/// assert!(stored.len() <= settings.budget);
+/// # Ok::<(), dynamap::codec::CodecError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Compression {
     /// The codec for new writes.
@@ -132,6 +157,16 @@ impl Default for Compression {
 
 /// Serializes and compresses `value` as `settings` say, header included. The budget is
 /// not checked here: the entity's write does that, naming the field.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::codec::{Compression, compress};
+///
+/// let stored = compress(&["motion", "noise", "light"], &Compression::DEFAULT)?;
+/// assert!(!stored.is_empty());
+/// # Ok::<(), dynamap::codec::CodecError>(())
+/// ```
 pub fn compress<T: Serialize + ?Sized>(
     value: &T,
     settings: &Compression,
@@ -159,6 +194,17 @@ fn json_not_enabled() -> CodecError {
 }
 
 /// Reads a value written by [`compress`], with whatever format and codec it was written.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::codec::{Compression, compress, decompress};
+///
+/// let stored = compress(&vec![3.5f64, 4.0], &Compression::DEFAULT)?;
+/// let back: Vec<f64> = decompress(&stored)?;
+/// assert_eq!(back, [3.5, 4.0]);
+/// # Ok::<(), dynamap::codec::CodecError>(())
+/// ```
 pub fn decompress<T: DeserializeOwned>(stored: &[u8]) -> Result<T, CodecError> {
     let (header, payload) = Header::read(stored)?;
     let raw = header

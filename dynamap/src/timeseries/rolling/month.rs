@@ -22,6 +22,17 @@ const MS_PER_DAY: i64 = 86_400_000;
 /// assert!(WriteMonth::new(2016, 12)? < april);
 /// # Ok::<(), dynamap::Error>(())
 /// ```
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::timeseries::rolling::WriteMonth;
+///
+/// let april = WriteMonth::new(2017, 4)?;
+/// assert_eq!(april.months_before(4), WriteMonth::new(2016, 12)?);
+/// assert_eq!(WriteMonth::of_millis(1_491_955_200_000), april); // 2017-04-12
+/// # Ok::<(), dynamap::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct WriteMonth {
     // Field order is the sort order.

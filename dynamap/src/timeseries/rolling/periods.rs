@@ -31,6 +31,16 @@ pub const SUNDAY_ORIGIN_MS: i64 = 3 * MS_PER_DAY;
 /// assert_eq!((week.start_ms(), week.end_ms()), (1_491_696_000_000, 1_492_300_799_999));
 /// # Ok::<(), dynamap::Error>(())
 /// ```
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::timeseries::rolling::Periods;
+///
+/// let week = Periods::weekly().period_of(1_491_800_000_000)?; // Monday 2017-04-10
+/// assert_eq!(week.start_ms(), 1_491_696_000_000);           // Sunday 2017-04-09 00:00 UTC
+/// # Ok::<(), dynamap::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Periods {
     length_ms: i64,
@@ -109,6 +119,16 @@ impl Periods {
 }
 
 /// A span of event time, both ends inclusive, in milliseconds since the Unix epoch.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::timeseries::rolling::Period;
+///
+/// let period = Period::new(1_000, 1_999).unwrap();
+/// assert!(period.contains(1_500) && !period.contains(2_000));
+/// assert!(period.overlaps(&(1_900..=2_500)));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Period {
     start_ms: i64,

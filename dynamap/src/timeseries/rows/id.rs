@@ -36,6 +36,21 @@ const DOMAIN: &[u8] = b"dynamap.event-id.v1\0";
 /// assert_eq!(id.as_str().len(), 16);
 /// assert_eq!(id, EventId::of_item(&item.clone()));
 /// ```
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct Iot;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[dynamap(table = Iot, entity = "Ping", pk = "DEV#{device}", sk = "{at}", event_rows)]
+/// # struct Ping { device: String, at: i64, value: i64 }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let outcome = db.event_rows::<Ping>().write(&Ping { device: "d1".into(), at: 1, value: 7 }).await?;
+/// // The same event always gets the same id: a replay finds it and stores nothing.
+/// println!("stored as {}", outcome.id);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct EventId(String);
 

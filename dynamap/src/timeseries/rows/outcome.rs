@@ -6,6 +6,21 @@ use super::EventId;
 
 /// Which request a write tries first. Every path stores each event exactly once; they differ
 /// in how many requests a write takes (see the [module documentation](super#write-paths)).
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct Iot;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[dynamap(table = Iot, entity = "Ping", pk = "DEV#{device}", sk = "{at}", event_rows)]
+/// # struct Ping { device: String, at: i64, value: i64 }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// use dynamap::timeseries::rows::WritePath;
+/// // An upload of old events: their rows mostly exist already, so start by adding.
+/// let uploads = db.event_rows::<Ping>().write_path(WritePath::MapFirst);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum WritePath {
@@ -60,6 +75,20 @@ impl WritePath {
 }
 
 /// What one write did.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct Iot;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[dynamap(table = Iot, entity = "Ping", pk = "DEV#{device}", sk = "{at}", event_rows)]
+/// # struct Ping { device: String, at: i64, value: i64 }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let outcome = db.event_rows::<Ping>().write(&Ping { device: "d1".into(), at: 1, value: 7 }).await?;
+/// println!("row {}, {} request(s), stored: {}", outcome.row, outcome.requests, outcome.stored());
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WriteOutcome {
     /// The event's id.
@@ -77,6 +106,23 @@ pub struct WriteOutcome {
 }
 
 /// Whether a write stored its event.
+///
+/// # Examples
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct Iot;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[dynamap(table = Iot, entity = "Ping", pk = "DEV#{device}", sk = "{at}", event_rows)]
+/// # struct Ping { device: String, at: i64, value: i64 }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// use dynamap::timeseries::rows::WriteStatus;
+/// let ping = Ping { device: "d1".into(), at: 1, value: 7 };
+/// let rows = db.event_rows::<Ping>();
+/// rows.write(&ping).await?;
+/// assert_eq!(rows.write(&ping).await?.status, WriteStatus::AlreadyStored);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum WriteStatus {
