@@ -66,12 +66,30 @@ impl Default for RetryPolicy {
 
 impl RetryPolicy {
     /// The ceiling of the first wait; each later one doubles it, up to the [cap](Self::cap).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use dynamap::retry::RetryPolicy;
+    /// let policy = RetryPolicy::default().base(Duration::from_millis(100));
+    /// assert_eq!(policy.ceiling(0), Duration::from_millis(100));
+    /// ```
     pub fn base(mut self, base: Duration) -> Self {
         self.base = base;
         self
     }
 
     /// The longest any single wait can be.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use dynamap::retry::RetryPolicy;
+    /// let policy = RetryPolicy::default().cap(Duration::from_millis(500));
+    /// assert_eq!(policy.ceiling(30), Duration::from_millis(500));
+    /// ```
     pub fn cap(mut self, cap: Duration) -> Self {
         self.cap = cap;
         self
@@ -79,18 +97,42 @@ impl RetryPolicy {
 
     /// How many calls in a row may fail to make progress before the rest is given up and
     /// reported as failed. `0` is taken as `1`: the first call is always made.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use dynamap::retry::RetryPolicy;
+    /// assert_eq!(RetryPolicy::default().max_attempts(3).attempts(), 3);
+    /// ```
     pub fn max_attempts(mut self, attempts: u32) -> Self {
         self.max_attempts = attempts;
         self
     }
 
     /// The configured number of attempts, at least 1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use dynamap::retry::RetryPolicy;
+    /// assert_eq!(RetryPolicy::default().attempts(), 10);
+    /// ```
     pub fn attempts(&self) -> u32 {
         self.max_attempts.max(1)
     }
 
     /// The upper bound of the wait before retry `retry` (0 for the first retry):
     /// `min(cap, base × 2^retry)`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use dynamap::retry::RetryPolicy;
+    /// let policy = RetryPolicy::default();
+    /// assert_eq!(policy.ceiling(0), Duration::from_millis(25));
+    /// assert_eq!(policy.ceiling(1), Duration::from_millis(50));
+    /// ```
     pub fn ceiling(&self, retry: u32) -> Duration {
         // Past 2^20 the product exceeds any sensible cap; stopping there also keeps the
         // multiplication from overflowing.

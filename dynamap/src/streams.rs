@@ -110,6 +110,22 @@ pub struct Change<T> {
 
 impl<T> Change<T> {
     /// The item as it is now: the new image, or for a remove the old one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+    /// # struct Sensor { id: String }
+    /// use dynamap::streams::{Change, decode};
+    /// use dynamap::streams::aws_lambda_events::event::dynamodb::EventRecord;
+    ///
+    /// fn last_known(record: &EventRecord) -> dynamap::Result<Option<String>> {
+    ///     let change: Option<Change<Sensor>> = decode(record)?;
+    ///     Ok(change.and_then(|c| c.latest().map(|s| s.id.clone())))
+    /// }
+    /// ```
     pub fn latest(&self) -> Option<&T> {
         self.new.as_ref().or(self.old.as_ref())
     }

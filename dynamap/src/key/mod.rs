@@ -207,6 +207,20 @@ impl<E> Key<E> {
     }
 
     /// The rendered partition key value and sort key value (if the table has a sort key).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{seq}")]
+    /// # struct Reading { sensor_id: String, seq: u32 }
+    /// let key = Reading::key("S1", 7u32);
+    /// let (pk, sk) = key.values()?;
+    /// assert_eq!(pk, "SENSOR#S1");
+    /// assert!(sk.is_some_and(|sk| sk.starts_with("READ#")));
+    /// # Ok::<(), dynamap::KeyError>(())
+    /// ```
     pub fn values(&self) -> Result<(&str, Option<&str>), KeyError> {
         match &self.values {
             Ok((pk, sk)) => Ok((pk, sk.as_deref())),
@@ -215,6 +229,18 @@ impl<E> Key<E> {
     }
 
     /// The rendered values, taken out of the key.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{seq}")]
+    /// # struct Reading { sensor_id: String, seq: u32 }
+    /// let (pk, sk) = Reading::key("S1", 7u32).into_values()?;
+    /// assert_eq!(pk, "SENSOR#S1");
+    /// # Ok::<(), dynamap::KeyError>(())
+    /// ```
     pub fn into_values(self) -> Result<(String, Option<String>), KeyError> {
         self.values
     }
@@ -319,6 +345,17 @@ impl<E, S> PartitionKey<E, S> {
 
     /// The partition key value, when it is a string (every rendered template is); the first
     /// attribute's, in a multi-attribute key.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{seq}")]
+    /// # struct Reading { sensor_id: String, seq: u32 }
+    /// assert_eq!(Reading::partition("S1").value()?, "SENSOR#S1");
+    /// # Ok::<(), dynamap::KeyError>(())
+    /// ```
     pub fn value(&self) -> Result<&str, KeyError> {
         match self.attribute_value()? {
             AttributeValue::S(text) => Ok(text),
@@ -328,6 +365,18 @@ impl<E, S> PartitionKey<E, S> {
 
     /// The partition key value as DynamoDB stores it (the first attribute's, in a
     /// multi-attribute key).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{seq}")]
+    /// # struct Reading { sensor_id: String, seq: u32 }
+    /// let value = Reading::partition("S1");
+    /// assert_eq!(value.attribute_value()?.as_s().unwrap(), "SENSOR#S1");
+    /// # Ok::<(), dynamap::KeyError>(())
+    /// ```
     pub fn attribute_value(&self) -> Result<&AttributeValue, KeyError> {
         static NONE: AttributeValue = AttributeValue::Null(true);
         Ok(self.attribute_values()?.first().unwrap_or(&NONE))
@@ -335,17 +384,49 @@ impl<E, S> PartitionKey<E, S> {
 
     /// Every partition key attribute's value, in key order: one, or several in a
     /// multi-attribute key.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{seq}")]
+    /// # struct Reading { sensor_id: String, seq: u32 }
+    /// assert_eq!(Reading::partition("S1").attribute_values()?.len(), 1);
+    /// # Ok::<(), dynamap::KeyError>(())
+    /// ```
     pub fn attribute_values(&self) -> Result<&[AttributeValue], KeyError> {
         self.values.as_deref().map_err(Clone::clone)
     }
 
     /// The index this partition belongs to, or `None` for the table itself.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{seq}")]
+    /// # struct Reading { sensor_id: String, seq: u32 }
+    /// assert_eq!(Reading::partition("S1").index(), None); // the table, not an index
+    /// ```
     pub fn index(&self) -> Option<&'static str> {
         self.index
     }
 
     /// The sort key template of the table or index, at run time (empty when the sort key is
     /// made of attributes).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{seq}")]
+    /// # struct Reading { sensor_id: String, seq: u32 }
+    /// use dynamap::key::Segment;
+    /// assert_eq!(Reading::partition("S1").sort_template()[0], Segment::Literal("READ#"));
+    /// ```
     pub fn sort_template(&self) -> &'static [Segment] {
         self.sort
     }

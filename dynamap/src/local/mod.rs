@@ -85,6 +85,17 @@ impl DynamoLocal {
     /// Blocks until the server is ready: the first call takes a few seconds (longer while
     /// DynamoDB Local is installed), later calls return at once. A failed start is not
     /// retried: later calls return the same error.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::Table;
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # async fn example() -> dynamap::Result<()> {
+    /// use dynamap::local::DynamoLocal;
+    /// let local = DynamoLocal::shared()?; // one server for the whole test binary
+    /// # Ok(()) }
+    /// ```
     pub fn shared() -> Result<&'static DynamoLocal> {
         static SHARED: OnceLock<Result<DynamoLocal, String>> = OnceLock::new();
         let shared = SHARED.get_or_init(|| {
@@ -101,6 +112,17 @@ impl DynamoLocal {
     /// A server of this value's own, stopped when it is dropped. Blocks until it is ready.
     ///
     /// With `AWS_ENDPOINT_URL_DYNAMODB` set, nothing is started and that endpoint is used.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::Table;
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # async fn example() -> dynamap::Result<()> {
+    /// use dynamap::local::DynamoLocal;
+    /// let local = DynamoLocal::start()?; // a server of its own, stopped when dropped
+    /// # Ok(()) }
+    /// ```
     pub fn start() -> Result<DynamoLocal> {
         if let Some(connection) = Connection::from_env() {
             return Ok(DynamoLocal {
@@ -119,6 +141,18 @@ impl DynamoLocal {
     ///
     /// Each call builds a new client, because a client's connections belong to the async
     /// runtime it first ran on, and every `#[tokio::test]` has its own runtime.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::Table;
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # async fn example() -> dynamap::Result<()> {
+    /// use dynamap::local::DynamoLocal;
+    /// let client = DynamoLocal::shared()?.client();
+    /// let tables = client.list_tables().send().await;
+    /// # Ok(()) }
+    /// ```
     pub fn client(&self) -> aws_sdk_dynamodb::Client {
         self.connection.client()
     }
@@ -127,6 +161,18 @@ impl DynamoLocal {
     /// records of a table created with a stream
     /// ([`CreateTable::stream`](crate::admin::CreateTable::stream)) and decode them with
     /// [`streams::decode`](crate::streams::decode).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::Table;
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # async fn example() -> dynamap::Result<()> {
+    /// use dynamap::local::DynamoLocal;
+    /// let streams = DynamoLocal::shared()?.streams_client();
+    /// let listed = streams.list_streams().send().await;
+    /// # Ok(()) }
+    /// ```
     #[cfg(feature = "streams")]
     pub fn streams_client(&self) -> aws_sdk_dynamodbstreams::Client {
         self.connection.streams_client()
@@ -136,6 +182,17 @@ impl DynamoLocal {
     /// process id, a counter and the time), and returns a [`Db`] for it.
     ///
     /// Characters DynamoDB does not allow in table names are replaced in `prefix`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::Table;
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # async fn example() -> dynamap::Result<()> {
+    /// use dynamap::local::DynamoLocal;
+    /// let db = DynamoLocal::shared()?.fresh_db::<App>("my_test").await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn fresh_db<T: Table>(&self, prefix: &str) -> Result<Db> {
         let db = Db::new(self.client(), names::unique_table_name(prefix));
         db.create_table::<T>().await?;
@@ -146,6 +203,19 @@ impl DynamoLocal {
     ///
     /// The SDK's own retries are turned off in this client, so that every injected fault
     /// reaches the code under test (and the counts match what it saw).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::Table;
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # async fn example() -> dynamap::Result<()> {
+    /// use dynamap::local::DynamoLocal;
+    /// use dynamap::local::Faults;
+    /// let faults = Faults::seeded(1).throttle(0.1);
+    /// let db = dynamap::Db::new(DynamoLocal::shared()?.faulty_client(&faults), "orders");
+    /// # Ok(()) }
+    /// ```
     pub fn faulty_client(&self, faults: &Faults) -> aws_sdk_dynamodb::Client {
         self.connection.faulty_client(faults)
     }
@@ -171,12 +241,35 @@ impl DynamoLocal {
     }
 
     /// The endpoint URL, e.g. `http://127.0.0.1:41234`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::Table;
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # async fn example() -> dynamap::Result<()> {
+    /// use dynamap::local::DynamoLocal;
+    /// println!("DynamoDB Local at {}", DynamoLocal::shared()?.endpoint());
+    /// # Ok(()) }
+    /// ```
     pub fn endpoint(&self) -> &str {
         &self.connection.endpoint
     }
 
     /// True when the endpoint came from `AWS_ENDPOINT_URL_DYNAMODB` rather than a server this
     /// process started. Tables on such an endpoint outlive the process.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::Table;
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # async fn example() -> dynamap::Result<()> {
+    /// use dynamap::local::DynamoLocal;
+    /// // True when AWS_ENDPOINT_URL_DYNAMODB named a server of your own.
+    /// let ours = !DynamoLocal::shared()?.is_external();
+    /// # Ok(()) }
+    /// ```
     pub fn is_external(&self) -> bool {
         self.server.is_none()
     }

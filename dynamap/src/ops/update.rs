@@ -71,6 +71,19 @@ pub struct Update<'a, E> {
 
 impl Db {
     /// An update of the existing item `key` names.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
+    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// db.update(Device::key("d1")).set(Device::STATUS, "active").await?;
+    /// # Ok(()) }
+    /// ```
     pub fn update<E: Entity>(&self, key: Key<E>) -> Update<'_, E> {
         Update {
             db: self,
@@ -85,6 +98,20 @@ impl Db {
     /// An update that fails if the item does not exist: the same as [`Db::update`], named
     /// as ElectroDB and DynamoDB Toolbox name it. Compare [`Db::upsert`], which creates the
     /// item when it is missing.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
+    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// // Fails when there is no device d1, instead of creating one.
+    /// db.patch(Device::key("d1")).increment(Device::ALARMS, 1u32).await?;
+    /// # Ok(()) }
+    /// ```
     pub fn patch<E: Entity>(&self, key: Key<E>) -> Update<'_, E> {
         self.update(key)
     }
@@ -103,6 +130,19 @@ impl<'a, E: Entity> Update<'a, E> {
 
     /// `SET path = value`. `path` is a field constant (`Order::STATUS`) or a path inside
     /// one (`Order::ADDRESS.at::<String>("city")`).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
+    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// db.update(Device::key("d1")).set(Device::STATUS, "active").await?;
+    /// # Ok(()) }
+    /// ```
     pub fn set<T, A: Target<E, T>>(self, path: A, value: impl Into<T>) -> Self {
         let change = path.into_path().set_change(&value.into());
         self.change(change)
@@ -110,6 +150,20 @@ impl<'a, E: Entity> Update<'a, E> {
 
     /// `SET path = value` for `Some(value)`, `REMOVE path` for `None`: for `Option` fields
     /// whose new value is itself an `Option`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
+    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let note: Option<&str> = None; // None removes the attribute
+    /// db.update(Device::key("d1")).set_option(Device::NOTE, note).await?;
+    /// # Ok(()) }
+    /// ```
     pub fn set_option<T, A: Target<E, T>>(self, path: A, value: Option<impl Into<T>>) -> Self {
         match value {
             Some(value) => self.set(path, value),
@@ -118,6 +172,19 @@ impl<'a, E: Entity> Update<'a, E> {
     }
 
     /// `SET path = value` unless the item already has a value there.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
+    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// db.update(Device::key("d1")).set_if_not_exists(Device::FIRMWARE, "1.0").await?;
+    /// # Ok(()) }
+    /// ```
     pub fn set_if_not_exists<T, A: Target<E, T>>(self, path: A, value: impl Into<T>) -> Self {
         let change = path.into_path().default_change(&value.into());
         self.change(change)
@@ -125,12 +192,38 @@ impl<'a, E: Entity> Update<'a, E> {
 
     /// `SET path = path + by` (a missing value counts as 0). Use a negative `by` on a
     /// signed field to decrement.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
+    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// db.update(Device::key("d1")).increment(Device::ALARMS, 1u32).await?;
+    /// # Ok(()) }
+    /// ```
     pub fn increment<T, A: Target<E, T>>(self, path: A, by: impl Into<T>) -> Self {
         let change = path.into_path().increment_change(&by.into());
         self.change(change)
     }
 
     /// `SET list = list_append(list, items)` (a missing list counts as empty).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
+    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// db.update(Device::key("d1")).append(Device::TAGS, ["calibrated".to_owned()]).await?;
+    /// # Ok(()) }
+    /// ```
     pub fn append<T: Serialize, A: Target<E, Vec<T>>>(
         self,
         path: A,
@@ -143,23 +236,79 @@ impl<'a, E: Entity> Update<'a, E> {
     }
 
     /// `REMOVE path`: an `Option` field, or a value inside a map or list.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
+    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// db.update(Device::key("d1")).remove(Device::NOTE).await?;
+    /// # Ok(()) }
+    /// ```
     pub fn remove<T, A: Target<E, T>>(self, path: A) -> Self {
         self.change(Ok(Change::Remove(path.into_path().path)))
     }
 
     /// `ADD path value`: adds to a number, or adds elements to a set.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
+    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// db.update(Device::key("d1")).add(Device::ALARMS, 2u32).await?;
+    /// # Ok(()) }
+    /// ```
     pub fn add<T, A: Target<E, T>>(self, path: A, value: impl Into<T>) -> Self {
         let change = path.into_path().add_change(&value.into());
         self.change(change)
     }
 
     /// `DELETE path elements`: removes elements from a set.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
+    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let retired: std::collections::BTreeSet<String> = ["beta".to_owned()].into();
+    /// db.update(Device::key("d1")).delete_elements(Device::LABELS, retired).await?;
+    /// # Ok(()) }
+    /// ```
     pub fn delete_elements<T, A: Target<E, T>>(self, path: A, elements: impl Into<T>) -> Self {
         let change = path.into_path().delete_change(&elements.into());
         self.change(change)
     }
 
     /// Updates only if the stored item matches `condition`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
+    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// db.update(Device::key("d1"))
+    ///     .increment(Device::ALARMS, 1u32)
+    ///     .condition(Device::ALARMS.lt(10u32))
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
     pub fn condition(mut self, condition: Condition<E>) -> Self {
         self.condition = Some(match self.condition.take() {
             Some(existing) => existing.and(condition),
@@ -169,6 +318,19 @@ impl<'a, E: Entity> Update<'a, E> {
     }
 
     /// Updates only if the stored version is `version` (versioned entities).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
+    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// db.update(Device::key("d1")).set(Device::STATUS, "retired").expect_version(3).await?;
+    /// # Ok(()) }
+    /// ```
     pub fn expect_version(mut self, version: u64) -> Self {
         self.expected_version = Some(version);
         self
@@ -226,11 +388,38 @@ impl<'a, E: Entity> Update<'a, E> {
     }
 
     /// Sends the update.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
+    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// db.update(Device::key("d1")).set(Device::STATUS, "active").send().await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn send(self) -> Result<()> {
         self.run(false).await.map(|_| ())
     }
 
     /// Sends the update and returns the item as it is afterwards.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
+    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let device: Device = db.update(Device::key("d1")).increment(Device::ALARMS, 1u32).returning_new().await?;
+    /// println!("{} alarms", device.alarms);
+    /// # Ok(()) }
+    /// ```
     pub async fn returning_new(self) -> Result<E> {
         let item = self.run(true).await?;
         let item = item.ok_or(Error::MissingAttribute {

@@ -89,6 +89,18 @@ impl Db {
     /// index builder (`Entity::gsi1(...)`) for an index, or a lookup's builder
     /// (`Entity::by_location(...)`) for the keys of the entities owning the lookup items
     /// it finds (see [`OwnerKey`]).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let scores: Vec<Score> = db.query(Score::partition("chess")).all().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn query<T: Decode, S>(&self, partition: PartitionKey<T, S>) -> Query<'_, T, S> {
         Query {
             db: self,
@@ -114,6 +126,22 @@ impl Db {
 impl<'a, T: Decode, S> Query<'a, T, S> {
     /// Reads every item of the partition, of any entity type, decoding each into the enum
     /// `U` by its entity-type attribute. Sort key conditions still apply.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Game", pk = "GAME#{game}", sk = "INFO")]
+    /// # struct Game { game: String }
+    /// #[derive(dynamap::EntityEnum, Debug)]
+    /// enum GameItem { Game(Game), Score(Score) }
+    /// let everything = db.query(Score::partition("chess")).mixed::<GameItem>().all().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn mixed<U: Decode<Table = T::Table>>(self) -> Query<'a, U, S> {
         Query {
             db: self.db,
@@ -136,6 +164,22 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
     }
 
     /// What a mixed query does with items of entity types its enum does not know.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Game", pk = "GAME#{game}", sk = "INFO")]
+    /// # struct Game { game: String }
+    /// # #[derive(dynamap::EntityEnum, Debug)] enum GameItem { Game(Game), Score(Score) }
+    /// use dynamap::query::UnknownEntity;
+    /// let strict = db.query(Score::partition("chess")).mixed::<GameItem>().on_unknown(UnknownEntity::Error).all().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn on_unknown(mut self, policy: UnknownEntity) -> Self {
         self.unknown = policy;
         self
@@ -164,37 +208,121 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
 
     /// Sort key equals the given parts; with fewer parts than the template has, every
     /// key with those leading parts (as [`sk_prefix`](Query::sk_prefix)).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let tens = db.query(Score::partition("chess")).sk_eq((10i64,)).all().await?; // every user with 10
+    /// # Ok(()) }
+    /// ```
     pub fn sk_eq<A: SortArgs<S>>(self, parts: A) -> Self {
         self.sort_on(SortOp::Eq, parts)
     }
 
     /// Sort key's given parts are less than `parts`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let negative = db.query(Score::partition("chess")).sk_lt((0i64,)).all().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn sk_lt<A: SortArgs<S>>(self, parts: A) -> Self {
         self.sort_on(SortOp::Lt, parts)
     }
 
     /// Sort key's given parts are at most `parts`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let up_to_ten = db.query(Score::partition("chess")).sk_le((10i64,)).all().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn sk_le<A: SortArgs<S>>(self, parts: A) -> Self {
         self.sort_on(SortOp::Le, parts)
     }
 
     /// Sort key's given parts are greater than `parts`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let above_ten = db.query(Score::partition("chess")).sk_gt((10i64,)).all().await?; // not 10 itself
+    /// # Ok(()) }
+    /// ```
     pub fn sk_gt<A: SortArgs<S>>(self, parts: A) -> Self {
         self.sort_on(SortOp::Gt, parts)
     }
 
     /// Sort key's given parts are at least `parts`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let from_ten = db.query(Score::partition("chess")).sk_ge((10i64, "m")).all().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn sk_ge<A: SortArgs<S>>(self, parts: A) -> Self {
         self.sort_on(SortOp::Ge, parts)
     }
 
     /// Sort key starts with the given leading parts, ending on a segment boundary:
     /// `("A", "2")` matches floor `2` of building `A`, never floor `20`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let tens = db.query(Score::partition("chess")).sk_prefix((10i64,)).all().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn sk_prefix<A: SortArgs<S>>(self, parts: A) -> Self {
         self.sort_on(SortOp::Prefix, parts)
     }
 
     /// `low <= sort key <= high`, both inclusive, each comparing the parts it gives.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let middle = db.query(Score::partition("chess")).sk_between((10i64,), (20i64,)).all().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn sk_between<L: SortArgs<S>, H: SortArgs<S>>(mut self, low: L, high: H) -> Self {
         let attributes = self.sort_attributes();
         let low = bound(self.entity, &attributes, self.sort_template, &low);
@@ -205,6 +333,18 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
 
     /// Keeps only items matching `condition`, checked by DynamoDB after reading (it costs
     /// the reads, not the results). Filters combine with `and`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let noted = db.query(Score::partition("chess")).filter(Score::NOTE.exists()).all().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn filter(mut self, condition: Condition<T>) -> Self {
         self.filter = Some(match self.filter.take() {
             Some(existing) => existing.and(condition),
@@ -217,12 +357,37 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
     /// constants (`.project((Sensor::CITY, Sensor::FLOOR))`) or attribute names (see
     /// [`Projected`]). Fields left out must be `Option` or `#[dynamap(skip)]` in the
     /// entity, or decoding names the missing attribute.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// // Reads the keys and `note` only; the other fields of `Score` are in its keys.
+    /// let notes = db.query(Score::partition("chess")).project(Score::NOTE).all().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn project(mut self, attributes: impl Projected<T>) -> Self {
         attributes.attribute_names(&mut self.projection);
         self
     }
 
     /// Newest (greatest sort key) first.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let highest_first = db.query(Score::partition("chess")).descending().limit(10).send().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn descending(mut self) -> Self {
         self.descending = true;
         self
@@ -239,6 +404,18 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
 
     /// At most `n` items per page (and in total, for [`all`](Query::all) and
     /// [`stream`](Query::stream)): items returned, after filtering, not items read.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let page = db.query(Score::partition("chess")).limit(25).send().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn limit(mut self, n: usize) -> Self {
         self.limit = Some(n);
         self
@@ -246,6 +423,18 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
 
     /// The `n` items with the smallest sort keys, smallest first. It sets the order itself,
     /// so adding [`descending`](Query::descending) is refused when the query is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let bottom_three = db.query(Score::partition("chess")).first(3).all().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn first(mut self, n: usize) -> Self {
         self.edge = Some(Edge::First);
         self.limit(n)
@@ -254,6 +443,18 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
     /// The `n` items with the greatest sort keys, greatest first (a top-N). It sets the
     /// order itself, so adding [`descending`](Query::descending) is refused when the query
     /// is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let top_three = db.query(Score::partition("chess")).last(3).all().await?; // greatest first
+    /// # Ok(()) }
+    /// ```
     pub fn last(mut self, n: usize) -> Self {
         self.edge = Some(Edge::Last);
         self.limit(n)
@@ -261,6 +462,18 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
 
     /// Returns items whose time to live has passed but that DynamoDB has not deleted yet,
     /// which queries hide by default (on tables with a TTL attribute).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let all = db.query(Score::partition("chess")).include_expired().all().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn include_expired(mut self) -> Self {
         self.include_expired = true;
         self
@@ -268,12 +481,39 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
 
     /// Strongly consistent reads. The table and its local indexes offer them; on a global
     /// index the query fails before sending.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let fresh = db.query(Score::partition("chess")).consistent().all().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn consistent(mut self) -> Self {
         self.consistent = true;
         self
     }
 
     /// Resumes after the page that returned `cursor`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let page = db.query(Score::partition("chess")).limit(10).send().await?;
+    /// if let Some(cursor) = page.cursor {
+    ///     let next = db.query(Score::partition("chess")).limit(10).after(cursor).send().await?;
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub fn after(mut self, cursor: Cursor) -> Self {
         self.after = Some(cursor);
         self
