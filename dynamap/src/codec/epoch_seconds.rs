@@ -30,11 +30,41 @@ use serde::{Deserialize, Deserializer, Serializer};
 use time::OffsetDateTime;
 
 /// Serializes `value` as whole epoch seconds.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::{Entity, Table};
+/// use time::OffsetDateTime;
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// #[derive(Entity)]
+/// #[dynamap(table = App, entity = "Session", pk = "SESSION#{id}", sk = "SESSION")]
+/// struct Session {
+///     id: String,
+///     #[dynamap(with = "dynamap::codec::epoch_seconds")]
+///     started: OffsetDateTime,
+/// }
+/// ```
 pub fn serialize<S: Serializer>(value: &OffsetDateTime, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.serialize_i64(value.unix_timestamp())
 }
 
 /// Deserializes whole epoch seconds.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::{Entity, Table};
+/// use time::OffsetDateTime;
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// #[derive(Entity)]
+/// #[dynamap(table = App, entity = "Session", pk = "SESSION#{id}", sk = "SESSION")]
+/// struct Session {
+///     id: String,
+///     #[dynamap(with = "dynamap::codec::epoch_seconds")]
+///     started: OffsetDateTime,
+/// }
+/// ```
 pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<OffsetDateTime, D::Error> {
     let seconds = i64::deserialize(deserializer)?;
     OffsetDateTime::from_unix_timestamp(seconds).map_err(serde::de::Error::custom)

@@ -32,12 +32,42 @@ use time::OffsetDateTime;
 use crate::key::{format_timestamp, parse_timestamp};
 
 /// Serializes a timestamp as its sortable UTC text.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::{Entity, Table};
+/// use time::OffsetDateTime;
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// #[derive(Entity)]
+/// #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{id}", sk = "READ#{at}")]
+/// struct Reading {
+///     id: String,
+///     #[dynamap(with = "dynamap::codec::timestamp")]
+///     at: OffsetDateTime,
+/// }
+/// ```
 pub fn serialize<S: Serializer>(value: &OffsetDateTime, serializer: S) -> Result<S::Ok, S::Error> {
     let text = format_timestamp(value).map_err(serde::ser::Error::custom)?;
     serializer.serialize_str(&text)
 }
 
 /// Deserializes a timestamp from its sortable UTC text.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::{Entity, Table};
+/// use time::OffsetDateTime;
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// #[derive(Entity)]
+/// #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{id}", sk = "READ#{at}")]
+/// struct Reading {
+///     id: String,
+///     #[dynamap(with = "dynamap::codec::timestamp")]
+///     at: OffsetDateTime,
+/// }
+/// ```
 pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<OffsetDateTime, D::Error> {
     let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
     parse_timestamp(&text).map_err(serde::de::Error::custom)

@@ -76,6 +76,18 @@ pub struct Transaction<'a> {
 
 impl Db {
     /// A new, empty transaction on this table.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+    /// # struct Account { id: String, balance: i64 }
+    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// db.transaction().put(&alice).send().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn transaction(&self) -> Transaction<'_> {
         Transaction {
             db: self,
@@ -158,37 +170,127 @@ impl<'a> Transaction<'a> {
 
     /// Writes `entity`, replacing any item with its key (conditioned on its version, for
     /// versioned entities).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+    /// # struct Account { id: String, balance: i64 }
+    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// db.transaction().put(&alice).send().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn put<E: Entity>(self, entity: &E) -> Self {
         self.put_mode(entity, PutMode::Upsert, None)
     }
 
     /// Writes `entity` only if no item has its key.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+    /// # struct Account { id: String, balance: i64 }
+    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// // Fails the whole transaction when the account exists.
+    /// db.transaction().create(&alice).send().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn create<E: Entity>(self, entity: &E) -> Self {
         self.put_mode(entity, PutMode::Create, None)
     }
 
     /// Writes `entity` only if an item has its key.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+    /// # struct Account { id: String, balance: i64 }
+    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// // Fails the whole transaction when the account does not exist.
+    /// db.transaction().replace(&alice).send().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn replace<E: Entity>(self, entity: &E) -> Self {
         self.put_mode(entity, PutMode::Replace, None)
     }
 
     /// Writes `entity` only if the stored item matches `condition`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+    /// # struct Account { id: String, balance: i64 }
+    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// db.transaction().put_if(&alice, Account::BALANCE.ge(0i64)).send().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn put_if<E: Entity>(self, entity: &E, condition: Condition<E>) -> Self {
         self.put_mode(entity, PutMode::Upsert, Some(&condition))
     }
 
     /// Deletes the item `key` names (and, for an entity with `lookup(...)` items, its
     /// lookup items).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+    /// # struct Account { id: String, balance: i64 }
+    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// db.transaction().delete(Account::key("bob")).put(&alice).send().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn delete<E: Entity>(self, key: Key<E>) -> Self {
         self.delete_mode(key, None)
     }
 
     /// Deletes the item `key` names (and its lookup items), only if it matches `condition`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+    /// # struct Account { id: String, balance: i64 }
+    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// db.transaction().delete_if(Account::key("bob"), Account::BALANCE.eq(0i64)).send().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn delete_if<E: Entity>(self, key: Key<E>, condition: Condition<E>) -> Self {
         self.delete_mode(key, Some(condition))
     }
 
     /// Applies `update` (made with [`Db::update`]) as part of the transaction.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+    /// # struct Account { id: String, balance: i64 }
+    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// db.transaction()
+    ///     .update(db.update(Account::key("alice")).increment(Account::BALANCE, -10i64))
+    ///     .update(db.update(Account::key("bob")).increment(Account::BALANCE, 10i64))
+    ///     .send()
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
     pub fn update<E: Entity>(self, update: crate::ops::Update<'_, E>) -> Self {
         let action = update.into_action();
         self.push(action)
@@ -212,6 +314,24 @@ impl<'a> Transaction<'a> {
     ///     .raw(TransactWriteItem::builder().update(bump).build())
     ///     .send()
     ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+    /// # struct Account { id: String, balance: i64 }
+    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// use dynamap::aws_sdk_dynamodb::types::{AttributeValue, Delete, TransactWriteItem};
+    /// let audit = Delete::builder()
+    ///     .table_name("audit")
+    ///     .key("PK", AttributeValue::S("ENTRY#1".into()))
+    ///     .build()
+    ///     .expect("a table and a key");
+    /// db.transaction().put(&alice).raw(TransactWriteItem::builder().delete(audit).build()).send().await?;
     /// # Ok(()) }
     /// ```
     pub fn raw(self, write: TransactWriteItem) -> Self {
@@ -239,6 +359,19 @@ impl<'a> Transaction<'a> {
     }
 
     /// Requires the item `key` names to match `condition`, without writing it.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+    /// # struct Account { id: String, balance: i64 }
+    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// // Write alice only while the bank account holds more than 100.
+    /// db.transaction().check(Account::key("bank"), Account::BALANCE.gt(100i64)).put(&alice).send().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn check<E: Entity>(self, key: Key<E>, condition: Condition<E>) -> Self {
         let action = check_action(self.db, key, &condition);
         self.push(action)
@@ -246,17 +379,55 @@ impl<'a> Transaction<'a> {
 
     /// Makes the transaction idempotent: DynamoDB runs it at most once for this token
     /// within ten minutes, so a retry after a timeout cannot apply it twice.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+    /// # struct Account { id: String, balance: i64 }
+    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// // Sent twice within ten minutes, it is applied once.
+    /// db.transaction().put(&alice).idempotency_token("signup-alice").send().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into());
         self
     }
 
     /// The number of actions so far.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+    /// # struct Account { id: String, balance: i64 }
+    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// let tx = db.transaction().put(&alice).delete(Account::key("bob"));
+    /// assert_eq!(tx.len(), 2);
+    /// # Ok(()) }
+    /// ```
     pub fn len(&self) -> usize {
         self.actions.len()
     }
 
     /// True when there are no actions.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+    /// # struct Account { id: String, balance: i64 }
+    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// assert!(db.transaction().is_empty());
+    /// # Ok(()) }
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.actions.is_empty()
     }
@@ -270,6 +441,21 @@ impl<'a> Transaction<'a> {
     /// belongs to another item fails with [`Error::LookupTaken`]; when a concurrent write
     /// changed such an item in between, the transaction is read and sent again (without an
     /// idempotency token), up to 50 times.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+    /// # struct Account { id: String, balance: i64 }
+    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// match db.transaction().create(&alice).send().await {
+    ///     Err(dynamap::Error::TransactionCanceled { reasons }) => eprintln!("{}", dynamap::transact::describe(&reasons)),
+    ///     other => other?,
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn send(self) -> Result<()> {
         if let Some(err) = self.error {
             return Err(err);

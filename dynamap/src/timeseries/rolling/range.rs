@@ -41,16 +41,56 @@ impl<T: Table> RollingTables<T> {
 
 impl RangeTables {
     /// The range of event times asked for.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # use dynamap::timeseries::rolling::RollingTables;
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct Events;
+    /// # async fn example(rolling: RollingTables<Events>) -> dynamap::Result<()> {
+    /// let tables = rolling.range(1_491_696_000_000..=1_492_300_799_999).await?;
+    /// assert_eq!(*tables.range().start(), 1_491_696_000_000);
+    /// # Ok(()) }
+    /// ```
     pub fn range(&self) -> &RangeInclusive<i64> {
         &self.range
     }
 
     /// The tables, in order of period, then write month.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # use dynamap::timeseries::rolling::RollingTables;
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct Events;
+    /// # async fn example(rolling: RollingTables<Events>) -> dynamap::Result<()> {
+    /// let tables = rolling.range(1_491_696_000_000..=1_492_300_799_999).await?;
+    /// for table in tables.tables() {
+    ///     println!("{} (written {})", table.name(), table.written());
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub fn tables(&self) -> impl ExactSizeIterator<Item = &RolledTable> {
         self.tables.iter().map(|(table, _)| table)
     }
 
     /// Handles on the tables, in the same order.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # use dynamap::timeseries::rolling::RollingTables;
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct Events;
+    /// # async fn example(rolling: RollingTables<Events>) -> dynamap::Result<()> {
+    /// let tables = rolling.range(1_491_696_000_000..=1_492_300_799_999).await?;
+    /// for db in tables.dbs() {
+    ///     println!("{}", db.table_name());
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub fn dbs(&self) -> impl ExactSizeIterator<Item = &Db> {
         self.tables.iter().map(|(_, db)| db)
     }
