@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use super::call::Settings;
 use super::{ItemKey, get_exec};
+use crate::codec::Item;
 use crate::key::{Key, KeyError};
+use crate::query::{Decode, UnknownEntity};
 use crate::retry::RetryPolicy;
 use crate::table::Table;
 use crate::{Db, Entity, Error, Result};
@@ -16,14 +18,17 @@ use crate::{Db, Entity, Error, Result};
 /// The most keys one `BatchGetItem` call may hold.
 pub const MAX_GET_CHUNK: usize = 100;
 
-/// A pending read of many items of one entity type, sent when awaited. Made by
-/// [`Db::batch_get`].
+/// A pending read of many items, sent when awaited: of one entity type (made by
+/// [`Db::batch_get`]), or of several, decoded into an enum deriving `EntityEnum` by each
+/// item's entity type (made by [`Db::batch_get_as`]). `T` is what items decode into.
 ///
 /// Keys are sent 100 to a `BatchGetItem` call, up to
 /// [`concurrency`](Self::concurrency) calls at once; `UnprocessedKeys` (throttling, or
 /// DynamoDB's 16 MB response limit) and throttled or failed calls are retried as for
 /// [batch writes](super#retries). A key given more than once is read once, and its item is
-/// returned at every position that asked for it.
+/// returned at every position that asked for it. An item that does not decode as `T` (of
+/// another entity type, or one the enum does not list) is reported in
+/// [`failed`](BatchGetReport::failed) at its position.
 ///
 /// ```no_run
 /// # use dynamap::{Entity, Table};
@@ -45,34 +50,95 @@ pub const MAX_GET_CHUNK: usize = 100;
 /// # Ok(()) }
 /// ```
 #[must_use = "a batch get does nothing until it is awaited"]
-pub struct BatchGet<'a, E> {
+pub struct BatchGet<'a, T> {
     db: &'a Db,
     keys: Vec<Result<ItemKey, KeyError>>,
     consistent: bool,
     include_expired: bool,
     settings: Settings,
-    entity: PhantomData<fn() -> E>,
+    target: PhantomData<fn() -> T>,
 }
 
 impl Db {
     /// Reads the items `keys` name, all of entity `E`; see [`BatchGet`].
     pub fn batch_get<E: Entity>(&self, keys: impl IntoIterator<Item = Key<E>>) -> BatchGet<'_, E> {
-        let keys = keys
-            .into_iter()
-            .map(|key| key.into_values().map(|(pk, sk)| ItemKey { pk, sk }))
-            .collect();
+        self.batch_get_as::<E>().keys(keys)
+    }
+
+    /// Reads items of several entity types, decoded into `U`, an enum deriving
+    /// `EntityEnum`: keys of any variant's entity are added with [`key`](BatchGet::key) and
+    /// [`keys`](BatchGet::keys), and the report has one entry per key in the order they were
+    /// added. See [`BatchGet`].
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, EntityEnum, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "User", pk = "USER#{name}", sk = "USER")]
+    /// # struct User { name: String }
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Repo", pk = "REPO#{owner}#{name}", sk = "REPO")]
+    /// # struct Repo { owner: String, name: String }
+    /// #[derive(EntityEnum)]
+    /// enum Item { User(User), Repo(Repo) }
+    ///
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let report = db
+    ///     .batch_get_as::<Item>()
+    ///     .key(User::key("alice"))
+    ///     .keys(["dynamap", "serde"].map(|name| Repo::key("alice", name)))
+    ///     .await?;
+    /// for item in report.found() {
+    ///     match item {
+    ///         Item::User(user) => println!("user {}", user.name),
+    ///         Item::Repo(repo) => println!("repo {}", repo.name),
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn batch_get_as<U: Decode>(&self) -> BatchGet<'_, U> {
         BatchGet {
             db: self,
-            keys,
+            keys: Vec::new(),
             consistent: false,
             include_expired: self.includes_expired(),
             settings: Settings::default(),
-            entity: PhantomData,
+            target: PhantomData,
         }
     }
 }
 
-impl<'a, E: Entity> BatchGet<'a, E> {
+impl<'a, T: Decode> BatchGet<'a, T> {
+    /// Adds the item `key` names; its entry in the report comes after those added before.
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+    /// # struct Sensor { id: String }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let report = db.batch_get_as::<Sensor>().key(Sensor::key("S1")).key(Sensor::key("S2")).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn key<E: Entity<Table = T::Table>>(mut self, key: Key<E>) -> Self {
+        self.keys
+            .push(key.into_values().map(|(pk, sk)| ItemKey { pk, sk }));
+        self
+    }
+
+    /// Adds the items `keys` name, all of one entity type, in order.
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+    /// # struct Sensor { id: String }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let report = db.batch_get_as::<Sensor>().keys(["S1", "S2"].map(Sensor::key)).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn keys<E: Entity<Table = T::Table>>(self, keys: impl IntoIterator<Item = Key<E>>) -> Self {
+        keys.into_iter().fold(self, Self::key)
+    }
+
     /// Reads with strong consistency. Costs twice the read capacity.
     pub fn consistent(mut self) -> Self {
         self.consistent = true;
@@ -110,31 +176,46 @@ impl<'a, E: Entity> BatchGet<'a, E> {
 
     /// Sends the calls. Fails as a whole only when the batch cannot run at all; a key that
     /// could not be read is in [`BatchGetReport::failed`].
-    pub async fn send(self) -> Result<BatchGetReport<E>> {
+    pub async fn send(self) -> Result<BatchGetReport<T>> {
         let reader = get_exec::Reader {
-            schema: <E::Table as Table>::SCHEMA,
-            entity: E::ENTITY_TYPE,
+            schema: <T::Table as Table>::SCHEMA,
+            entity: T::SINGLE_ENTITY.unwrap_or(std::any::type_name::<T>()),
             consistent: self.consistent,
             include_expired: self.include_expired,
-            decode: E::from_item,
+            decode: decode_as::<T>,
         };
         get_exec::run(self.db, self.keys, reader, self.settings).await
     }
 }
 
-impl<'a, E: Entity + Send + 'a> IntoFuture for BatchGet<'a, E> {
-    type Output = Result<BatchGetReport<E>>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Result<BatchGetReport<E>>> + Send + 'a>>;
+/// One item as `T`: an entity (of that type), or a variant of an entity enum; an entity
+/// type the enum does not know is an error.
+fn decode_as<T: Decode>(item: Item) -> Result<T> {
+    let schema = <T::Table as Table>::SCHEMA;
+    let found = item
+        .get(schema.entity_type)
+        .and_then(|v| v.as_s().ok())
+        .cloned();
+    T::decode(item, UnknownEntity::Error)?.ok_or(Error::UnknownEntityType {
+        target: std::any::type_name::<T>(),
+        attribute: schema.entity_type,
+        found,
+    })
+}
+
+impl<'a, T: Decode + Send + 'a> IntoFuture for BatchGet<'a, T> {
+    type Output = Result<BatchGetReport<T>>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Result<BatchGetReport<T>>> + Send + 'a>>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.send())
     }
 }
 
-impl<E> fmt::Debug for BatchGet<'_, E> {
+impl<T> fmt::Debug for BatchGet<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("BatchGet")
-            .field("entity", &std::any::type_name::<E>())
+            .field("target", &std::any::type_name::<T>())
             .field("keys", &self.keys.len())
             .field("consistent", &self.consistent)
             .finish_non_exhaustive()

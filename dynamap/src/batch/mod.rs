@@ -91,7 +91,6 @@ mod chunk;
 mod get;
 mod get_call;
 mod get_exec;
-mod get_mixed;
 mod pending;
 mod report;
 mod write;
@@ -100,7 +99,6 @@ mod write_exec;
 use std::fmt;
 
 pub use get::{BatchGet, BatchGetReport, FailedGet, MAX_GET_CHUNK};
-pub use get_mixed::BatchGetAs;
 pub use report::{BatchWriteReport, FailedWrite, Progress, WriteAction};
 pub use write::{BatchWrite, MAX_WRITE_CHUNK};
 

@@ -1,6 +1,5 @@
 //! TransactGetItems: up to 100 items of any entity types, read as of one moment.
 
-use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -203,22 +202,13 @@ fn validate(reads: &[Read]) -> Result<()> {
             limit: MAX_ACTIONS,
         });
     }
-    let mut seen: HashMap<Vec<(&String, &str)>, usize> = HashMap::new();
-    for (index, read) in reads.iter().enumerate() {
-        let mut key: Vec<(&String, &str)> = read
-            .key
-            .iter()
-            .map(|(name, value)| (name, value.as_s().map_or("", String::as_str)))
-            .collect();
-        key.sort();
-        if let Some(first) = seen.insert(key, index) {
-            return Err(Error::DuplicateTransactionItem {
-                first_entity: reads[first].entity,
-                entity: read.entity,
-                first,
-                second: index,
-            });
-        }
+    if let Some((first, second)) = super::limits::first_repeat(reads.iter().map(|r| &r.key)) {
+        return Err(Error::DuplicateTransactionItem {
+            first_entity: reads[first].entity,
+            entity: reads[second].entity,
+            first,
+            second,
+        });
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::TransactWriteItem;
 
 use super::{Action, MAX_ACTIONS, MAX_TRANSACTION_BYTES};
+use crate::codec::Item;
 use crate::limits::item_size;
 use crate::{Error, Result};
 
@@ -80,22 +81,30 @@ pub(super) fn validate(actions: &[Action]) -> Result<()> {
             limit: MAX_TRANSACTION_BYTES,
         });
     }
+    if let Some((first, second)) = first_repeat(actions.iter().map(|a| &a.key)) {
+        return Err(Error::DuplicateTransactionItem {
+            first_entity: actions[first].entity,
+            entity: actions[second].entity,
+            first,
+            second,
+        });
+    }
+    Ok(())
+}
+
+/// The positions of the first key that comes again, and of its repeat: DynamoDB refuses a
+/// transaction (write or read) naming one item twice.
+pub(super) fn first_repeat<'a>(keys: impl Iterator<Item = &'a Item>) -> Option<(usize, usize)> {
     let mut seen: HashMap<Vec<(&String, &str)>, usize> = HashMap::new();
-    for (index, action) in actions.iter().enumerate() {
-        let mut key: Vec<(&String, &str)> = action
-            .key
+    for (index, key) in keys.enumerate() {
+        let mut parts: Vec<(&String, &str)> = key
             .iter()
             .map(|(name, value)| (name, value.as_s().map_or("", String::as_str)))
             .collect();
-        key.sort();
-        if let Some(first) = seen.insert(key, index) {
-            return Err(Error::DuplicateTransactionItem {
-                first_entity: actions[first].entity,
-                entity: action.entity,
-                first,
-                second: index,
-            });
+        parts.sort();
+        if let Some(first) = seen.insert(parts, index) {
+            return Some((first, index));
         }
     }
-    Ok(())
+    None
 }

@@ -71,17 +71,24 @@ impl<'a, T: Table, E> Ingest<'a, T, E> {
     }
 
     /// Each event's position, by the table it goes to (in table name order). An event whose
-    /// table cannot be named (a time out of range) is in `refused`.
-    fn route(&self) -> Result<Routes> {
-        let now = super::now_millis()?;
+    /// table cannot be named (a time out of range, or a clock before 1970) is in `refused`.
+    fn route(&self) -> Routes {
+        let now = super::now_millis();
         let mut routes = Routes::default();
         for (index, event) in self.events.iter().enumerate() {
-            let written = self.written_ms.as_ref().map_or(now, |w| w(event));
-            match self
-                .rolling
-                .naming()
-                .table_for((self.event_ms)(event), written)
-            {
+            let written = match (&self.written_ms, &now) {
+                (Some(written), _) => Ok(written(event)),
+                (None, Ok(now)) => Ok(*now),
+                (None, Err(err)) => Err(crate::Error::InvalidRequest {
+                    reason: err.to_string(),
+                }),
+            };
+            let table = written.and_then(|written| {
+                self.rolling
+                    .naming()
+                    .table_for((self.event_ms)(event), written)
+            });
+            match table {
                 Ok(table) => routes
                     .tables
                     .entry(table.name().to_owned())
@@ -91,7 +98,7 @@ impl<'a, T: Table, E> Ingest<'a, T, E> {
                 Err(err) => routes.refused.push((index, err)),
             }
         }
-        Ok(routes)
+        routes
     }
 }
 
@@ -110,21 +117,15 @@ where
     /// Writes every event as an item, with one batch write per table (puts, 25 a call,
     /// retried as [`BatchWrite`](crate::batch::BatchWrite) does), a table at a time.
     pub async fn put_all(self) -> RolledBatchReport {
-        let mut report = RolledBatchReport::default();
-        let routes = match self.route() {
-            Ok(routes) => routes,
-            Err(err) => {
-                report.refused = (0..self.events.len())
-                    .map(|i| (i, err.to_string()))
-                    .collect();
-                return report;
-            }
+        let routes = self.route();
+        let mut report = RolledBatchReport {
+            refused: routes
+                .refused
+                .into_iter()
+                .map(|(i, e)| (i, e.to_string()))
+                .collect(),
+            ..RolledBatchReport::default()
         };
-        report.refused = routes
-            .refused
-            .into_iter()
-            .map(|(i, e)| (i, e.to_string()))
-            .collect();
         for (table, positions) in routes.tables.into_values() {
             let written = match self.rolling.created_db(&table).await {
                 Ok(db) => db.put_all(positions.iter().map(|&i| &self.events[i])).await,
@@ -149,21 +150,7 @@ impl<T: Table, E: EventRow<Table = T> + Sync> Ingest<'_, T, E> {
         let mut outcomes: Vec<Option<Result<WriteOutcome>>> =
             (0..self.events.len()).map(|_| None).collect();
         let mut tables = Vec::new();
-        let routes = match self.route() {
-            Ok(routes) => routes,
-            Err(err) => {
-                return RolledRowsReport {
-                    outcomes: (0..self.events.len())
-                        .map(|_| {
-                            Err(crate::Error::InvalidRequest {
-                                reason: err.to_string(),
-                            })
-                        })
-                        .collect(),
-                    tables,
-                };
-            }
-        };
+        let routes = self.route();
         for (index, err) in routes.refused {
             outcomes[index] = Some(Err(err));
         }
