@@ -3,120 +3,16 @@
 
 use std::collections::BTreeMap;
 
-use proc_macro2::Span;
-
-use syn::{
-    Data, DeriveInput, Fields, GenericArgument, Ident, LitStr, Path, PathArguments, Type,
-    Visibility,
-};
+use syn::{Data, DeriveInput, Fields, GenericArgument, Ident, LitStr, Path, PathArguments, Type};
 
 use crate::attr::{EntityAttrs, EntityIndex, FieldAttrs, KeySpec};
 use crate::ctx::Ctxt;
-use crate::event_rows::{EventRowsModel, event_rows_model};
+use crate::event_rows::event_rows_model;
 use crate::evolution::{aliases, check_defaults, check_timestamps};
-use crate::field_storage::{Compressed, check_key_use, check_ttl, field_storage};
+use crate::field_storage::{check_key_use, check_ttl, field_storage};
 use crate::index_keys::{check_field_key, check_key_part_type, index_key, lookup_model};
+use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel, LookupModel};
 use crate::template::Template;
-
-pub(crate) struct EntityModel<'a> {
-    pub(crate) ident: &'a Ident,
-    pub(crate) vis: &'a Visibility,
-    pub(crate) table: Path,
-    pub(crate) entity_name: String,
-    /// Earlier entity names that still read.
-    pub(crate) aliases: Vec<String>,
-    pub(crate) pk: Template,
-    pub(crate) sk: Option<Template>,
-    pub(crate) indexes: Vec<IndexModel>,
-    /// Items kept in sync with the entity, in the same table.
-    pub(crate) lookups: Vec<LookupModel>,
-    pub(crate) fields: Vec<FieldModel<'a>>,
-    /// `event_rows(...)`: stored as multi-event rows.
-    pub(crate) event_rows: Option<EventRowsModel>,
-}
-
-pub(crate) struct IndexModel {
-    pub(crate) name: LitStr,
-    pub(crate) pk: IndexKey,
-    pub(crate) sk: Option<IndexKey>,
-    /// `local_index(...)`: a local secondary index, keyed on the entity's own `pk`.
-    pub(crate) local: bool,
-}
-
-/// One key of an index: rendered from a template, or a field's own attribute.
-pub(crate) enum IndexKey {
-    Template(Template),
-    Field(FieldKey),
-}
-
-/// `field(score)`: the index key attribute is the field's own attribute; `fields(a, b)`: the
-/// key's attributes are these fields' own, in key order (a multi-attribute key).
-pub(crate) struct FieldKey {
-    /// The `field(...)`/`fields(...)` tokens, for spans.
-    pub(crate) path: Path,
-    pub(crate) fields: Vec<Ident>,
-}
-
-impl IndexKey {
-    pub(crate) fn template(&self) -> Option<&Template> {
-        match self {
-            IndexKey::Template(template) => Some(template),
-            IndexKey::Field(_) => None,
-        }
-    }
-}
-
-impl IndexModel {
-    /// The index's key templates (not its attribute keys).
-    pub(crate) fn templates(&self) -> impl Iterator<Item = &Template> {
-        std::iter::once(&self.pk)
-            .chain(self.sk.as_ref())
-            .filter_map(IndexKey::template)
-    }
-}
-
-/// A `lookup(...)` item: always rendered from templates.
-pub(crate) struct LookupModel {
-    pub(crate) name: LitStr,
-    pub(crate) pk: Template,
-    pub(crate) sk: Option<Template>,
-}
-
-impl LookupModel {
-    pub(crate) fn templates(&self) -> impl Iterator<Item = &Template> {
-        std::iter::once(&self.pk).chain(self.sk.as_ref())
-    }
-}
-
-pub(crate) struct FieldModel<'a> {
-    pub(crate) ident: &'a Ident,
-    pub(crate) ty: &'a Type,
-    /// The `T` of an `Option<T>` field.
-    pub(crate) option_inner: Option<&'a Type>,
-    pub(crate) attribute: String,
-    /// Where the attribute name comes from: the `rename` literal, or the field's name.
-    pub(crate) attribute_span: Span,
-    pub(crate) skip: bool,
-    pub(crate) with: Option<Path>,
-    /// The optimistic-locking version field.
-    pub(crate) version: bool,
-    /// `#[dynamap(compress)]`: stored compressed in one binary attribute.
-    pub(crate) compressed: Option<Compressed>,
-    /// `#[dynamap(ttl)]`: stored as epoch seconds (through `with`) in the TTL attribute.
-    pub(crate) ttl: bool,
-    /// `#[dynamap(default)]` (`Some(None)`) or `#[dynamap(default = "f")]` (`Some(Some(f))`).
-    pub(crate) default: Option<Option<Path>>,
-    /// `#[dynamap(created_at)]`.
-    pub(crate) created_at: bool,
-    /// `#[dynamap(updated_at)]`.
-    pub(crate) updated_at: bool,
-}
-
-impl EntityModel<'_> {
-    pub(crate) fn field(&self, name: &str) -> Option<&FieldModel<'_>> {
-        self.fields.iter().find(|f| f.ident == name)
-    }
-}
 
 pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<EntityModel<'a>> {
     let attrs = EntityAttrs::parse(cx, &input.attrs);

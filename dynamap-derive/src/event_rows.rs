@@ -7,17 +7,11 @@ use syn::Ident;
 use syn::spanned::Spanned;
 
 use crate::attr::{EntityAttrs, EventRowsAttr};
-use crate::check::FieldModel;
 use crate::ctx::Ctxt;
+use crate::model::{EventRowsModel, FieldModel};
 
 /// Rows hold their events in one item: past this many, rows would not fit anyway.
 const MAX_CAP: u64 = 10_000;
-
-pub(crate) struct EventRowsModel {
-    cap: Option<proc_macro2::Literal>,
-    /// The field whose value is the event's time, and its type's span.
-    time: Option<(Ident, TokenStream)>,
-}
 
 pub(crate) fn event_rows_model(
     cx: &mut Ctxt,

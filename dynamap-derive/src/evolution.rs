@@ -1,8 +1,8 @@
 //! Rules for models that evolve: entity aliases, field defaults, automatic timestamps.
 
 use crate::attr::EntityAttrs;
-use crate::check::FieldModel;
 use crate::ctx::Ctxt;
+use crate::model::FieldModel;
 use crate::template::Template;
 
 /// `alias = "..."`: not empty, not the entity's own name, each once.

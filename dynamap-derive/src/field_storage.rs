@@ -1,19 +1,12 @@
 //! The rules for fields stored in a special form: `compress` (one binary attribute) and
 //! `ttl` (epoch seconds in the table's TTL attribute).
 
-use proc_macro2::TokenStream;
 use syn::{Path, Type};
 
 use crate::attr::FieldAttrs;
-use crate::check::FieldModel;
 use crate::ctx::Ctxt;
+use crate::model::{Compressed, FieldModel};
 use crate::template::Template;
-
-/// A compressed field's `Compression` settings and its codec-feature check.
-pub(crate) struct Compressed {
-    pub(crate) settings: TokenStream,
-    pub(crate) check: TokenStream,
-}
 
 /// Checks a field's `compress` and `ttl` against its other attributes. For a TTL field,
 /// returns the epoch-seconds module its value goes through.

@@ -4,8 +4,8 @@
 use syn::Type;
 
 use crate::attr::KeySpec;
-use crate::check::{FieldKey, FieldModel, IndexKey, IndexModel, LookupModel};
 use crate::ctx::Ctxt;
+use crate::model::{FieldKey, FieldModel, IndexKey, IndexModel, LookupModel};
 use crate::template::Template;
 
 pub(crate) fn index_key(cx: &mut Ctxt, spec: &KeySpec) -> Option<IndexKey> {

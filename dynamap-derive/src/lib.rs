@@ -10,6 +10,7 @@ mod evolution;
 mod expand;
 mod field_storage;
 mod index_keys;
+mod model;
 mod names;
 mod template;
 

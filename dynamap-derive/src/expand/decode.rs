@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::check::FieldModel;
+use crate::model::FieldModel;
 
 pub(super) fn decode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
     if field.skip {

@@ -2,14 +2,15 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
-use syn::{DeriveInput, Type};
+use syn::DeriveInput;
 
 use super::decode::decode_field;
 use super::entity_checks::{key_part_assertions, layout_checks};
-use super::keys::{parse, part_var, render, type_span};
-use crate::check::{EntityModel, FieldModel, IndexKey, IndexModel, entity_model};
+use super::keys::{parse, part_var, type_span};
+use super::render::{encode_value, fields_of, part_type, render_template, schema};
+use crate::check::entity_model;
 use crate::ctx::Ctxt;
-use crate::template::Template;
+use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel};
 
 pub(crate) fn expand_entity(input: &DeriveInput) -> TokenStream {
     let mut cx = Ctxt::default();
@@ -84,54 +85,9 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     }
 }
 
-pub(super) fn schema(model: &EntityModel<'_>) -> TokenStream {
-    let table = &model.table;
-    quote!(<#table as ::dynamap::__private::Table>::SCHEMA)
-}
-
 /// The fields of the primary key templates, each once, in order of first appearance.
 fn key_fields<'m>(model: &'m EntityModel<'_>) -> Vec<&'m FieldModel<'m>> {
     fields_of(model, std::iter::once(&model.pk).chain(model.sk.as_ref()))
-}
-
-pub(super) fn fields_of<'m, 't>(
-    model: &'m EntityModel<'_>,
-    templates: impl Iterator<Item = &'t Template>,
-) -> Vec<&'m FieldModel<'m>> {
-    let mut out: Vec<&FieldModel<'_>> = Vec::new();
-    for hole in templates.flat_map(Template::holes) {
-        if let Some(field) = model.field(hole)
-            && !out.iter().any(|f| f.ident == field.ident)
-        {
-            out.push(field);
-        }
-    }
-    out
-}
-
-/// The type a hole renders: the field's type, or `T` for an `Option<T>` field.
-pub(super) fn part_type<'a>(field: &FieldModel<'a>) -> &'a Type {
-    field.option_inner.unwrap_or(field.ty)
-}
-
-pub(super) fn render_template(
-    model: &EntityModel<'_>,
-    template: &Template,
-    attribute: TokenStream,
-    limit: TokenStream,
-    value: impl Fn(&FieldModel<'_>) -> TokenStream,
-) -> TokenStream {
-    let limit = quote!(::dynamap::__private::#limit);
-    render(
-        &model.entity_name,
-        &attribute,
-        &limit,
-        template,
-        |hole| match model.field(hole) {
-            Some(field) => (part_type(field).clone(), value(field)),
-            None => (syn::parse_quote!(()), quote!(())),
-        },
-    )
 }
 
 fn key_builders(model: &EntityModel<'_>) -> TokenStream {
@@ -315,57 +271,6 @@ fn index_attributes(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream 
 fn encode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
     let ident = field.ident;
     encode_value(entity, field, &quote!(self.#ident))
-}
-
-/// Stores `source`, a place expression of the field's type, into `__dynamap_item`.
-pub(super) fn encode_value(
-    entity: &str,
-    field: &FieldModel<'_>,
-    source: &TokenStream,
-) -> TokenStream {
-    let attribute = &field.attribute;
-    let encode = |value: TokenStream| quote!(::dynamap::__private::encode_field(&mut __dynamap_item, #entity, #attribute, #value)?;);
-    // Spanned at the field's type, so a type that is not `Serialize` is reported there.
-    let span = type_span(field.ty);
-    if let Some(compressed) = &field.compressed {
-        let settings = &compressed.settings;
-        let encode = |value: TokenStream| {
-            quote! {
-                ::dynamap::__private::encode_compressed(&mut __dynamap_item, #entity, #attribute, #value, &#settings)?;
-            }
-        };
-        return match field.option_inner {
-            None => encode(quote_spanned!(span=> &#source)),
-            Some(_) => {
-                let encode = encode(quote_spanned!(span=> value));
-                quote!(if let ::core::option::Option::Some(value) = &#source { #encode })
-            }
-        };
-    }
-    match (&field.with, field.option_inner) {
-        (None, None) => encode(quote_spanned!(span=> &#source)),
-        (None, Some(_)) => {
-            let encode = encode(quote_spanned!(span=> value));
-            quote!(if let ::core::option::Option::Some(value) = &#source { #encode })
-        }
-        (Some(with), optional) => {
-            let ty = field.ty;
-            let encode = encode(quote!(&__DynamapWith(&#source)));
-            let write = quote! {{
-                struct __DynamapWith<'a>(&'a #ty);
-                impl ::dynamap::__private::serde::Serialize for __DynamapWith<'_> {
-                    fn serialize<S: ::dynamap::__private::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
-                        #with::serialize(self.0, serializer)
-                    }
-                }
-                #encode
-            }};
-            match optional {
-                Some(_) => quote!(if ::core::option::Option::is_some(&#source) #write),
-                None => write,
-            }
-        }
-    }
 }
 
 fn from_item(model: &EntityModel<'_>) -> TokenStream {

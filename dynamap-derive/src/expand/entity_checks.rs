@@ -7,8 +7,8 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::entity::{fields_of, part_type, schema};
-use crate::check::{EntityModel, FieldModel, IndexKey};
+use super::render::{fields_of, part_type, schema};
+use crate::model::{EntityModel, FieldModel, IndexKey};
 
 /// Checks, at compile time, that the entity fits its table's layout.
 pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {

@@ -6,8 +6,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 
 use super::decode::with_wrapper;
-use super::entity::{encode_value, fields_of, part_type, render_template, schema};
-use crate::check::{EntityModel, FieldModel, IndexModel};
+use super::render::{encode_value, fields_of, part_type, render_template, schema};
+use crate::model::{EntityModel, FieldModel, IndexModel};
 use crate::template::Template;
 
 /// The three methods of the `Entity` impl.

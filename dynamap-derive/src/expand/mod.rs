@@ -9,6 +9,7 @@ mod key_changes;
 mod key_part;
 mod keys;
 mod partition;
+mod render;
 mod table;
 mod write_meta;
 

@@ -5,9 +5,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 
-use super::entity::{fields_of, part_type, render_template, schema};
 use super::keys::type_span;
-use crate::check::{EntityModel, FieldModel, IndexKey};
+use super::render::{fields_of, part_type, render_template, schema};
+use crate::model::{EntityModel, FieldModel, IndexKey};
 use crate::names::{lookup_method, snake_case};
 use crate::template::{Segment, Template};
 

@@ -5,8 +5,8 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::entity::{fields_of, render_template, schema};
-use crate::check::EntityModel;
+use super::render::{fields_of, render_template, schema};
+use crate::model::EntityModel;
 use crate::template::Template;
 
 /// The `WRITE` constant and the `version`, `set_version` and `lookup_keys` methods of the
@@ -45,8 +45,8 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
         [(true, Some(&index.pk)), (false, index.sk.as_ref())]
             .into_iter()
             .filter_map(|(is_pk, key)| match key? {
-                crate::check::IndexKey::Field(key) => Some((is_pk, key)),
-                crate::check::IndexKey::Template(_) => None,
+                crate::model::IndexKey::Field(key) => Some((is_pk, key)),
+                crate::model::IndexKey::Template(_) => None,
             })
             .flat_map(|(is_pk, key)| {
                 let limit = if is_pk {
@@ -64,7 +64,7 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
             })
             .collect::<Vec<_>>()
     });
-    let timestamp = |pick: fn(&crate::check::FieldModel<'_>) -> bool| match model
+    let timestamp = |pick: fn(&crate::model::FieldModel<'_>) -> bool| match model
         .fields
         .iter()
         .find(|f| pick(f))
@@ -135,7 +135,7 @@ fn pairs<'t>(
 
 fn lookup_keys(model: &EntityModel<'_>) -> TokenStream {
     let schema = schema(model);
-    let value = |f: &crate::check::FieldModel<'_>| {
+    let value = |f: &crate::model::FieldModel<'_>| {
         let ident = f.ident;
         quote!(self.#ident)
     };

@@ -1,0 +1,120 @@
+//! The checked model of a `#[derive(Entity)]` input: what `check` builds from the parsed
+//! attributes and every expander reads. Plain data, depending on no other stage.
+
+use proc_macro2::{Span, TokenStream};
+use syn::{Ident, LitStr, Path, Type, Visibility};
+
+use crate::template::Template;
+
+pub(crate) struct EntityModel<'a> {
+    pub(crate) ident: &'a Ident,
+    pub(crate) vis: &'a Visibility,
+    pub(crate) table: Path,
+    pub(crate) entity_name: String,
+    /// Earlier entity names that still read.
+    pub(crate) aliases: Vec<String>,
+    pub(crate) pk: Template,
+    pub(crate) sk: Option<Template>,
+    pub(crate) indexes: Vec<IndexModel>,
+    /// Items kept in sync with the entity, in the same table.
+    pub(crate) lookups: Vec<LookupModel>,
+    pub(crate) fields: Vec<FieldModel<'a>>,
+    /// `event_rows(...)`: stored as multi-event rows.
+    pub(crate) event_rows: Option<EventRowsModel>,
+}
+
+pub(crate) struct IndexModel {
+    pub(crate) name: LitStr,
+    pub(crate) pk: IndexKey,
+    pub(crate) sk: Option<IndexKey>,
+    /// `local_index(...)`: a local secondary index, keyed on the entity's own `pk`.
+    pub(crate) local: bool,
+}
+
+/// One key of an index: rendered from a template, or a field's own attribute.
+pub(crate) enum IndexKey {
+    Template(Template),
+    Field(FieldKey),
+}
+
+/// `field(score)`: the index key attribute is the field's own attribute; `fields(a, b)`: the
+/// key's attributes are these fields' own, in key order (a multi-attribute key).
+pub(crate) struct FieldKey {
+    /// The `field(...)`/`fields(...)` tokens, for spans.
+    pub(crate) path: Path,
+    pub(crate) fields: Vec<Ident>,
+}
+
+impl IndexKey {
+    pub(crate) fn template(&self) -> Option<&Template> {
+        match self {
+            IndexKey::Template(template) => Some(template),
+            IndexKey::Field(_) => None,
+        }
+    }
+}
+
+impl IndexModel {
+    /// The index's key templates (not its attribute keys).
+    pub(crate) fn templates(&self) -> impl Iterator<Item = &Template> {
+        std::iter::once(&self.pk)
+            .chain(self.sk.as_ref())
+            .filter_map(IndexKey::template)
+    }
+}
+
+/// A `lookup(...)` item: always rendered from templates.
+pub(crate) struct LookupModel {
+    pub(crate) name: LitStr,
+    pub(crate) pk: Template,
+    pub(crate) sk: Option<Template>,
+}
+
+impl LookupModel {
+    pub(crate) fn templates(&self) -> impl Iterator<Item = &Template> {
+        std::iter::once(&self.pk).chain(self.sk.as_ref())
+    }
+}
+
+pub(crate) struct FieldModel<'a> {
+    pub(crate) ident: &'a Ident,
+    pub(crate) ty: &'a Type,
+    /// The `T` of an `Option<T>` field.
+    pub(crate) option_inner: Option<&'a Type>,
+    pub(crate) attribute: String,
+    /// Where the attribute name comes from: the `rename` literal, or the field's name.
+    pub(crate) attribute_span: Span,
+    pub(crate) skip: bool,
+    pub(crate) with: Option<Path>,
+    /// The optimistic-locking version field.
+    pub(crate) version: bool,
+    /// `#[dynamap(compress)]`: stored compressed in one binary attribute.
+    pub(crate) compressed: Option<Compressed>,
+    /// `#[dynamap(ttl)]`: stored as epoch seconds (through `with`) in the TTL attribute.
+    pub(crate) ttl: bool,
+    /// `#[dynamap(default)]` (`Some(None)`) or `#[dynamap(default = "f")]` (`Some(Some(f))`).
+    pub(crate) default: Option<Option<Path>>,
+    /// `#[dynamap(created_at)]`.
+    pub(crate) created_at: bool,
+    /// `#[dynamap(updated_at)]`.
+    pub(crate) updated_at: bool,
+}
+
+impl EntityModel<'_> {
+    pub(crate) fn field(&self, name: &str) -> Option<&FieldModel<'_>> {
+        self.fields.iter().find(|f| f.ident == name)
+    }
+}
+
+/// A compressed field's `Compression` settings and its codec-feature check.
+pub(crate) struct Compressed {
+    pub(crate) settings: TokenStream,
+    pub(crate) check: TokenStream,
+}
+
+/// `event_rows(...)`: the row cap and the field holding each event's time.
+pub(crate) struct EventRowsModel {
+    pub(crate) cap: Option<proc_macro2::Literal>,
+    /// The field whose value is the event's time, and its type's span.
+    pub(crate) time: Option<(Ident, TokenStream)>,
+}
