@@ -237,41 +237,97 @@ signed_key_part!(
 #[cfg(feature = "time")]
 mod timestamp {
     use super::{KeyPart, KeyPartError, malformed};
-    use time::{
-        OffsetDateTime, UtcOffset, format_description::FormatItem, macros::format_description,
-    };
+    use time::{Date, Month, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
 
-    const FORMAT: &[FormatItem<'static>] =
-        format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:9]Z");
     const EXPECTED: &str = "a UTC timestamp like 2020-03-01T12:30:00.000000000Z";
+    /// `YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ`: fixed width, so text order is time order.
+    const LEN: usize = 30;
 
-    /// Renders a timestamp in the fixed-width, order-preserving UTC form keys use.
-    pub(crate) fn format(value: &OffsetDateTime) -> Result<String, KeyPartError> {
-        let out_of_range = || KeyPartError::OutOfRange {
+    fn out_of_range(value: &OffsetDateTime) -> KeyPartError {
+        KeyPartError::OutOfRange {
             value: value.to_string(),
             supported: "years 0000 to 9999 (UTC)",
-        };
+        }
+    }
+
+    /// Renders a timestamp in the fixed-width, order-preserving UTC form keys use. Written
+    /// digit by digit: every key and timestamp field goes through here.
+    pub(crate) fn format(value: &OffsetDateTime) -> Result<String, KeyPartError> {
         // Near the ends of `time`'s range, moving to UTC can leave it: an error, not a panic.
         let utc = value
             .checked_to_offset(UtcOffset::UTC)
-            .ok_or_else(out_of_range)?;
-        if !(0..=9999).contains(&utc.year()) {
-            return Err(KeyPartError::OutOfRange {
-                value: value.to_string(),
-                supported: "years 0000 to 9999 (UTC)",
-            });
-        }
-        utc.format(FORMAT).map_err(|_| KeyPartError::OutOfRange {
-            value: value.to_string(),
-            supported: "years 0000 to 9999 (UTC)",
-        })
+            .ok_or_else(|| out_of_range(value))?;
+        let year = u32::try_from(utc.year())
+            .ok()
+            .filter(|y| *y <= 9999)
+            .ok_or_else(|| out_of_range(value))?;
+        let mut out = [0u8; LEN];
+        let mut at = 0;
+        let mut digits = |n: u32, width: usize, then: Option<u8>| {
+            let mut n = n;
+            for i in (0..width).rev() {
+                out[at + i] = b'0' + (n % 10) as u8;
+                n /= 10;
+            }
+            at += width;
+            if let Some(separator) = then {
+                out[at] = separator;
+                at += 1;
+            }
+        };
+        digits(year, 4, Some(b'-'));
+        digits(u32::from(u8::from(utc.month())), 2, Some(b'-'));
+        digits(u32::from(utc.day()), 2, Some(b'T'));
+        digits(u32::from(utc.hour()), 2, Some(b':'));
+        digits(u32::from(utc.minute()), 2, Some(b':'));
+        digits(u32::from(utc.second()), 2, Some(b'.'));
+        digits(utc.nanosecond(), 9, Some(b'Z'));
+        // Only ASCII digits and separators were written.
+        Ok(out.iter().map(|&b| char::from(b)).collect())
     }
 
-    /// Parses the form [`format`] writes.
+    /// Parses the form [`format`] writes, and only that form.
     pub(crate) fn parse(text: &str) -> Result<OffsetDateTime, KeyPartError> {
-        time::PrimitiveDateTime::parse(text, FORMAT)
-            .map(|t| t.assume_utc())
-            .map_err(|_| malformed(text, EXPECTED))
+        let bytes = text.as_bytes();
+        let fail = || malformed(text, EXPECTED);
+        if bytes.len() != LEN {
+            return Err(fail());
+        }
+        for (at, separator) in [
+            (4, b'-'),
+            (7, b'-'),
+            (10, b'T'),
+            (13, b':'),
+            (16, b':'),
+            (19, b'.'),
+            (29, b'Z'),
+        ] {
+            if bytes[at] != separator {
+                return Err(fail());
+            }
+        }
+        let number = |from: usize, width: usize| -> Result<u32, KeyPartError> {
+            bytes[from..from + width].iter().try_fold(0u32, |n, &b| {
+                if b.is_ascii_digit() {
+                    Ok(n * 10 + u32::from(b - b'0'))
+                } else {
+                    Err(fail())
+                }
+            })
+        };
+        let small = |n: u32| u8::try_from(n).map_err(|_| fail());
+        let year = i32::try_from(number(0, 4)?).map_err(|_| fail())?;
+        let month = Month::try_from(small(number(5, 2)?)?).map_err(|_| fail())?;
+        let date =
+            Date::from_calendar_date(year, month, small(number(8, 2)?)?).map_err(|_| fail())?;
+        let time = Time::from_hms_nano(
+            small(number(11, 2)?)?,
+            small(number(14, 2)?)?,
+            small(number(17, 2)?)?,
+            number(20, 9)?,
+        )
+        .map_err(|_| fail())?;
+        Ok(PrimitiveDateTime::new(date, time).assume_utc())
     }
 
     impl KeyPart for OffsetDateTime {
@@ -282,6 +338,57 @@ mod timestamp {
 
         fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
             parse(text)
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use time::format_description::FormatItem;
+        use time::macros::{datetime, format_description};
+
+        use super::*;
+
+        /// The form as `time`'s own formatter writes it: the reference the fast code must match.
+        const FORMAT: &[FormatItem<'static>] = format_description!(
+            "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:9]Z"
+        );
+
+        #[test]
+        fn writes_and_reads_what_the_time_format_does() {
+            for value in [
+                datetime!(0000-01-01 00:00:00 UTC),
+                datetime!(2020-03-01 12:30:00.000000001 UTC),
+                datetime!(2024-02-29 23:59:59.999999999 UTC),
+                datetime!(9999-12-31 23:59:59.999999999 UTC),
+                datetime!(2026-11-25 05:00:00 +05:30),
+            ] {
+                let expected = value
+                    .to_offset(UtcOffset::UTC)
+                    .format(FORMAT)
+                    .expect("formats");
+                assert_eq!(format(&value).expect("in range"), expected);
+                assert_eq!(parse(&expected), Ok(value));
+            }
+        }
+
+        #[test]
+        fn refuses_anything_else() {
+            for text in [
+                "",
+                "2020-03-01T12:30:00.000000000",
+                "2020-03-01T12:30:00.000000000z",
+                "2020-03-01 12:30:00.000000000Z",
+                "2020-02-30T12:30:00.000000000Z",
+                "2020-13-01T12:30:00.000000000Z",
+                "2020-03-01T24:00:00.000000000Z",
+                "2020-03-01T12:60:00.000000000Z",
+                "2020-03-01T12:30:60.000000000Z",
+                "+020-03-01T12:30:00.000000000Z",
+                "2020-03-01T12:30:00.00000000xZ",
+                "2020-03-01T12:30:00.0000000000Z",
+            ] {
+                assert!(parse(text).is_err(), "{text:?}");
+            }
         }
     }
 }
