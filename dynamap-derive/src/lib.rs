@@ -35,6 +35,13 @@ pub fn derive_entity_enum(input: TokenStream) -> TokenStream {
     expand::expand_entity_enum(&parse_macro_input!(input as DeriveInput)).into()
 }
 
+/// Implements `dynamap::Attribute` for a nested struct or a fieldless enum. See
+/// `dynamap::Attribute`.
+#[proc_macro_derive(Attribute, attributes(serde))]
+pub fn derive_attribute(input: TokenStream) -> TokenStream {
+    expand::expand_attribute(&parse_macro_input!(input as DeriveInput)).into()
+}
+
 /// Implements `dynamap::KeyPart`. See `dynamap::KeyPart`.
 #[proc_macro_derive(KeyPart, attributes(dynamap))]
 pub fn derive_key_part(input: TokenStream) -> TokenStream {

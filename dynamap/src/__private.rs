@@ -2,10 +2,10 @@
 
 #[cfg(feature = "time")]
 pub use crate::codec::epoch_seconds;
-pub use crate::codec::{AttributeValue, Item, decode_field, decode_optional_field, encode_field};
-pub use crate::codec::{
-    Codec, Compression, Format, decode_compressed, decode_optional_compressed, encode_compressed,
-};
+pub use crate::codec::{Attribute, AttributeError, AttributeValue, Item, Via, ViaDirect, ViaSerde};
+pub use crate::codec::{Codec, Compression, Format, decode_compressed, encode_compressed};
+pub use crate::codec::{attribute_map, attribute_string, missing_field, unknown_variant};
+pub use crate::codec::{decoded, deserialized, encoded, present, required, serialized};
 pub use crate::derived::{AutoTimestamp, DerivedChange, Timestamps, UpdatedValues};
 pub use crate::entity::{AsEntity, Entity, LookupKey, WriteMeta};
 pub use crate::expr::Attr;
@@ -23,7 +23,8 @@ pub use crate::table::{
 pub use crate::timeseries::rows::{EventRow, EventTime};
 pub use crate::{Error, Result};
 pub use serde;
-pub use std::string::String;
+pub use std::collections::HashMap;
+pub use std::string::{String, ToString};
 pub use std::time::SystemTime;
 pub use std::vec::Vec;
 
@@ -244,11 +245,4 @@ pub fn partition_attribute<T: KeyAttribute>(
             field: Some(field),
             kind: crate::key::KeyErrorKind::Part(err),
         })
-}
-
-/// A value in its stored form, or why it cannot be stored.
-pub fn encode_value<T: serde::Serialize + ?Sized>(
-    value: &T,
-) -> core::result::Result<AttributeValue, String> {
-    serde_dynamo::to_attribute_value(value).map_err(|err| err.to_string())
 }

@@ -183,8 +183,9 @@ pub struct RealDynamoDbGuide;
 /// The AWS SDK for DynamoDB that dynamap is built on, so the `Client` you pass to
 /// [`Db::new`] (and raw requests next to dynamap's) use the same version.
 pub use aws_sdk_dynamodb;
+pub use codec::Attribute;
 pub use db::Db;
-pub use dynamap_derive::{Entity, EntityEnum, KeyPart, Table};
+pub use dynamap_derive::{Attribute, Entity, EntityEnum, KeyPart, Table};
 pub use entity::{AsEntity, Entity, LookupKey, WriteMeta};
 pub use error::{Error, Result};
 pub use key::{Key, KeyError, KeyPart, PartitionKey};

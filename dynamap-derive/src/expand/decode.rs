@@ -1,78 +1,77 @@
-//! Reading one field in generated `from_item`: present, optional, through `with`, or with
-//! a default when the attribute is missing.
+//! Reading one field in generated `from_item`, from the slot its attribute was moved into:
+//! present, optional, compressed, through `with`, or with a default when the attribute is
+//! missing.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::Ident;
 
+use super::keys::type_span;
+use super::render::{direct_module, part_type};
 use crate::model::FieldModel;
 
-pub(super) fn decode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
+/// The field's value from `slot` (an `Option<AttributeValue>`). Needs
+/// [`via_traits`](super::render::via_traits) in scope.
+pub(super) fn decode_field(entity: &str, field: &FieldModel<'_>, slot: &Ident) -> TokenStream {
     if field.skip {
         return quote!(::core::default::Default::default());
     }
+    let attribute = &field.attribute;
+    let value = convert(entity, field);
+    // A serde `with` module reads an optional field's whole `Option`.
+    let flatten =
+        (field.option_inner.is_some() && reads_whole_option(field)).then(|| quote!(.flatten()));
+    let optional =
+        quote!(::dynamap::__private::present(#slot).map(|value| #value).transpose()?#flatten);
     let Some(default) = &field.default else {
-        return decode_present(entity, field);
+        return match field.option_inner {
+            Some(_) => optional,
+            None => quote! {{
+                let value = ::dynamap::__private::required(#slot, #entity, #attribute)?;
+                #value?
+            }},
+        };
     };
     // A missing attribute reads as the default, so the field is read as optional first.
     let default = match default {
         Some(function) => quote!(#function()),
         None => quote!(::core::default::Default::default()),
     };
-    let read = decode_optional(entity, field);
     match field.option_inner {
-        None => quote!(#read.unwrap_or_else(|| #default)),
-        Some(_) => quote!(#read.or_else(|| #default)),
+        None => quote!(#optional.unwrap_or_else(|| #default)),
+        Some(_) => quote!(#optional.or_else(|| #default)),
     }
 }
 
-/// Reads a field whose attribute must be present (unless the field is an `Option`).
-fn decode_present(entity: &str, field: &FieldModel<'_>) -> TokenStream {
-    let attribute = &field.attribute;
-    let ty = field.ty;
-    if field.option_inner.is_some() {
-        return decode_optional(entity, field);
-    }
-    if field.compressed.is_some() {
-        return quote!(::dynamap::__private::decode_compressed::<#ty>(&mut __dynamap_item, #entity, #attribute)?);
-    }
-    match &field.with {
-        None => {
-            quote!(::dynamap::__private::decode_field::<#ty>(&mut __dynamap_item, #entity, #attribute)?)
-        }
-        Some(with) => with_wrapper(
-            field,
-            with,
-            quote!(::dynamap::__private::decode_field::<__DynamapWith>(&mut __dynamap_item, #entity, #attribute)?.0),
-        ),
-    }
+fn reads_whole_option(field: &FieldModel<'_>) -> bool {
+    field
+        .with
+        .as_ref()
+        .is_some_and(|with| direct_module(with).is_none())
 }
 
-/// Reads a field as an `Option` of its value (of `T` for an `Option<T>` field): `None` when
-/// the attribute is missing or `NULL`.
-fn decode_optional(entity: &str, field: &FieldModel<'_>) -> TokenStream {
+/// A `Result` of the field's value from `value`, an `AttributeValue` that is present and not
+/// `NULL`: of `T` for an `Option<T>` field, except through a serde `with` module, which reads
+/// the whole `Option<T>`.
+fn convert(entity: &str, field: &FieldModel<'_>) -> TokenStream {
     let attribute = &field.attribute;
-    let value_ty = field.option_inner.unwrap_or(field.ty);
+    let value_ty = part_type(field);
     if field.compressed.is_some() {
-        return quote!(::dynamap::__private::decode_optional_compressed::<#value_ty>(&mut __dynamap_item, #entity, #attribute)?);
+        return quote!(::dynamap::__private::decode_compressed::<#value_ty>(value, #entity, #attribute));
     }
-    match &field.with {
-        None => {
-            quote!(::dynamap::__private::decode_optional_field::<#value_ty>(&mut __dynamap_item, #entity, #attribute)?)
-        }
-        Some(with) => {
-            // `with` reads the field's whole type: `Option<T>` for an optional field.
-            let unwrap = if field.option_inner.is_some() {
-                quote!(.and_then(|w| w.0))
-            } else {
-                quote!(.map(|w| w.0))
-            };
-            with_wrapper(
+    let span = type_span(field.ty);
+    let decode = match &field.with {
+        None => quote_spanned!(span=> (&::dynamap::__private::Via::<#value_ty>::NEW).decode(value)),
+        Some(with) => match direct_module(with) {
+            Some(module) => quote!(#module::from_attribute(value)),
+            None => with_wrapper(
                 field,
                 with,
-                quote!(::dynamap::__private::decode_optional_field::<__DynamapWith>(&mut __dynamap_item, #entity, #attribute)?#unwrap),
-            )
-        }
-    }
+                quote!(::dynamap::__private::deserialized::<__DynamapWith>(value).map(|w| w.0)),
+            ),
+        },
+    };
+    quote!(::dynamap::__private::decoded(#decode, #entity, #attribute))
 }
 
 /// `read` in a scope where `__DynamapWith` deserializes the field's type through `with`.

@@ -7,7 +7,7 @@ use syn::DeriveInput;
 use super::decode::decode_field;
 use super::entity_checks::{key_part_assertions, layout_checks};
 use super::keys::{parse, part_var, type_span};
-use super::render::{encode_value, fields_of, part_type, render_template, schema};
+use super::render::{encode_value, fields_of, part_type, render_template, schema, via_traits};
 use crate::check::entity_model;
 use crate::ctx::Ctxt;
 use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel};
@@ -175,8 +175,10 @@ fn to_item(model: &EntityModel<'_>) -> TokenStream {
         .iter()
         .filter(|f| !f.skip)
         .map(|f| encode_field(entity, f));
+    let via = via_traits();
     quote! {
         fn to_item(&self) -> ::dynamap::__private::Result<::dynamap::__private::Item> {
+            #via
             let __dynamap_schema = &#schema;
             let (__dynamap_pk, __dynamap_sk) = ::dynamap::__private::Entity::primary_key(self).into_values()?;
             let mut __dynamap_item = ::dynamap::__private::Item::with_capacity(#capacity);
@@ -273,18 +275,46 @@ fn encode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
     encode_value(entity, field, &quote!(self.#ident))
 }
 
+/// One pass over the item it owns, moving each attribute into its field's slot by name;
+/// then each field is decoded from its slot.
 fn from_item(model: &EntityModel<'_>) -> TokenStream {
     let schema = schema(model);
     let entity = &model.entity_name;
-    let fields = model.fields.iter().map(|f| {
+    let via = via_traits();
+    let slot = |index: usize| format_ident!("__dynamap_slot_{}", index);
+    let stored: Vec<(usize, &FieldModel<'_>)> = model
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !f.skip)
+        .collect();
+    let slots = stored.iter().map(|(i, _)| slot(*i));
+    let arms = stored.iter().map(|(i, f)| {
+        let (slot, attribute) = (slot(*i), &f.attribute);
+        quote!(#attribute => #slot = ::core::option::Option::Some(__dynamap_value),)
+    });
+    let pass = (!stored.is_empty()).then(|| {
+        quote! {
+            for (__dynamap_name, __dynamap_value) in __dynamap_item {
+                match __dynamap_name.as_str() {
+                    #(#arms)*
+                    _ => {}
+                }
+            }
+        }
+    });
+    let fields = model.fields.iter().enumerate().map(|(i, f)| {
         let ident = f.ident;
-        let value = decode_field(entity, f);
+        let value = decode_field(entity, f, &slot(i));
         quote!(#ident: #value)
     });
     quote! {
-        fn from_item(mut __dynamap_item: ::dynamap::__private::Item) -> ::dynamap::__private::Result<Self> {
+        fn from_item(__dynamap_item: ::dynamap::__private::Item) -> ::dynamap::__private::Result<Self> {
+            #via
             let __dynamap_schema = &#schema;
             ::dynamap::__private::check_entity_type(&__dynamap_item, __dynamap_schema.entity_type, #entity, <Self as ::dynamap::__private::Entity>::ALIASES)?;
+            #(let mut #slots: ::core::option::Option<::dynamap::__private::AttributeValue> = ::core::option::Option::None;)*
+            #pass
             ::core::result::Result::Ok(Self { #(#fields,)* })
         }
     }

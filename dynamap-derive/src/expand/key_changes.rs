@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 
 use super::decode::with_wrapper;
-use super::render::{encode_value, fields_of, part_type, render_template, schema};
+use super::render::{encode_value, fields_of, part_type, render_template, schema, via_traits};
 use crate::model::{EntityModel, FieldModel, IndexModel};
 use crate::template::Template;
 
@@ -274,7 +274,9 @@ fn timestamps(model: &EntityModel<'_>) -> TokenStream {
             let encode = encode_value(entity, field, &quote!(__dynamap_value));
             // Spanned at the field's type, so a type that is not a timestamp is reported there.
             let at = quote_spanned!(super::keys::type_span(ty)=> <#ty as ::dynamap::__private::AutoTimestamp>::at(__dynamap_now));
+            let via = via_traits();
             quote! {{
+                #via
                 let __dynamap_value: #ty = #at;
                 let mut __dynamap_item = ::dynamap::__private::Item::with_capacity(1);
                 #encode

@@ -224,7 +224,7 @@ fn serde_names(attrs: &[syn::Attribute]) -> SerdeNames {
 }
 
 /// serde's `rename_all` rules, for a variant name in `PascalCase`.
-fn apply_rename_all(rule: &str, variant: &str) -> String {
+pub(super) fn apply_rename_all(rule: &str, variant: &str) -> String {
     let words = pascal_words(variant);
     let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
     match rule {

@@ -1,6 +1,7 @@
 //! Code generation, one derive per module. Generated code names only
 //! `::dynamap::__private::…` and `::core::…` paths and sits in `const _: () = { … };`.
 
+mod attribute;
 mod decode;
 mod entity;
 mod entity_checks;
@@ -13,6 +14,7 @@ mod render;
 mod table;
 mod write_meta;
 
+pub(crate) use attribute::expand_attribute;
 pub(crate) use entity::expand_entity;
 pub(crate) use entity_enum::expand_entity_enum;
 pub(crate) use key_part::expand_key_part;

@@ -6,7 +6,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 
 use super::keys::type_span;
-use super::render::{fields_of, part_type, render_template, schema};
+use super::render::{direct_module, fields_of, part_type, render_template, schema, via_traits};
 use crate::model::{EntityModel, FieldModel, IndexKey};
 use crate::names::{lookup_method, snake_case};
 use crate::template::{Segment, Template};
@@ -245,30 +245,43 @@ pub(crate) fn field_attrs(model: &EntityModel<'_>) -> TokenStream {
         let ty = part_type(f);
         let attribute = &f.attribute;
         let doc = format!("Attribute `{attribute}` (field `{}`), for updates, conditions and filters.", f.ident);
-        let value = match &f.with {
-            None => quote!(::dynamap::__private::Attr::new(#attribute)),
-            Some(with) => {
-                // Updates and conditions store values as the field does: through `with`.
-                let field_ty = f.ty;
-                let whole = if f.option_inner.is_some() {
-                    quote!(&::core::option::Option::Some(::core::clone::Clone::clone(value)))
-                } else {
-                    quote!(value)
-                };
-                quote!(::dynamap::__private::Attr::with_encoder(#attribute, {
-                    fn encode(value: &#ty) -> ::core::result::Result<::dynamap::__private::AttributeValue, ::dynamap::__private::String> {
+        // Updates, conditions and filters store values as the field does.
+        let encode = match &f.with {
+            None => {
+                let via = via_traits();
+                quote_spanned! {type_span(f.ty)=>
+                    #via
+                    (&::dynamap::__private::Via::<#ty>::NEW).encode(value)
+                }
+            }
+            Some(with) => match direct_module(with) {
+                Some(module) => quote!(#module::to_attribute(value)),
+                None => {
+                    let field_ty = f.ty;
+                    let whole = if f.option_inner.is_some() {
+                        quote!(&::core::option::Option::Some(::core::clone::Clone::clone(value)))
+                    } else {
+                        quote!(value)
+                    };
+                    quote! {
                         struct __DynamapWith<'a>(&'a #field_ty);
                         impl ::dynamap::__private::serde::Serialize for __DynamapWith<'_> {
                             fn serialize<S: ::dynamap::__private::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
                                 #with::serialize(self.0, serializer)
                             }
                         }
-                        ::dynamap::__private::encode_value(&__DynamapWith(#whole))
+                        ::dynamap::__private::serialized(&__DynamapWith(#whole))
                     }
-                    encode
-                }))
-            }
+                }
+            },
         };
+        let value = quote!(::dynamap::__private::Attr::with_encoder(#attribute, {
+            fn encode(value: &#ty) -> ::core::result::Result<::dynamap::__private::AttributeValue, ::dynamap::__private::String> {
+                let encoded: ::core::result::Result<::dynamap::__private::AttributeValue, ::dynamap::__private::AttributeError> = { #encode };
+                encoded.map_err(|error| ::dynamap::__private::ToString::to_string(&error))
+            }
+            encode
+        }));
         quote! {
             #[doc = #doc]
             #vis const #name: ::dynamap::__private::Attr<Self, #ty> = #value;

@@ -58,15 +58,15 @@ pub(super) fn render_template(
     )
 }
 
-/// Stores `source`, a place expression of the field's type, into `__dynamap_item`.
+/// Stores `source`, a place expression of the field's type, into `__dynamap_item`. Needs
+/// [`via_traits`] in scope.
 pub(super) fn encode_value(
     entity: &str,
     field: &FieldModel<'_>,
     source: &TokenStream,
 ) -> TokenStream {
     let attribute = &field.attribute;
-    let encode = |value: TokenStream| quote!(::dynamap::__private::encode_field(&mut __dynamap_item, #entity, #attribute, #value)?;);
-    // Spanned at the field's type, so a type that is not `Serialize` is reported there.
+    // Spanned at the field's type, so a type that cannot be stored is reported there.
     let span = type_span(field.ty);
     if let Some(compressed) = &field.compressed {
         let settings = &compressed.settings;
@@ -83,28 +83,62 @@ pub(super) fn encode_value(
             }
         };
     }
-    match (&field.with, field.option_inner) {
-        (None, None) => encode(quote_spanned!(span=> &#source)),
-        (None, Some(_)) => {
-            let encode = encode(quote_spanned!(span=> value));
-            quote!(if let ::core::option::Option::Some(value) = &#source { #encode })
-        }
-        (Some(with), optional) => {
-            let ty = field.ty;
-            let encode = encode(quote!(&__DynamapWith(&#source)));
-            let write = quote! {{
-                struct __DynamapWith<'a>(&'a #ty);
-                impl ::dynamap::__private::serde::Serialize for __DynamapWith<'_> {
-                    fn serialize<S: ::dynamap::__private::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
-                        #with::serialize(self.0, serializer)
+    let store = |value: TokenStream| quote!(::dynamap::__private::encoded(&mut __dynamap_item, #entity, #attribute, #value)?;);
+    let value_ty = part_type(field);
+    let convert = match &field.with {
+        None => quote_spanned!(span=> (&::dynamap::__private::Via::<#value_ty>::NEW).encode(value)),
+        Some(with) => match direct_module(with) {
+            Some(module) => quote!(#module::to_attribute(value)),
+            None => {
+                // A `with` module serializes the field's whole type, `Option` included.
+                let ty = field.ty;
+                let write =
+                    store(quote!(::dynamap::__private::serialized(&__DynamapWith(&#source))));
+                let write = quote! {{
+                    struct __DynamapWith<'a>(&'a #ty);
+                    impl ::dynamap::__private::serde::Serialize for __DynamapWith<'_> {
+                        fn serialize<S: ::dynamap::__private::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                            #with::serialize(self.0, serializer)
+                        }
                     }
-                }
-                #encode
-            }};
-            match optional {
-                Some(_) => quote!(if ::core::option::Option::is_some(&#source) #write),
-                None => write,
+                    #write
+                }};
+                return match field.option_inner {
+                    Some(_) => quote!(if ::core::option::Option::is_some(&#source) #write),
+                    None => write,
+                };
             }
+        },
+    };
+    let write = store(convert);
+    match field.option_inner {
+        None => quote!({ let value = &#source; #write }),
+        Some(_) => quote!(if let ::core::option::Option::Some(value) = &#source { #write }),
+    }
+}
+
+/// The traits `(&Via::<T>::NEW).encode(..)` and `.decode(..)` resolve to, imported where
+/// generated code converts fields.
+pub(super) fn via_traits() -> TokenStream {
+    quote!(
+        use ::dynamap::__private::{ViaDirect as _, ViaSerde as _};
+    )
+}
+
+/// dynamap's own `with` modules convert without serde: `codec::timestamp`,
+/// `codec::epoch_seconds` (TTL fields use it too), and their `option` variants, whose
+/// `Option` the generated code handles itself. Returns the module to call.
+pub(super) fn direct_module(with: &syn::Path) -> Option<TokenStream> {
+    let segments: Vec<String> = with.segments.iter().map(|s| s.ident.to_string()).collect();
+    let mut names: Vec<&str> = segments.iter().map(String::as_str).collect();
+    if names.last() == Some(&"option") {
+        names.pop();
+    }
+    match names.as_slice() {
+        ["dynamap", "codec", "timestamp"] => Some(quote!(::dynamap::codec::timestamp)),
+        ["dynamap", "codec" | "__private", "epoch_seconds"] => {
+            Some(quote!(::dynamap::codec::epoch_seconds))
         }
+        _ => None,
     }
 }

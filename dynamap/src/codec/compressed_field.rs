@@ -4,7 +4,6 @@ use aws_sdk_dynamodb::primitives::Blob;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::field::{take, take_optional};
 use super::{AttributeValue, CodecError, Compression, Item, compress, decompress};
 use crate::{Error, Result};
 
@@ -33,29 +32,9 @@ pub fn encode_compressed<T: Serialize + ?Sized>(
     Ok(())
 }
 
-/// Takes compressed attribute `attribute` out of `item` and decodes it; missing is an error.
+/// Decodes the value of compressed attribute `attribute`.
 pub fn decode_compressed<T: DeserializeOwned>(
-    item: &mut Item,
-    entity: &'static str,
-    attribute: &'static str,
-) -> Result<T> {
-    decode(&take(item, entity, attribute)?, entity, attribute)
-}
-
-/// Takes compressed attribute `attribute` out of `item` and decodes it; a missing attribute
-/// or a `NULL` is `None`.
-pub fn decode_optional_compressed<T: DeserializeOwned>(
-    item: &mut Item,
-    entity: &'static str,
-    attribute: &'static str,
-) -> Result<Option<T>> {
-    take_optional(item, attribute)
-        .map(|value| decode(&value, entity, attribute))
-        .transpose()
-}
-
-fn decode<T: DeserializeOwned>(
-    value: &AttributeValue,
+    value: AttributeValue,
     entity: &'static str,
     attribute: &'static str,
 ) -> Result<T> {

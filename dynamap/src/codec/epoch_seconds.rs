@@ -26,8 +26,12 @@
 //! assert_eq!(item["started"].as_n().unwrap(), "1583065800");
 //! ```
 
+use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serializer};
 use time::OffsetDateTime;
+
+use super::AttributeValue;
+use super::attribute::{Attribute, AttributeError};
 
 /// Serializes `value` as whole epoch seconds.
 ///
@@ -68,6 +72,39 @@ pub fn serialize<S: Serializer>(value: &OffsetDateTime, serializer: S) -> Result
 pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<OffsetDateTime, D::Error> {
     let seconds = i64::deserialize(deserializer)?;
     OffsetDateTime::from_unix_timestamp(seconds).map_err(serde::de::Error::custom)
+}
+
+/// The timestamp as the attribute this module stores (whole epoch seconds, `N`): what
+/// generated code calls for TTL fields and fields with `with = "dynamap::codec::epoch_seconds"`,
+/// without going through serde.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::codec::{epoch_seconds, AttributeValue};
+///
+/// let stored = epoch_seconds::to_attribute(&time::macros::datetime!(2021-01-01 0:00:00.9 UTC))?;
+/// assert_eq!(stored, AttributeValue::N("1609459200".into()));
+/// # Ok::<(), dynamap::codec::AttributeError>(())
+/// ```
+pub fn to_attribute(value: &OffsetDateTime) -> Result<AttributeValue, AttributeError> {
+    Ok(AttributeValue::N(value.unix_timestamp().to_string()))
+}
+
+/// Reads a timestamp from the attribute [`to_attribute`] stores.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::codec::{epoch_seconds, AttributeValue};
+///
+/// let at = epoch_seconds::from_attribute(AttributeValue::N("1609459200".into()))?;
+/// assert_eq!(at, time::macros::datetime!(2021-01-01 0:00 UTC));
+/// # Ok::<(), dynamap::codec::AttributeError>(())
+/// ```
+pub fn from_attribute(value: AttributeValue) -> Result<OffsetDateTime, AttributeError> {
+    let seconds = i64::from_attribute(value)?;
+    OffsetDateTime::from_unix_timestamp(seconds).map_err(AttributeError::custom)
 }
 
 /// The same for `Option<OffsetDateTime>`.

@@ -1,14 +1,18 @@
 //! Turning field values into DynamoDB attributes and back.
 //!
-//! Fields are stored one attribute each, through their `serde` implementations
-//! (`serde_dynamo`): strings as `S`, numbers as `N`, structs and maps as `M`, sequences as
-//! `L`. `Option` fields are left out of the item when `None`. A field can choose another
+//! Fields are stored one attribute each: strings as `S`, numbers as `N`, structs and maps as
+//! `M`, sequences as `L`. Types with an [`Attribute`] implementation (strings, numbers,
+//! `bool`, collections of those, nested structs with `#[derive(Attribute)]`) are converted
+//! by direct code; every other type goes through its `serde` implementation
+//! (`serde_dynamo`), which stores the same form. `Option` fields are left out of the item
+//! when `None`. A field can choose another
 //! form with `#[dynamap(with = "module")]`, where `module` has serde-style `serialize` and
 //! `deserialize` functions, such as [`timestamp`].
 //!
 //! `#[dynamap(compress)]` fields are serialized and compressed into one binary attribute
 //! ([`compress`], [`decompress`]); see the guide chapter on compressed attributes.
 
+mod attribute;
 mod columnar;
 mod compressed;
 mod compressed_field;
@@ -19,15 +23,20 @@ mod field;
 #[cfg(feature = "time")]
 pub mod timestamp;
 
+pub use attribute::{Attribute, AttributeError};
+#[doc(hidden)]
+pub use attribute::{attribute_map, attribute_string, missing_field, unknown_variant};
 pub use aws_sdk_dynamodb::types::AttributeValue;
 pub use compressed::{
     Codec, Compression, Format, Header, MAX_UNCOMPRESSED_BYTES, compress, decompress,
 };
 #[doc(hidden)]
-pub use compressed_field::{decode_compressed, decode_optional_compressed, encode_compressed};
+pub use compressed_field::{decode_compressed, encode_compressed};
 pub use error::CodecError;
 #[doc(hidden)]
-pub use field::{decode_field, decode_optional_field, encode_field};
+pub use field::{
+    Via, ViaDirect, ViaSerde, decoded, deserialized, encoded, present, required, serialized,
+};
 
 /// A DynamoDB item: attribute names to values.
 pub type Item = std::collections::HashMap<String, AttributeValue>;

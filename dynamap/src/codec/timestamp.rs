@@ -29,6 +29,10 @@
 use serde::{Deserialize, Deserializer, Serializer};
 use time::OffsetDateTime;
 
+use serde::de::Error as _;
+
+use super::AttributeValue;
+use super::attribute::{AttributeError, mismatch};
 use crate::key::{format_timestamp, parse_timestamp};
 
 /// Serializes a timestamp as its sortable UTC text.
@@ -71,6 +75,44 @@ pub fn serialize<S: Serializer>(value: &OffsetDateTime, serializer: S) -> Result
 pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<OffsetDateTime, D::Error> {
     let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
     parse_timestamp(&text).map_err(serde::de::Error::custom)
+}
+
+/// The timestamp as the attribute this module stores: what generated code calls for a
+/// field with `with = "dynamap::codec::timestamp"`, without going through serde.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::codec::{timestamp, AttributeValue};
+///
+/// let at = time::macros::datetime!(2020-03-01 14:30 +02:00);
+/// let stored = timestamp::to_attribute(&at)?;
+/// assert_eq!(stored, AttributeValue::S("2020-03-01T12:30:00.000000000Z".into()));
+/// assert_eq!(timestamp::from_attribute(stored)?, at);
+/// # Ok::<(), dynamap::codec::AttributeError>(())
+/// ```
+pub fn to_attribute(value: &OffsetDateTime) -> Result<AttributeValue, AttributeError> {
+    format_timestamp(value)
+        .map(AttributeValue::S)
+        .map_err(AttributeError::custom)
+}
+
+/// Reads a timestamp from the attribute [`to_attribute`] stores.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::codec::{timestamp, AttributeValue};
+///
+/// let stored = AttributeValue::S("2020-03-01T12:30:00.000000000Z".into());
+/// assert_eq!(timestamp::from_attribute(stored)?, time::macros::datetime!(2020-03-01 12:30 UTC));
+/// # Ok::<(), dynamap::codec::AttributeError>(())
+/// ```
+pub fn from_attribute(value: AttributeValue) -> Result<OffsetDateTime, AttributeError> {
+    match value {
+        AttributeValue::S(text) => parse_timestamp(&text).map_err(AttributeError::custom),
+        other => Err(mismatch("a timestamp string (S)", &other)),
+    }
 }
 
 /// The same form for `Option<OffsetDateTime>` fields.
