@@ -5,7 +5,9 @@ pub use crate::codec::epoch_seconds;
 pub use crate::codec::{Attribute, AttributeError, AttributeValue, Item, Via, ViaDirect, ViaSerde};
 pub use crate::codec::{Codec, Compression, Format, decode_compressed, encode_compressed};
 pub use crate::codec::{attribute_map, attribute_string, missing_field, unknown_variant};
-pub use crate::codec::{decoded, deserialized, encoded, present, required, serialized};
+pub use crate::codec::{
+    decoded, deserialized, encoded, inserted, missing_attribute, present, serialized,
+};
 pub use crate::derived::{AutoTimestamp, DerivedChange, Timestamps, UpdatedValues};
 pub use crate::entity::{AsEntity, Entity, LookupKey, WriteMeta};
 pub use crate::expr::Attr;

@@ -146,8 +146,9 @@ fn named_struct(cx: &mut Ctxt, fields: &syn::FieldsNamed) -> TokenStream {
     let count = stored.len();
     let inserts = stored.iter().map(|f| {
         let (ident, ty, name) = (f.ident, f.ty, &f.name);
-        let encode = quote_spanned!(type_span(ty)=> (&::dynamap::__private::Via::<#ty>::NEW).encode(&self.#ident)?);
-        quote!(__dynamap_map.insert(::core::convert::From::from(#name), #encode);)
+        quote_spanned! {type_span(ty)=>
+            (&::dynamap::__private::Via::<#ty>::NEW).insert(&mut __dynamap_map, ::dynamap::__private::ToString::to_string(#name), &self.#ident)?;
+        }
     });
     let slot = |i: usize| format_ident!("__dynamap_slot_{}", i);
     let slots = (0..stored.len()).map(slot);

@@ -27,7 +27,9 @@ pub(super) fn decode_field(entity: &str, field: &FieldModel<'_>, slot: &Ident) -
         return match field.option_inner {
             Some(_) => optional,
             None => quote! {{
-                let value = ::dynamap::__private::required(#slot, #entity, #attribute)?;
+                let ::core::option::Option::Some(value) = #slot else {
+                    return ::core::result::Result::Err(::dynamap::__private::missing_attribute(#entity, #attribute));
+                };
                 #value?
             }},
         };

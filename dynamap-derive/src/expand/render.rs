@@ -83,12 +83,16 @@ pub(super) fn encode_value(
             }
         };
     }
-    let store = |value: TokenStream| quote!(::dynamap::__private::encoded(&mut __dynamap_item, #entity, #attribute, #value)?;);
+    let name = quote!(::dynamap::__private::ToString::to_string(#attribute));
+    let store = |value: TokenStream| quote!(::dynamap::__private::encoded(&mut __dynamap_item, #entity, #attribute, #name, #value)?;);
     let value_ty = part_type(field);
-    let convert = match &field.with {
-        None => quote_spanned!(span=> (&::dynamap::__private::Via::<#value_ty>::NEW).encode(value)),
+    let write = match &field.with {
+        // Inserted in place: no `Result<AttributeValue, _>` to move the value through.
+        None => quote_spanned! {span=>
+            ::dynamap::__private::inserted(#entity, #attribute, (&::dynamap::__private::Via::<#value_ty>::NEW).insert(&mut __dynamap_item, #name, value))?;
+        },
         Some(with) => match direct_module(with) {
-            Some(module) => quote!(#module::to_attribute(value)),
+            Some(module) => store(quote!(#module::to_attribute(value))),
             None => {
                 // A `with` module serializes the field's whole type, `Option` included.
                 let ty = field.ty;
@@ -110,7 +114,6 @@ pub(super) fn encode_value(
             }
         },
     };
-    let write = store(convert);
     match field.option_inner {
         None => quote!({ let value = &#source; #write }),
         Some(_) => quote!(if let ::core::option::Option::Some(value) = &#source { #write }),

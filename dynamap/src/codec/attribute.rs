@@ -6,7 +6,7 @@ use std::hash::{BuildHasher, Hash};
 
 use serde::de::Error as _;
 
-use super::AttributeValue;
+use super::{AttributeValue, number_text};
 
 /// The error of a direct conversion; the same type serde's path reports, so
 /// [`Error::Encode`](crate::Error::Encode) and
@@ -23,8 +23,13 @@ pub type AttributeError = serde_dynamo::Error;
 /// as its hyphenated `S`; `None` as `NULL` (an `Option` field that is `None` is left out of
 /// the item). Sets are read from `L`, and from `SS`, `NS` and `BS` too.
 ///
-/// Implement it for nested structs with `#[derive(dynamap::Attribute)]`, next to serde's
-/// derives: the struct is stored as the same map serde writes.
+/// Implement it for nested structs and fieldless enums with `#[derive(dynamap::Attribute)]`,
+/// next to serde's derives: a struct is stored as the same map serde writes, an enum as the
+/// same string. The derive follows `#[serde(rename = "..")]`, `#[serde(rename_all = "..")]`
+/// (on enums), `#[serde(default)]` and `#[serde(skip)]`, and refuses any other serde
+/// attribute, generics and enums with data at compile time: leave `Attribute` off such a
+/// type and it is stored through serde. A missing `Option` field reads as `None`, as with
+/// serde.
 ///
 /// # Examples
 ///
@@ -40,15 +45,85 @@ pub type AttributeError = serde_dynamo::Error;
 /// assert_eq!(Vec::<u32>::from_attribute(stored)?, [3, 4]);
 /// # Ok::<(), dynamap::codec::AttributeError>(())
 /// ```
+///
+/// A nested struct, stored as serde stores it:
+///
+/// ```
+/// use dynamap::Attribute;
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Attribute, Serialize, Deserialize, Debug, PartialEq)]
+/// struct Dimensions {
+///     #[serde(rename = "w")]
+///     width_mm: u32,
+///     #[serde(rename = "h")]
+///     height_mm: u32,
+///     label: Option<String>,
+/// }
+///
+/// let value = Dimensions { width_mm: 210, height_mm: 297, label: None };
+/// let stored = value.to_attribute()?;
+/// assert_eq!(stored, serde_dynamo::to_attribute_value(&value)?);
+/// assert_eq!(Dimensions::from_attribute(stored)?, value);
+/// # Ok::<(), dynamap::codec::AttributeError>(())
+/// ```
 pub trait Attribute: Sized {
     /// The attribute value that stores `self`.
     fn to_attribute(&self) -> Result<AttributeValue, AttributeError>;
 
     /// Reads a value back from its attribute value.
     fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError>;
+
+    /// Inserts `self` into `item` as attribute `name`, as generated `to_item` does. Types
+    /// that cannot fail override it to build the value in place, without a `Result` around
+    /// it to move through.
+    #[doc(hidden)]
+    #[inline]
+    fn insert_into(&self, item: &mut Item, name: String) -> Result<(), AttributeError> {
+        item.insert(name, self.to_attribute()?);
+        Ok(())
+    }
+
+    /// Pushes `self` onto a list attribute's elements; see [`Attribute::insert_into`].
+    #[doc(hidden)]
+    #[inline]
+    fn push_into(&self, list: &mut Vec<AttributeValue>) -> Result<(), AttributeError> {
+        list.push(self.to_attribute()?);
+        Ok(())
+    }
 }
 
+/// The conversions to an attribute value of a type converted by one expression, after an
+/// optional check (`check` returns a `Result<(), AttributeError>`): the in-place ones build
+/// the value where it is stored, with no `Result` around it to move through.
+macro_rules! in_place {
+    ($self:ident => $value:expr $(, check $check:expr)?) => {
+        #[inline]
+        fn to_attribute(&$self) -> Result<AttributeValue, AttributeError> {
+            $($check?;)?
+            Ok($value)
+        }
+
+        #[inline]
+        fn insert_into(&$self, item: &mut Item, name: String) -> Result<(), AttributeError> {
+            $($check?;)?
+            item.insert(name, $value);
+            Ok(())
+        }
+
+        #[inline]
+        fn push_into(&$self, list: &mut Vec<AttributeValue>) -> Result<(), AttributeError> {
+            $($check?;)?
+            list.push($value);
+            Ok(())
+        }
+    };
+}
+
+type Item = HashMap<String, AttributeValue>;
+
 /// The error for a value of the wrong DynamoDB type.
+#[cold]
 pub(crate) fn mismatch(expected: &str, found: &AttributeValue) -> AttributeError {
     AttributeError::custom(format!("expected {expected}, found {}", type_name(found)))
 }
@@ -99,10 +174,9 @@ fn type_name(value: &AttributeValue) -> &'static str {
 }
 
 impl Attribute for String {
-    fn to_attribute(&self) -> Result<AttributeValue, AttributeError> {
-        Ok(AttributeValue::S(self.clone()))
-    }
+    in_place!(self => AttributeValue::S(self.clone()));
 
+    #[inline]
     fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError> {
         match value {
             AttributeValue::S(text) => Ok(text),
@@ -112,10 +186,9 @@ impl Attribute for String {
 }
 
 impl Attribute for bool {
-    fn to_attribute(&self) -> Result<AttributeValue, AttributeError> {
-        Ok(AttributeValue::Bool(*self))
-    }
+    in_place!(self => AttributeValue::Bool(*self));
 
+    #[inline]
     fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError> {
         match value {
             AttributeValue::Bool(flag) => Ok(flag),
@@ -124,8 +197,14 @@ impl Attribute for bool {
     }
 }
 
+/// The error for a number that `type_name` cannot hold.
+#[cold]
+fn out_of_range(text: &str, type_name: &str) -> AttributeError {
+    AttributeError::custom(format!("number {text:?} is not a {type_name}"))
+}
+
 /// The text of a number attribute.
-fn number_text(value: &AttributeValue) -> Result<&str, AttributeError> {
+fn stored_number(value: &AttributeValue) -> Result<&str, AttributeError> {
     match value {
         AttributeValue::N(text) => Ok(text),
         other => Err(mismatch("a number (N)", other)),
@@ -135,18 +214,12 @@ fn number_text(value: &AttributeValue) -> Result<&str, AttributeError> {
 macro_rules! integers {
     ($($ty:ty),*) => {$(
         impl Attribute for $ty {
-            fn to_attribute(&self) -> Result<AttributeValue, AttributeError> {
-                Ok(AttributeValue::N(self.to_string()))
-            }
+            in_place!(self => AttributeValue::N(number_text::integer(*self)));
 
+            #[inline]
             fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError> {
-                let text = number_text(&value)?;
-                text.parse().map_err(|_| {
-                    AttributeError::custom(format!(
-                        "number {text:?} is not a {}",
-                        stringify!($ty)
-                    ))
-                })
+                let text = stored_number(&value)?;
+                text.parse().map_err(|_| out_of_range(text, stringify!($ty)))
             }
         }
     )*};
@@ -155,26 +228,33 @@ macro_rules! integers {
 // Not `i128`/`u128`: their extremes have more digits than a DynamoDB number holds (38).
 integers!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
+/// Refuses NaN and the infinities, which DynamoDB cannot store.
+#[inline]
+fn finite<F: Into<f64>>(value: F) -> Result<(), AttributeError> {
+    let value = value.into();
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(not_finite(value))
+    }
+}
+
+#[cold]
+fn not_finite(value: f64) -> AttributeError {
+    AttributeError::custom(format!(
+        "{value} cannot be stored: DynamoDB numbers are finite"
+    ))
+}
+
 macro_rules! floats {
     ($($ty:ty),*) => {$(
         impl Attribute for $ty {
-            fn to_attribute(&self) -> Result<AttributeValue, AttributeError> {
-                if !self.is_finite() {
-                    return Err(AttributeError::custom(format!(
-                        "{self} cannot be stored: DynamoDB numbers are finite"
-                    )));
-                }
-                Ok(AttributeValue::N(self.to_string()))
-            }
+            in_place!(self => AttributeValue::N(number_text::float(*self)), check finite(*self));
 
+            #[inline]
             fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError> {
-                let text = number_text(&value)?;
-                text.parse().map_err(|_| {
-                    AttributeError::custom(format!(
-                        "number {text:?} is not a {}",
-                        stringify!($ty)
-                    ))
-                })
+                let text = stored_number(&value)?;
+                text.parse().map_err(|_| out_of_range(text, stringify!($ty)))
             }
         }
     )*};
@@ -183,6 +263,7 @@ macro_rules! floats {
 floats!(f32, f64);
 
 impl<T: Attribute> Attribute for Option<T> {
+    #[inline]
     fn to_attribute(&self) -> Result<AttributeValue, AttributeError> {
         match self {
             Some(value) => value.to_attribute(),
@@ -190,6 +271,29 @@ impl<T: Attribute> Attribute for Option<T> {
         }
     }
 
+    #[inline]
+    fn insert_into(&self, item: &mut Item, name: String) -> Result<(), AttributeError> {
+        match self {
+            Some(value) => value.insert_into(item, name),
+            None => {
+                item.insert(name, AttributeValue::Null(true));
+                Ok(())
+            }
+        }
+    }
+
+    #[inline]
+    fn push_into(&self, list: &mut Vec<AttributeValue>) -> Result<(), AttributeError> {
+        match self {
+            Some(value) => value.push_into(list),
+            None => {
+                list.push(AttributeValue::Null(true));
+                Ok(())
+            }
+        }
+    }
+
+    #[inline]
     fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError> {
         match value {
             AttributeValue::Null(_) => Ok(None),
@@ -214,7 +318,7 @@ fn to_list<'a, T: Attribute + 'a>(
 ) -> Result<AttributeValue, AttributeError> {
     let mut list = Vec::with_capacity(values.len());
     for value in values {
-        list.push(value.to_attribute()?);
+        value.push_into(&mut list)?;
     }
     Ok(AttributeValue::L(list))
 }
@@ -261,7 +365,7 @@ fn to_map<'a, T: Attribute + 'a>(
 ) -> Result<AttributeValue, AttributeError> {
     let mut map = HashMap::with_capacity(entries.len());
     for (key, value) in entries {
-        map.insert(key.clone(), value.to_attribute()?);
+        value.insert_into(&mut map, key.clone())?;
     }
     Ok(AttributeValue::M(map))
 }
@@ -300,9 +404,7 @@ impl<T: Attribute> Attribute for BTreeMap<String, T> {
 
 #[cfg(feature = "uuid")]
 impl Attribute for uuid::Uuid {
-    fn to_attribute(&self) -> Result<AttributeValue, AttributeError> {
-        Ok(AttributeValue::S(self.hyphenated().to_string()))
-    }
+    in_place!(self => AttributeValue::S(self.hyphenated().to_string()));
 
     fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError> {
         match value {
@@ -329,13 +431,50 @@ mod tests {
         T: Attribute + Serialize + DeserializeOwned + PartialEq + Debug,
     {
         let direct = value.to_attribute().expect("encodes");
-        let serde: AttributeValue = serde_dynamo::to_attribute_value(&value).expect("serde encodes");
+        let serde: AttributeValue =
+            serde_dynamo::to_attribute_value(&value).expect("serde encodes");
         assert_eq!(direct, serde, "{value:?}");
         assert_eq!(T::from_attribute(serde.clone()).expect("decodes"), value);
         assert_eq!(
             serde_dynamo::from_attribute_value::<_, T>(direct).expect("decodes"),
             value
         );
+    }
+
+    /// The in-place conversions store what `to_attribute` returns, and refuse what it refuses.
+    fn in_place_as_returned<T: Attribute + Debug>(value: T) {
+        let returned = value.to_attribute();
+        let mut item = Item::new();
+        let inserted = value.insert_into(&mut item, "a".to_owned());
+        let mut list = Vec::new();
+        let pushed = value.push_into(&mut list);
+        match returned {
+            Ok(returned) => {
+                assert!(inserted.is_ok() && pushed.is_ok(), "{value:?}");
+                assert_eq!(item.get("a"), Some(&returned), "{value:?}");
+                assert_eq!(list, [returned], "{value:?}");
+            }
+            Err(_) => {
+                assert!(inserted.is_err() && pushed.is_err(), "{value:?}");
+                assert!(item.is_empty() && list.is_empty(), "{value:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn in_place_conversions_store_what_to_attribute_returns() {
+        in_place_as_returned(String::from("x"));
+        in_place_as_returned(false);
+        in_place_as_returned(-12_i32);
+        in_place_as_returned(u64::MAX);
+        in_place_as_returned(0.25_f64);
+        in_place_as_returned(f64::NAN);
+        in_place_as_returned(f32::NEG_INFINITY);
+        in_place_as_returned(Some(1.5_f32));
+        in_place_as_returned(Some(f64::INFINITY));
+        in_place_as_returned(None::<String>);
+        in_place_as_returned(vec![Some(1_u8), None]);
+        in_place_as_returned(BTreeMap::from([(String::from("k"), vec![f64::NAN])]));
     }
 
     #[test]

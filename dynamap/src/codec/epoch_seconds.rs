@@ -88,7 +88,9 @@ pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<OffsetD
 /// # Ok::<(), dynamap::codec::AttributeError>(())
 /// ```
 pub fn to_attribute(value: &OffsetDateTime) -> Result<AttributeValue, AttributeError> {
-    Ok(AttributeValue::N(value.unix_timestamp().to_string()))
+    Ok(AttributeValue::N(super::number_text::integer(
+        value.unix_timestamp(),
+    )))
 }
 
 /// Reads a timestamp from the attribute [`to_attribute`] stores.

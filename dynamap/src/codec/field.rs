@@ -7,8 +7,8 @@
 //! choice is made at compile time for each field, with no cost at run time.
 //!
 //! `from_item` makes one pass over the item it owns, moving each attribute into its field's
-//! slot, then decodes the slots: [`required`] and [`present`] read a slot, [`decoded`] names
-//! a failure.
+//! slot, then decodes the slots: [`present`] reads an optional one, [`missing_attribute`]
+//! and [`decoded`] name a failure.
 
 use std::marker::PhantomData;
 
@@ -33,6 +33,8 @@ pub trait ViaDirect<T> {
     fn encode(&self, value: &T) -> Result<AttributeValue, AttributeError>;
     /// An attribute value as a `T`.
     fn decode(&self, value: AttributeValue) -> Result<T, AttributeError>;
+    /// Inserts `value` into `item` as attribute `name`.
+    fn insert(&self, item: &mut Item, name: String, value: &T) -> Result<(), AttributeError>;
 }
 
 impl<T: Attribute> ViaDirect<T> for Via<T> {
@@ -44,6 +46,11 @@ impl<T: Attribute> ViaDirect<T> for Via<T> {
     #[inline]
     fn decode(&self, value: AttributeValue) -> Result<T, AttributeError> {
         T::from_attribute(value)
+    }
+
+    #[inline]
+    fn insert(&self, item: &mut Item, name: String, value: &T) -> Result<(), AttributeError> {
+        value.insert_into(item, name)
     }
 }
 
@@ -58,6 +65,10 @@ pub trait ViaSerde<T: ?Sized> {
     fn decode(&self, value: AttributeValue) -> Result<T, AttributeError>
     where
         T: DeserializeOwned;
+    /// Inserts `value` into `item` as attribute `name`, through `serde_dynamo`.
+    fn insert(&self, item: &mut Item, name: String, value: &T) -> Result<(), AttributeError>
+    where
+        T: Serialize;
 }
 
 impl<T: ?Sized> ViaSerde<T> for &Via<T> {
@@ -74,6 +85,14 @@ impl<T: ?Sized> ViaSerde<T> for &Via<T> {
     {
         deserialized(value)
     }
+
+    fn insert(&self, item: &mut Item, name: String, value: &T) -> Result<(), AttributeError>
+    where
+        T: Serialize,
+    {
+        item.insert(name, serialized(value)?);
+        Ok(())
+    }
 }
 
 /// `value` as an attribute value, through its serde implementation.
@@ -86,31 +105,52 @@ pub fn deserialized<T: DeserializeOwned>(value: AttributeValue) -> Result<T, Att
     serde_dynamo::from_attribute_value(value)
 }
 
-/// Stores an encoded field value as attribute `attribute`, or names the failure.
-#[inline]
+/// Stores an encoded field value under `name` (attribute `attribute`), or names the failure.
+/// The generated code allocates `name` before it encodes the value: allocating in the order
+/// a hand-written `insert(name, value)` does keeps the item's memory as compact.
+#[inline(always)]
 pub fn encoded(
     item: &mut Item,
     entity: &'static str,
     attribute: &'static str,
+    name: String,
     value: Result<AttributeValue, AttributeError>,
 ) -> Result<()> {
-    let value = value.map_err(|source| Error::Encode {
+    match value {
+        Ok(value) => {
+            item.insert(name, value);
+            Ok(())
+        }
+        Err(source) => Err(encode_error(entity, attribute, source)),
+    }
+}
+
+#[cold]
+fn encode_error(entity: &'static str, attribute: &'static str, source: AttributeError) -> Error {
+    Error::Encode {
         entity,
         attribute,
         source,
-    })?;
-    item.insert(attribute.to_owned(), value);
-    Ok(())
+    }
 }
 
-/// The value of a slot whose attribute must be present.
-#[inline]
-pub fn required(
-    slot: Option<AttributeValue>,
+/// The outcome of inserting a field, with a failure named.
+#[inline(always)]
+pub fn inserted(
     entity: &'static str,
     attribute: &'static str,
-) -> Result<AttributeValue> {
-    slot.ok_or(Error::MissingAttribute { entity, attribute })
+    outcome: Result<(), AttributeError>,
+) -> Result<()> {
+    match outcome {
+        Ok(()) => Ok(()),
+        Err(source) => Err(encode_error(entity, attribute, source)),
+    }
+}
+
+/// The error for a field whose attribute is missing.
+#[cold]
+pub fn missing_attribute(entity: &'static str, attribute: &'static str) -> Error {
+    Error::MissingAttribute { entity, attribute }
 }
 
 /// The value of a slot, where a missing attribute and a `NULL` both mean `None`.
@@ -120,15 +160,23 @@ pub fn present(slot: Option<AttributeValue>) -> Option<AttributeValue> {
 }
 
 /// A decoded field value, or the failure named with its attribute.
-#[inline]
+#[inline(always)]
 pub fn decoded<T>(
     value: Result<T, AttributeError>,
     entity: &'static str,
     attribute: &'static str,
 ) -> Result<T> {
-    value.map_err(|source| Error::InvalidAttribute {
+    match value {
+        Ok(value) => Ok(value),
+        Err(source) => Err(decode_error(entity, attribute, source)),
+    }
+}
+
+#[cold]
+fn decode_error(entity: &'static str, attribute: &'static str, source: AttributeError) -> Error {
+    Error::InvalidAttribute {
         entity,
         attribute,
         source,
-    })
+    }
 }

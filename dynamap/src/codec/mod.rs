@@ -20,6 +20,7 @@ mod compressed_field;
 pub mod epoch_seconds;
 mod error;
 mod field;
+mod number_text;
 #[cfg(feature = "time")]
 pub mod timestamp;
 
@@ -35,7 +36,8 @@ pub use compressed_field::{decode_compressed, encode_compressed};
 pub use error::CodecError;
 #[doc(hidden)]
 pub use field::{
-    Via, ViaDirect, ViaSerde, decoded, deserialized, encoded, present, required, serialized,
+    Via, ViaDirect, ViaSerde, decoded, deserialized, encoded, inserted, missing_attribute, present,
+    serialized,
 };
 
 /// A DynamoDB item: attribute names to values.

@@ -192,6 +192,7 @@ pub struct Key<E> {
 impl<E> Key<E> {
     /// Wraps rendered key values. Used by generated code.
     #[doc(hidden)]
+    #[inline]
     pub fn from_rendered(
         pk: Result<String, KeyError>,
         sk: Option<Result<String, KeyError>>,
@@ -241,6 +242,7 @@ impl<E> Key<E> {
     /// assert_eq!(pk, "SENSOR#S1");
     /// # Ok::<(), dynamap::KeyError>(())
     /// ```
+    #[inline]
     pub fn into_values(self) -> Result<(String, Option<String>), KeyError> {
         self.values
     }

@@ -31,6 +31,7 @@ pub struct KeyWriter {
 
 impl KeyWriter {
     /// Starts a key for `attribute` of `entity`, at most `limit` bytes long.
+    #[inline]
     pub fn new(entity: &'static str, attribute: &'static str, limit: usize) -> Self {
         Self {
             entity,
@@ -42,11 +43,13 @@ impl KeyWriter {
     }
 
     /// Appends literal template text.
+    #[inline]
     pub fn literal(&mut self, text: &str) {
         self.out.push_str(text);
     }
 
     /// Appends the value of the hole `{field}`, escaped.
+    #[inline]
     pub fn part<T: KeyPart, A: KeyArg<T> + ?Sized>(&mut self, field: &'static str, value: &A) {
         if self.error.is_some() {
             return;
@@ -72,6 +75,7 @@ impl KeyWriter {
     }
 
     /// The rendered key, or the first error: a bad part, or a key over the byte limit.
+    #[inline]
     pub fn finish(self) -> Result<String, KeyError> {
         if let Some(err) = self.error {
             return Err(err);
