@@ -76,8 +76,11 @@
 //! | `compress(codec = "bzip2", level = 9, format = "json", budget = 32768, uncompressed_below = 256)` | the same with settings: codec `zstd` (default, level 1-22, default 3), `bzip2` (1-9), `gzip` (0-9), `snappy` or `none`; format `auto` (default: columnar for lists and maps, row otherwise), `columnar`, `row` or `json`; the largest stored size, checked before writing (default 32 KB); values serializing smaller than `uncompressed_below` bytes are stored uncompressed |
 //! | `ttl` | the item's time to live: a `time::OffsetDateTime` (or `Option` of one) stored as epoch seconds in the table's TTL attribute, whose name the field must have. Reads hide expired items ([`Db::include_expired_items`]) |
 //!
-//! Fields are stored through their `serde` implementations, one attribute each; `Option`
-//! fields are left out when `None`; attributes the struct does not know are ignored on
+//! Fields are stored one attribute each, by direct code for the types that implement
+//! [`Attribute`] (strings, numbers, `bool`, `Option`, lists, sets, maps, `Uuid`,
+//! timestamps, and types with `#[derive(Attribute)]`) and through their `serde`
+//! implementations otherwise, in the same stored form; `Option` fields are left out when
+//! `None`; attributes the struct does not know are ignored on
 //! read. Each stored field also gets a constant (`Sensor::CITY`, an [`expr::Attr`]) for
 //! updates, conditions and filters, reaching inside maps, lists and structs with
 //! [`expr::Path`]. See `docs/guide/evolving-models.md` for changing a model over time. A template hole's field must implement [`KeyPart`]; see
@@ -90,6 +93,13 @@
 //! Makes a string newtype (`struct SensorId(String);`) or a fieldless enum usable in key
 //! templates. Enum variants render as serde stores them (their names, `#[serde(rename)]`,
 //! or the enum's `#[serde(rename_all)]`), so a key and the stored field always agree.
+//!
+//! # `#[derive(Attribute)]`
+//!
+//! Implements [`Attribute`] for a nested struct with named fields (stored as a map) or a
+//! fieldless enum (stored as a string), next to serde's derives: the stored form is the one
+//! serde writes, and `#[serde(rename, rename_all, default, skip)]` are followed. A field of
+//! such a type is then converted by direct code instead of through serde. See [`Attribute`].
 //!
 //! # Errors
 //!
