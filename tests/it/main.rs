@@ -21,6 +21,7 @@ mod local_indexes;
 mod lookup_queries;
 mod models;
 mod multi_attribute_keys;
+mod observability;
 mod queries;
 mod raw_actions;
 mod retries;

@@ -5,8 +5,6 @@ use std::pin::Pin;
 
 use tracing::Instrument;
 
-use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
-
 use super::{call_span, key_item, record_capacity};
 use crate::key::Key;
 use crate::table::Table;
@@ -75,7 +73,7 @@ impl<E: Entity> Delete<'_, E> {
             .delete_item()
             .table_name(self.db.table_name())
             .set_key(Some(key))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total);
+            .set_return_consumed_capacity(crate::ops::capacity_wanted());
         if self.must_exist {
             request = request
                 .condition_expression("attribute_exists(#pk)")

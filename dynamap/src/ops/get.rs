@@ -5,8 +5,6 @@ use std::pin::Pin;
 
 use tracing::Instrument;
 
-use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
-
 use super::{call_span, expiry, key_item, record_capacity};
 use crate::key::Key;
 use crate::table::Table;
@@ -115,7 +113,7 @@ impl<E: Entity> Get<'_, E> {
             .table_name(self.db.table_name())
             .set_key(Some(key))
             .consistent_read(self.consistent)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total);
+            .set_return_consumed_capacity(crate::ops::capacity_wanted());
         let span = call_span("GetItem", self.db.table_name(), E::ENTITY_TYPE);
         let output = request
             .send()

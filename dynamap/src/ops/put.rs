@@ -11,7 +11,6 @@ use crate::codec::Item;
 use crate::entity::LookupKey;
 use crate::expr::{Condition, Placeholders};
 use crate::{Db, Entity, Error, Result};
-use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
 /// What a put requires of the item already stored under the same key.
 ///
@@ -196,7 +195,7 @@ impl<'a, E: Entity> Put<'a, E> {
             .set_condition_expression(condition.expression)
             .set_expression_attribute_names(condition.names)
             .set_expression_attribute_values(condition.values)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total);
+            .set_return_consumed_capacity(crate::ops::capacity_wanted());
         let span = call_span("PutItem", self.db.table_name(), E::ENTITY_TYPE);
         match request.send().instrument(span.clone()).await {
             Ok(output) => {

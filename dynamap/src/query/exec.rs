@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, Select};
+use aws_sdk_dynamodb::types::Select;
 use futures_util::stream::{self, Stream, StreamExt, TryStreamExt};
 use tracing::Instrument;
 
@@ -206,17 +206,20 @@ impl<T: Decode, S> Query<'_, T, S> {
             let (page, next) = prepared
                 .fetch(db, start.take(), request_limit, false)
                 .await?;
-            for mut raw in page {
+            for raw in page {
                 if Some(items.len()) == self.limit {
                     return Ok(Page {
                         cursor: last_returned.map(|keys| prepared.cursor(db, &keys)),
                         items,
                     });
                 }
-                let keys = prepared.take_keys(&mut raw);
+                // A cursor after a returned item is needed only when it fills the page; the
+                // other cursors come from `LastEvaluatedKey`.
+                let fills_page = self.limit == Some(items.len() + 1);
+                let keys = fills_page.then(|| prepared.keys_of(&raw));
                 if let Some(item) = T::decode(raw, self.unknown)? {
                     items.push(item);
-                    last_returned = Some(keys);
+                    last_returned = keys;
                 }
             }
             match next {
@@ -243,7 +246,27 @@ impl<T: Decode, S> Query<'_, T, S> {
 
     /// Every item (up to [`limit`](Query::limit)), reading page after page.
     pub async fn all(self) -> Result<Vec<T>> {
-        self.stream().try_collect().await
+        // Page by page rather than through `stream`: a whole page is decoded in one loop.
+        let prepared = self.prepare()?;
+        let db = self.db;
+        let mut start = prepared.start_key(db, self.after.as_ref())?;
+        let mut items = Vec::new();
+        loop {
+            let remaining = self.limit.map(|n| n - items.len());
+            let (page, next) = prepared.fetch(db, start.take(), remaining, false).await?;
+            items.reserve(remaining.map_or(page.len(), |n| n.min(page.len())));
+            for raw in page {
+                if Some(items.len()) == self.limit {
+                    return Ok(items);
+                }
+                // No cursor to make here, so the key attributes stay (decoding ignores them).
+                items.extend(T::decode(raw, self.unknown)?);
+            }
+            match next {
+                Some(next) if Some(items.len()) != self.limit => start = Some(next),
+                _ => return Ok(items),
+            }
+        }
     }
 
     /// Every item (up to [`limit`](Query::limit)) as a stream that reads the next page
@@ -368,12 +391,6 @@ impl Prepared {
         cursor::encode(&self.binding(db), keys, db.cursor_key())
     }
 
-    /// The key attributes of a returned item, copied: an index key may be a field's own
-    /// attribute (`field(score)`), which decoding still needs.
-    fn take_keys(&self, item: &mut Item) -> Vec<(&'static str, AttributeValue)> {
-        self.keys_of(item)
-    }
-
     /// The key attributes of an item or a `LastEvaluatedKey`, with their types.
     fn keys_of(&self, key: &Item) -> Vec<(&'static str, AttributeValue)> {
         self.key_attributes
@@ -416,7 +433,7 @@ impl Prepared {
         let span = call_span("Query", db.table_name(), self.entity);
         let output = self
             .request(db, start, limit, count)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .set_return_consumed_capacity(crate::ops::capacity_wanted())
             .send()
             .instrument(span.clone())
             .await

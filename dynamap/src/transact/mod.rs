@@ -29,7 +29,7 @@ mod get;
 mod limits;
 
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
-use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, TransactWriteItem};
+use aws_sdk_dynamodb::types::TransactWriteItem;
 use tracing::Instrument;
 
 pub use failure::{ActionFailure, describe};
@@ -523,7 +523,7 @@ async fn send_actions(db: &Db, actions: Vec<Action>, token: Option<String>) -> R
         .transact_write_items()
         .set_transact_items(Some(actions.into_iter().map(|a| a.write).collect()))
         .set_client_request_token(token)
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .set_return_consumed_capacity(crate::ops::capacity_wanted())
         .send()
         .instrument(span.clone())
         .await;

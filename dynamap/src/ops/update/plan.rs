@@ -1,9 +1,7 @@
 //! An update ready to send: its changes with what they imply (versions, timestamps), its
 //! conditions, and the lookups it moves; rendered as one UpdateItem or transaction action.
 
-use aws_sdk_dynamodb::types::{
-    ReturnConsumedCapacity, ReturnValue, TransactWriteItem, Update as SdkUpdate,
-};
+use aws_sdk_dynamodb::types::{ReturnValue, TransactWriteItem, Update as SdkUpdate};
 use tracing::Instrument;
 
 use crate::codec::{AttributeValue, Item};
@@ -154,7 +152,7 @@ impl<E: Entity> Plan<E> {
             .set_expression_attribute_names(rendered.names)
             .set_expression_attribute_values(rendered.values)
             .set_return_values(return_new.then_some(ReturnValue::AllNew))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .set_return_consumed_capacity(crate::ops::capacity_wanted())
             .send()
             .instrument(span.clone())
             .await;

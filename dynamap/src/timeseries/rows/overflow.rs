@@ -7,7 +7,7 @@
 //! it. One consistent query of the overflow rows' ids tells which, and the write goes on
 //! from the last row with the usual per-row steps, which keep it race safe.
 
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::AttributeValue;
 use tracing::Instrument;
 
 use super::layout::{CAP, IDS, MAX_ROWS, SplitEvent, ids, row_sk};
@@ -59,7 +59,7 @@ pub(crate) async fn find<E: Entity>(db: &Db, event: &SplitEvent) -> Result<(Resu
             .set_expression_attribute_values(values.clone())
             .consistent_read(true)
             .set_exclusive_start_key(start.take())
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .set_return_consumed_capacity(crate::ops::capacity_wanted())
             .send()
             .instrument(span.clone())
             .await

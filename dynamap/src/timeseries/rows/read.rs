@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::AttributeValue;
 use futures_util::stream::{self, Stream};
 use tracing::Instrument;
 
@@ -58,7 +58,7 @@ impl RowQuery {
             .expression_attribute_values(":type", AttributeValue::S(E::ENTITY_TYPE.to_owned()))
             .consistent_read(self.consistent)
             .set_exclusive_start_key(start)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .set_return_consumed_capacity(crate::ops::capacity_wanted())
             .send()
             .instrument(span.clone())
             .await

@@ -4,9 +4,7 @@
 //! another read.
 
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
-use aws_sdk_dynamodb::types::{
-    AttributeValue, ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure,
-};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValuesOnConditionCheckFailure};
 use tracing::Instrument;
 
 use super::layout::{CAP, IDS, SplitEvent, create_item, row_key};
@@ -148,7 +146,7 @@ async fn update<E: Entity>(
         .set_expression_attribute_names(names)
         .set_expression_attribute_values(values)
         .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .set_return_consumed_capacity(crate::ops::capacity_wanted())
         .send()
         .instrument(span.clone())
         .await;
@@ -186,7 +184,7 @@ pub(crate) async fn create<E: Entity>(
         .condition_expression("attribute_not_exists(#pk)")
         .expression_attribute_names("#pk", schema.pk)
         .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .set_return_consumed_capacity(crate::ops::capacity_wanted())
         .send()
         .instrument(span.clone())
         .await;
@@ -215,7 +213,7 @@ pub(crate) async fn get<E: Entity>(db: &Db, event: &SplitEvent, row: u32) -> Res
         .table_name(db.table_name())
         .set_key(Some(row_key::<E>(event, row)))
         .consistent_read(true)
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .set_return_consumed_capacity(crate::ops::capacity_wanted())
         .send()
         .instrument(span.clone())
         .await
