@@ -42,6 +42,13 @@ pub fn derive_attribute(input: TokenStream) -> TokenStream {
     expand::expand_attribute(&parse_macro_input!(input as DeriveInput)).into()
 }
 
+/// Implements `dynamap::codec::Columnar` for the element type of a compressed list: a
+/// struct with named fields or a fieldless enum. See `dynamap::codec::Columnar`.
+#[proc_macro_derive(Columnar, attributes(serde))]
+pub fn derive_columnar(input: TokenStream) -> TokenStream {
+    expand::expand_columnar(&parse_macro_input!(input as DeriveInput)).into()
+}
+
 /// Implements `dynamap::KeyPart`. See `dynamap::KeyPart`.
 #[proc_macro_derive(KeyPart, attributes(dynamap))]
 pub fn derive_key_part(input: TokenStream) -> TokenStream {

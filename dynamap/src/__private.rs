@@ -3,7 +3,11 @@
 #[cfg(feature = "time")]
 pub use crate::codec::epoch_seconds;
 pub use crate::codec::{Attribute, AttributeError, AttributeValue, Item, Via, ViaDirect, ViaSerde};
-pub use crate::codec::{Codec, Compression, Format, decode_compressed, encode_compressed};
+pub use crate::codec::{Codec, Compression, Format};
+pub use crate::codec::{
+    CodecError, ColumnInput, Columnar, RecordReader, RecordWriter, ViaColumns, decode_variants,
+    encode_variants,
+};
 pub use crate::codec::{attribute_map, attribute_string, missing_field, unknown_variant};
 pub use crate::codec::{
     decoded, deserialized, encoded, inserted, missing_attribute, present, serialized,

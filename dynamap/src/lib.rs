@@ -73,7 +73,7 @@
 //! | `with = "module"` | store through `module::serialize` / `module::deserialize`, as serde's `with` (see [`codec::timestamp`]) |
 //! | `version` | an optimistic-locking version number, checked and bumped by [`Db::save`] |
 //! | `compress` | serialize and compress into one binary attribute ([`codec::compress`]); any serde type |
-//! | `compress(codec = "bzip2", level = 9, format = "json", budget = 32768, uncompressed_below = 256)` | the same with settings: codec `zstd` (default, level 1-22, default 3), `bzip2` (1-9), `gzip` (0-9), `snappy` or `none`; format `auto` (default: columnar for lists and maps, row otherwise), `columnar`, `row` or `json`; the largest stored size, checked before writing (default 32 KB); values serializing smaller than `uncompressed_below` bytes are stored uncompressed |
+//! | `compress(codec = "bzip2", level = 9, format = "json", budget = 32768, uncompressed_below = 256)` | the same with settings: codec `zstd` (default, level 1-22, default 3), `bzip2` (1-9), `gzip` (0-9), `snappy` or `none`; format `auto` (default: columnar for lists and maps, row otherwise; a list of a type that derives [`codec::Columnar`] is written column by column by generated code), `columnar`, `row` or `json`; the largest stored size, checked before writing (default 32 KB); values serializing smaller than `uncompressed_below` bytes are stored uncompressed |
 //! | `ttl` | the item's time to live: a `time::OffsetDateTime` (or `Option` of one) stored as epoch seconds in the table's TTL attribute, whose name the field must have. Reads hide expired items ([`Db::include_expired_items`]) |
 //!
 //! Fields are stored one attribute each, by direct code for the types that implement

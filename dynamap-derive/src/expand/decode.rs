@@ -58,10 +58,10 @@ fn reads_whole_option(field: &FieldModel<'_>) -> bool {
 fn convert(entity: &str, field: &FieldModel<'_>) -> TokenStream {
     let attribute = &field.attribute;
     let value_ty = part_type(field);
-    if field.compressed.is_some() {
-        return quote!(::dynamap::__private::decode_compressed::<#value_ty>(value, #entity, #attribute));
-    }
     let span = type_span(field.ty);
+    if field.compressed.is_some() {
+        return quote_spanned!(span=> (&::dynamap::__private::Via::<#value_ty>::NEW).decompress_from(value, #entity, #attribute));
+    }
     let decode = match &field.with {
         None => quote_spanned!(span=> (&::dynamap::__private::Via::<#value_ty>::NEW).decode(value)),
         Some(with) => match direct_module(with) {

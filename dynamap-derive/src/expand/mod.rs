@@ -2,6 +2,7 @@
 //! `::dynamap::__private::…` and `::core::…` paths and sits in `const _: () = { … };`.
 
 mod attribute;
+mod columnar;
 mod decode;
 mod entity;
 mod entity_checks;
@@ -11,10 +12,12 @@ mod key_part;
 mod keys;
 mod partition;
 mod render;
+mod serde_shape;
 mod table;
 mod write_meta;
 
 pub(crate) use attribute::expand_attribute;
+pub(crate) use columnar::expand_columnar;
 pub(crate) use entity::expand_entity;
 pub(crate) use entity_enum::expand_entity_enum;
 pub(crate) use key_part::expand_key_part;

@@ -70,9 +70,12 @@ pub(super) fn encode_value(
     let span = type_span(field.ty);
     if let Some(compressed) = &field.compressed {
         let settings = &compressed.settings;
+        let value_ty = part_type(field);
+        // A list of a `Columnar` type is written by its generated code, anything else
+        // through serde (see `dynamap::codec::ViaColumns`).
         let encode = |value: TokenStream| {
-            quote! {
-                ::dynamap::__private::encode_compressed(&mut __dynamap_item, #entity, #attribute, #value, &#settings)?;
+            quote_spanned! {span=>
+                (&::dynamap::__private::Via::<#value_ty>::NEW).compress_into(&mut __dynamap_item, #entity, #attribute, #value, &#settings)?;
             }
         };
         return match field.option_inner {
@@ -124,7 +127,7 @@ pub(super) fn encode_value(
 /// generated code converts fields.
 pub(super) fn via_traits() -> TokenStream {
     quote!(
-        use ::dynamap::__private::{ViaDirect as _, ViaSerde as _};
+        use ::dynamap::__private::{ViaColumns as _, ViaDirect as _, ViaSerde as _};
     )
 }
 

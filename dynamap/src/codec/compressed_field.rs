@@ -1,13 +1,72 @@
 //! Per-field encoding of `#[dynamap(compress)]` fields, called by generated code.
+//!
+//! A field of type `T` is compressed with `(&Via::<T>::NEW).compress_into(..)` and read with
+//! `.decompress_from(..)`: a `Vec` of a type that derives [`Columnar`] finds [`ViaColumns`]
+//! (column by column, by the generated code); every other type takes one more autoref and
+//! finds [`ViaSerde`](super::ViaSerde) (through serde).
 
 use aws_sdk_dynamodb::primitives::Blob;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{AttributeValue, CodecError, Compression, Item, compress, decompress};
+use super::field::Via;
+use super::{
+    AttributeValue, CodecError, Columnar, Compression, Item, compress, compress_list, decompress,
+    decompress_list,
+};
 use crate::{Error, Result};
 
-/// Compresses `value` into binary attribute `attribute`, refusing it over the budget.
+/// The generated columnar path, for lists of a type that derives [`Columnar`].
+pub trait ViaColumns<T> {
+    /// Compresses `value` into binary attribute `attribute`, refusing it over the budget.
+    fn compress_into(
+        &self,
+        item: &mut Item,
+        entity: &'static str,
+        attribute: &'static str,
+        value: &T,
+        settings: &Compression,
+    ) -> Result<()>;
+
+    /// Decodes the value of compressed attribute `attribute`.
+    fn decompress_from(
+        &self,
+        value: AttributeValue,
+        entity: &'static str,
+        attribute: &'static str,
+    ) -> Result<T>;
+}
+
+impl<E: Columnar + Serialize + DeserializeOwned> ViaColumns<Vec<E>> for Via<Vec<E>> {
+    fn compress_into(
+        &self,
+        item: &mut Item,
+        entity: &'static str,
+        attribute: &'static str,
+        value: &Vec<E>,
+        settings: &Compression,
+    ) -> Result<()> {
+        store(
+            item,
+            entity,
+            attribute,
+            compress_list(value, settings),
+            settings,
+        )
+    }
+
+    fn decompress_from(
+        &self,
+        value: AttributeValue,
+        entity: &'static str,
+        attribute: &'static str,
+    ) -> Result<Vec<E>> {
+        read(value, entity, attribute, decompress_list)
+    }
+}
+
+/// Compresses `value` through serde into binary attribute `attribute`, refusing it over the
+/// budget.
 pub fn encode_compressed<T: Serialize + ?Sized>(
     item: &mut Item,
     entity: &'static str,
@@ -15,7 +74,26 @@ pub fn encode_compressed<T: Serialize + ?Sized>(
     value: &T,
     settings: &Compression,
 ) -> Result<()> {
-    let stored = compress(value, settings).map_err(|source| Error::Compressed {
+    store(item, entity, attribute, compress(value, settings), settings)
+}
+
+/// Decodes the value of compressed attribute `attribute` through serde.
+pub fn decode_compressed<T: DeserializeOwned>(
+    value: AttributeValue,
+    entity: &'static str,
+    attribute: &'static str,
+) -> Result<T> {
+    read(value, entity, attribute, decompress)
+}
+
+fn store(
+    item: &mut Item,
+    entity: &'static str,
+    attribute: &'static str,
+    stored: Result<Vec<u8>, CodecError>,
+    settings: &Compression,
+) -> Result<()> {
+    let stored = stored.map_err(|source| Error::Compressed {
         entity,
         attribute,
         source,
@@ -32,11 +110,11 @@ pub fn encode_compressed<T: Serialize + ?Sized>(
     Ok(())
 }
 
-/// Decodes the value of compressed attribute `attribute`.
-pub fn decode_compressed<T: DeserializeOwned>(
+fn read<T>(
     value: AttributeValue,
     entity: &'static str,
     attribute: &'static str,
+    decode: impl FnOnce(&[u8]) -> Result<T, CodecError>,
 ) -> Result<T> {
     let fail = |source| Error::Compressed {
         entity,
@@ -48,5 +126,5 @@ pub fn decode_compressed<T: DeserializeOwned>(
             "a compressed attribute must be binary (B)",
         )));
     };
-    decompress(blob.as_ref()).map_err(fail)
+    decode(blob.as_ref()).map_err(fail)
 }

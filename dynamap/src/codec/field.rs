@@ -16,7 +16,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::attribute::{Attribute, AttributeError};
-use super::{AttributeValue, Item};
+use super::compressed_field::{decode_compressed, encode_compressed};
+use super::{AttributeValue, Compression, Item};
 use crate::{Error, Result};
 
 /// Selects the conversion of a field of type `T`; see the module documentation.
@@ -69,6 +70,26 @@ pub trait ViaSerde<T: ?Sized> {
     fn insert(&self, item: &mut Item, name: String, value: &T) -> Result<(), AttributeError>
     where
         T: Serialize;
+    /// Compresses `value` through serde into binary attribute `attribute`.
+    fn compress_into(
+        &self,
+        item: &mut Item,
+        entity: &'static str,
+        attribute: &'static str,
+        value: &T,
+        settings: &Compression,
+    ) -> Result<()>
+    where
+        T: Serialize;
+    /// Decodes the value of compressed attribute `attribute` through serde.
+    fn decompress_from(
+        &self,
+        value: AttributeValue,
+        entity: &'static str,
+        attribute: &'static str,
+    ) -> Result<T>
+    where
+        T: DeserializeOwned + Sized;
 }
 
 impl<T: ?Sized> ViaSerde<T> for &Via<T> {
@@ -92,6 +113,32 @@ impl<T: ?Sized> ViaSerde<T> for &Via<T> {
     {
         item.insert(name, serialized(value)?);
         Ok(())
+    }
+
+    fn compress_into(
+        &self,
+        item: &mut Item,
+        entity: &'static str,
+        attribute: &'static str,
+        value: &T,
+        settings: &Compression,
+    ) -> Result<()>
+    where
+        T: Serialize,
+    {
+        encode_compressed(item, entity, attribute, value, settings)
+    }
+
+    fn decompress_from(
+        &self,
+        value: AttributeValue,
+        entity: &'static str,
+        attribute: &'static str,
+    ) -> Result<T>
+    where
+        T: DeserializeOwned + Sized,
+    {
+        decode_compressed(value, entity, attribute)
     }
 }
 

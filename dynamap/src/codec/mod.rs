@@ -10,10 +10,13 @@
 //! `deserialize` functions, such as [`timestamp`].
 //!
 //! `#[dynamap(compress)]` fields are serialized and compressed into one binary attribute
-//! ([`compress`], [`decompress`]); see the guide chapter on compressed attributes.
+//! ([`compress`], [`decompress`]); lists of a type that derives [`Columnar`] are written
+//! column by column by generated code ([`compress_list`], [`decompress_list`]). See the
+//! guide chapter on compressed attributes.
 
 mod attribute;
 mod columnar;
+mod columns;
 mod compressed;
 mod compressed_field;
 #[cfg(feature = "time")]
@@ -28,11 +31,18 @@ pub use attribute::{Attribute, AttributeError};
 #[doc(hidden)]
 pub use attribute::{attribute_map, attribute_string, missing_field, unknown_variant};
 pub use aws_sdk_dynamodb::types::AttributeValue;
+#[doc(hidden)]
+pub use columnar::Reader as ColumnInput;
+pub use columns::Columnar;
+#[doc(hidden)]
+pub use columns::{RecordReader, RecordWriter, decode_variants, encode_variants};
 pub use compressed::{
-    Codec, Compression, Format, Header, MAX_UNCOMPRESSED_BYTES, compress, decompress,
+    Codec, Compression, Format, Header, MAX_UNCOMPRESSED_BYTES, compress, compress_list,
+    decompress, decompress_list,
 };
 #[doc(hidden)]
-pub use compressed_field::{decode_compressed, encode_compressed};
+pub use compressed_field::{ViaColumns, decode_compressed, encode_compressed};
+pub use dynamap_derive::Columnar;
 pub use error::CodecError;
 #[doc(hidden)]
 pub use field::{

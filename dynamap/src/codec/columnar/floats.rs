@@ -26,7 +26,8 @@ pub(crate) struct Floats<'a> {
 impl<'a> Floats<'a> {
     /// Finds the decimal scale, if any, and scales once for every use.
     pub(crate) fn new(bits: &'a [u64]) -> Self {
-        let decimal = decimal_scale(bits).map(|scale| (scale, scaled(bits, scale)));
+        let decimal =
+            decimal_scale(bits).and_then(|scale| Some((scale, exactly_scaled(bits, scale)?)));
         Floats { bits, decimal }
     }
 }
@@ -42,6 +43,8 @@ pub(crate) fn put_floats(out: &mut Vec<u8>, floats: &Floats<'_>, earlier: &[Floa
     }
     if let Some((scale, scaled)) = &floats.decimal {
         let alone = IntForm::choose(scaled);
+        // Costs are worked out only when another column competes.
+        let mut best_cost = None;
         let mut best = (alone, None, None);
         for (index, column) in earlier.iter().enumerate() {
             let Some((theirs, base)) = &column.decimal else {
@@ -56,8 +59,12 @@ pub(crate) fn put_floats(out: &mut Vec<u8>, floats: &Floats<'_>, earlier: &[Floa
                 .map(|(mine, theirs)| mine.wrapping_sub(*theirs))
                 .collect();
             let form = IntForm::choose(&residuals);
-            if form.cost < best.0.cost {
+            let cost = form.cost(&residuals);
+            let current = *best_cost
+                .get_or_insert_with(|| best.0.cost(best.2.as_deref().unwrap_or(scaled.as_slice())));
+            if cost < current {
                 best = (form, Some(index), Some(residuals));
+                best_cost = Some(cost);
             }
         }
         let (form, reference, residuals) = best;
@@ -185,11 +192,23 @@ fn decimal_scale(values: &[u64]) -> Option<usize> {
             }
         }
     }
-    // A value exact at a smaller scale is almost always exact at a larger one; check.
+    Some(scale)
+}
+
+/// Each value times `10^scale` as an integer, if every one reads back bit for bit at that
+/// scale. (A value exact at a smaller scale is almost always exact at a larger one; this
+/// checks as it scales.)
+fn exactly_scaled(values: &[u64], scale: usize) -> Option<Vec<u64>> {
+    let power = POWERS_OF_TEN[scale];
     values
         .iter()
-        .all(|&bits| exact_at(bits, scale))
-        .then_some(scale)
+        .map(|&bits| {
+            let scaled = (f64::from_bits(bits) * power).round();
+            let exact =
+                scaled.abs() <= MAX_EXACT && unscale(scaled as i64, power).to_bits() == bits;
+            exact.then_some(scaled as i64 as u64)
+        })
+        .collect()
 }
 
 /// True when `bits` reads back bit for bit from its value scaled by `10^scale`.

@@ -36,26 +36,28 @@ pub(crate) fn put_ints(out: &mut Vec<u8>, values: &[u64]) {
 pub(super) struct IntForm {
     lag: usize,
     divisors: Vec<u64>,
-    pub(super) cost: usize,
 }
 
 impl IntForm {
     /// The form with the lowest [`cost`] on the first [`SAMPLE`] values: interleaving and
     /// drift show within a few records, and trying every form on every value would cost
-    /// more than the rest of the encoding. The chosen form's divisors and cost are then
-    /// taken over every value.
+    /// more than the rest of the encoding. The chosen form's divisors are then taken over
+    /// every value.
     pub(super) fn choose(values: &[u64]) -> IntForm {
         let sample = &values[..values.len().min(SAMPLE)];
         let plain = cost(sample.iter().map(|&v| varint::zigzag(v as i64)));
         let best = (1..=MAX_LAG.min(sample.len()))
-            .map(|lag| IntForm::differenced(sample, lag))
-            .min_by_key(|form| form.cost);
+            .map(|lag| {
+                let form = IntForm::differenced(sample, lag);
+                let cost = form.cost(sample);
+                (form, cost)
+            })
+            .min_by_key(|(_, cost)| *cost);
         match best {
-            Some(form) if form.cost < plain => IntForm::differenced(values, form.lag),
+            Some((form, cost)) if cost < plain => IntForm::differenced(values, form.lag),
             _ => IntForm {
                 lag: 0,
                 divisors: Vec::new(),
-                cost: cost(values.iter().map(|&v| varint::zigzag(v as i64))),
             },
         }
     }
@@ -64,16 +66,19 @@ impl IntForm {
         let divisors: Vec<u64> = (0..lag)
             .map(|offset| series_divisor(series(values, lag, offset)))
             .collect();
-        let stream = (0..lag).flat_map(|offset| {
-            let divisor = divisors[offset];
-            series(values, lag, offset).map(move |d| varint::zigzag(divide(d, divisor)))
-        });
-        let cost = cost(stream);
-        IntForm {
-            lag,
-            divisors,
-            cost,
+        IntForm { lag, divisors }
+    }
+
+    /// The [`cost`] of `values` written in this form. Asked only where forms of different
+    /// values compete (a float column alone or as differences from another).
+    pub(super) fn cost(&self, values: &[u64]) -> usize {
+        if self.lag == 0 {
+            return cost(values.iter().map(|&v| varint::zigzag(v as i64)));
         }
+        cost((0..self.lag).flat_map(|offset| {
+            let divisor = self.divisors[offset];
+            series(values, self.lag, offset).map(move |d| varint::zigzag(divide(d, divisor)))
+        }))
     }
 
     /// The form byte, the lag and divisors for differences, then the varints.

@@ -19,12 +19,12 @@
 
 mod column;
 mod de;
-mod floats;
-mod ints;
+pub(crate) mod floats;
+pub(crate) mod ints;
 mod ser;
 mod shape;
 mod tags;
-mod varint;
+pub(crate) mod varint;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -32,7 +32,7 @@ use serde::de::DeserializeOwned;
 pub(crate) use super::CodecError;
 use column::ColumnReader;
 use floats::Floats;
-pub(crate) use varint::Reader;
+pub use varint::Reader;
 
 /// How values are laid out in columns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -21,9 +21,10 @@ pub(crate) fn unzigzag(value: u64) -> i64 {
     ((value >> 1) as i64) ^ -((value & 1) as i64)
 }
 
-/// A read position in a byte slice; every read is bounds-checked.
+/// A read position in a byte slice; every read is bounds-checked. (Public, hidden, for the
+/// signature of [`Columnar`](crate::codec::Columnar)'s generated methods.)
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Reader<'a> {
+pub struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,
 }
@@ -41,13 +42,15 @@ impl<'a> Reader<'a> {
         self.bytes.len().saturating_sub(self.pos)
     }
 
+    #[inline]
     pub(crate) fn byte(&mut self) -> Result<u8, CodecError> {
-        let byte = *self
-            .bytes
-            .get(self.pos)
-            .ok_or(CodecError::Truncated("byte"))?;
-        self.pos += 1;
-        Ok(byte)
+        match self.bytes.get(self.pos) {
+            Some(&byte) => {
+                self.pos += 1;
+                Ok(byte)
+            }
+            None => Err(CodecError::Truncated("byte")),
+        }
     }
 
     /// The next tag without consuming it.
@@ -66,7 +69,19 @@ impl<'a> Reader<'a> {
         Ok(slice)
     }
 
+    #[inline]
     pub(crate) fn varint(&mut self) -> Result<u64, CodecError> {
+        // Most varints of a column are one byte.
+        if let Some(&byte) = self.bytes.get(self.pos)
+            && byte < 0x80
+        {
+            self.pos += 1;
+            return Ok(u64::from(byte));
+        }
+        self.long_varint()
+    }
+
+    fn long_varint(&mut self) -> Result<u64, CodecError> {
         let mut value = 0u64;
         for shift in (0..64).step_by(7) {
             let byte = self.byte()?;

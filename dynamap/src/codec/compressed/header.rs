@@ -4,6 +4,9 @@
 //! "dm"  version  format  codec  uncompressed size (LEB128)  CRC-32 (4 bytes, LE)  payload...
 //! ```
 //!
+//! The format byte is 1 for columnar, 2 for row, 3 for JSON, and 4 for columnar version 2:
+//! a list written by code generated with `#[derive(Columnar)]`.
+//!
 //! The CRC-32 covers the serialized bytes before compression, so damage anywhere, in a codec
 //! without a checksum of its own (Snappy, none) or in one with (gzip, bzip2), is caught
 //! before the value is decoded.
@@ -19,6 +22,8 @@ use crate::codec::columnar::Reader;
 
 const MAGIC: &[u8; 2] = b"dm";
 const VERSION: u8 = 1;
+/// The format byte of columnar version 2.
+const GENERATED_COLUMNAR: u8 = 4;
 
 /// The most bytes a compressed value may inflate to (64 MiB). DynamoDB items are at most
 /// 400 KB, so anything claiming more is corrupt or hostile.
@@ -41,6 +46,9 @@ pub const MAX_UNCOMPRESSED_BYTES: u64 = 64 << 20;
 pub struct Header {
     /// How the value was serialized (never [`Format::Auto`]).
     pub format: Format,
+    /// The format's version: 1, or 2 for a [`Format::Columnar`] list written by code that
+    /// `#[derive(Columnar)]` generated ([`compress_list`](crate::codec::compress_list)).
+    pub version: u8,
     /// How the serialized bytes were compressed (levels are not recorded).
     pub codec: Codec,
     /// The serialized size before compression.
@@ -62,7 +70,10 @@ impl Header {
         if version != VERSION {
             return Err(CodecError::UnknownVersion(version));
         }
-        let format = Format::from_id(reader.byte()?)?;
+        let (format, format_version) = match reader.byte()? {
+            GENERATED_COLUMNAR => (Format::Columnar, 2),
+            id => (Format::from_id(id)?, 1),
+        };
         let codec = Codec::from_id(reader.byte()?)?;
         let size = reader.varint()?;
         if size > MAX_UNCOMPRESSED_BYTES {
@@ -79,6 +90,7 @@ impl Header {
         );
         let header = Header {
             format,
+            version: format_version,
             codec,
             // Below the 64 MiB limit, so it fits in usize.
             uncompressed_bytes: size as usize,
@@ -89,10 +101,21 @@ impl Header {
         Ok((header, payload))
     }
 
-    /// Writes a header for `raw`, serialized in `format` and compressed with `codec`.
-    pub(crate) fn write(out: &mut Vec<u8>, format: Format, codec: Codec, raw: &[u8]) {
+    /// Writes a header for `raw`, serialized in `format` (at `format_version`) and
+    /// compressed with `codec`.
+    pub(crate) fn write(
+        out: &mut Vec<u8>,
+        format: Format,
+        format_version: u8,
+        codec: Codec,
+        raw: &[u8],
+    ) {
+        let format = match (format, format_version) {
+            (Format::Columnar, 2) => GENERATED_COLUMNAR,
+            (format, _) => format.id(),
+        };
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&[VERSION, format.id(), codec.id()]);
+        out.extend_from_slice(&[VERSION, format, codec.id()]);
         crate::codec::columnar::put_varint(out, raw.len() as u64);
         out.extend_from_slice(&crc32fast::hash(raw).to_le_bytes());
     }
@@ -109,9 +132,10 @@ impl Header {
 
 impl std::fmt::Display for Header {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let version = if self.version == 1 { "" } else { " v2" };
         write!(
             f,
-            "{} + {}, {} bytes stored, {} uncompressed",
+            "{}{version} + {}, {} bytes stored, {} uncompressed",
             self.format.name(),
             self.codec.name(),
             self.stored_bytes,

@@ -29,6 +29,7 @@ use serde::de::DeserializeOwned;
 
 use super::CodecError;
 use super::columnar::{self, Layout};
+use super::columns::{self, Columnar};
 pub use codecs::Codec;
 pub use header::{Header, MAX_UNCOMPRESSED_BYTES};
 
@@ -172,16 +173,77 @@ pub fn compress<T: Serialize + ?Sized>(
     settings: &Compression,
 ) -> Result<Vec<u8>, CodecError> {
     let (format, raw) = serialize(value, settings.format)?;
+    finish(format, 1, &raw, settings)
+}
+
+/// Compresses `raw`, serialized in `format` at `format_version`, behind its header.
+fn finish(
+    format: Format,
+    format_version: u8,
+    raw: &[u8],
+    settings: &Compression,
+) -> Result<Vec<u8>, CodecError> {
     let codec = if raw.len() < settings.uncompressed_below {
         Codec::None
     } else {
         settings.codec
     };
-    let payload = codec.compress(&raw)?;
+    let payload = codec.compress(raw)?;
     let mut stored = Vec::with_capacity(payload.len() + 16);
-    Header::write(&mut stored, format, codec, &raw);
+    Header::write(&mut stored, format, format_version, codec, raw);
     stored.extend_from_slice(&payload);
     Ok(stored)
+}
+
+/// Compresses a list of a type that derives [`Columnar`]: with [`Format::Auto`] or
+/// [`Format::Columnar`], column by column by the generated code (columnar version 2, see
+/// [`Columnar`]); with [`Format::Row`] or [`Format::Json`], through serde as [`compress`]
+/// does. Generated `#[dynamap(compress)]` fields of such lists call it.
+///
+/// # Examples
+///
+/// ```
+/// use dynamap::codec::{Compression, compress_list, decompress_list};
+///
+/// let levels: Vec<f64> = (0..1440).map(|minute| f64::from(minute % 50) / 10.0).collect();
+/// let stored = compress_list(&levels, &Compression::DEFAULT)?;
+/// assert!(stored.len() < 200);
+/// assert_eq!(decompress_list::<f64>(&stored)?, levels);
+/// # Ok::<(), dynamap::codec::CodecError>(())
+/// ```
+pub fn compress_list<T: Columnar + Serialize>(
+    values: &[T],
+    settings: &Compression,
+) -> Result<Vec<u8>, CodecError> {
+    match settings.format {
+        Format::Auto | Format::Columnar => {
+            let raw = columns::encode_list(values);
+            finish(Format::Columnar, 2, &raw, settings)
+        }
+        Format::Row | Format::Json => compress(values, settings),
+    }
+}
+
+/// Reads a list written by [`compress_list`], or by [`compress`] in any format (items
+/// stored before the element type derived [`Columnar`] read too).
+pub fn decompress_list<T: Columnar + DeserializeOwned>(
+    stored: &[u8],
+) -> Result<Vec<T>, CodecError> {
+    let (header, raw) = decompressed(stored)?;
+    match header.version {
+        2 => columns::decode_list(&raw),
+        _ => deserialize(header.format, &raw),
+    }
+}
+
+/// The header of a stored value and its serialized bytes, checked against the checksum.
+fn decompressed(stored: &[u8]) -> Result<(Header, Vec<u8>), CodecError> {
+    let (header, payload) = Header::read(stored)?;
+    let raw = header
+        .codec
+        .decompress(payload, header.uncompressed_bytes)?;
+    header.verify(&raw)?;
+    Ok((header, raw))
 }
 
 /// The `json` format is behind dynamap's `json` feature.
@@ -206,20 +268,26 @@ fn json_not_enabled() -> CodecError {
 /// # Ok::<(), dynamap::codec::CodecError>(())
 /// ```
 pub fn decompress<T: DeserializeOwned>(stored: &[u8]) -> Result<T, CodecError> {
-    let (header, payload) = Header::read(stored)?;
-    let raw = header
-        .codec
-        .decompress(payload, header.uncompressed_bytes)?;
-    header.verify(&raw)?;
-    match header.format {
+    let (header, raw) = decompressed(stored)?;
+    if header.version == 2 {
+        return Err(CodecError::Deserialize(
+            "a list written by #[derive(Columnar)] code: read it with decompress_list".into(),
+        ));
+    }
+    deserialize(header.format, &raw)
+}
+
+/// Deserializes `raw`, written in `format` through serde.
+fn deserialize<T: DeserializeOwned>(format: Format, raw: &[u8]) -> Result<T, CodecError> {
+    match format {
         #[cfg(feature = "json")]
         Format::Json => {
-            serde_json::from_slice(&raw).map_err(|err| CodecError::Deserialize(err.to_string()))
+            serde_json::from_slice(raw).map_err(|err| CodecError::Deserialize(err.to_string()))
         }
         #[cfg(not(feature = "json"))]
         Format::Json => Err(json_not_enabled()),
-        Format::Row => columnar::decode(&raw, Layout::Row),
-        Format::Auto | Format::Columnar => columnar::decode(&raw, Layout::Columnar),
+        Format::Row => columnar::decode(raw, Layout::Row),
+        Format::Auto | Format::Columnar => columnar::decode(raw, Layout::Columnar),
     }
 }
 

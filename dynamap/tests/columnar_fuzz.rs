@@ -1,0 +1,236 @@
+//! Fuzzing the decoder of generated columns (columnar version 2): damaged copies of real
+//! lists and random bytes must give an error or a value, never a panic, a hang or a huge
+//! allocation. The damage is applied to the columns behind a header whose checksum is
+//! recomputed, so it reaches the column decoder instead of stopping at the checksum; damage
+//! to whole stored values (header and checksum too) is fuzzed as well.
+//!
+//! `DYNAMAP_FUZZ_CASES` sets the number of cases per target (default 2,000, as for the serde
+//! formats' fuzz test); docs/performance/compression.md records a long run.
+
+use dynamap::codec::{Codec, Columnar, Compression, compress_list, decompress_list};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use serde::{Deserialize, Serialize};
+
+#[derive(Columnar, Debug, Clone, PartialEq, Serialize, Deserialize)]
+enum Kind {
+    Motion,
+    Noise,
+    Light,
+}
+
+#[derive(Columnar, Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Place {
+    room: String,
+    floor: i16,
+}
+
+#[derive(Columnar, Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Event {
+    kind: Kind,
+    start: i64,
+    level: f64,
+    ratio: f32,
+    count: u8,
+    ok: bool,
+    note: Option<String>,
+    flag: Option<Kind>,
+    place: Place,
+}
+
+fn cases() -> u32 {
+    std::env::var("DYNAMAP_FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2_000)
+}
+
+fn events() -> Vec<Event> {
+    (0..50)
+        .map(|i| Event {
+            kind: [Kind::Motion, Kind::Noise, Kind::Light][(i % 3) as usize].clone(),
+            start: 1_700_000_000_000 + i * 60_000,
+            level: i as f64 / 10.0,
+            ratio: if i % 4 == 0 { 0.1 } else { 1.0 / 3.0 },
+            count: (i * 7) as u8,
+            ok: i % 2 == 0,
+            note: (i % 7 == 0).then(|| format!("n{i}")),
+            flag: (i % 5 == 0).then_some(Kind::Noise),
+            place: Place {
+                room: format!("r{}", i % 4),
+                floor: -(i as i16),
+            },
+        })
+        .collect()
+}
+
+/// The columns alone: the payload of a value stored without compression, header cut off.
+fn columns() -> Vec<u8> {
+    let stored =
+        compress_list(&events(), &Compression::DEFAULT.codec(Codec::None)).expect("compresses");
+    let (header, payload) = dynamap::codec::Header::read(&stored).expect("header");
+    assert_eq!(header.version, 2);
+    payload.to_vec()
+}
+
+/// A stored value with `columns` behind a valid header: format 4 (columnar version 2),
+/// no compression, the right size and checksum.
+fn behind_a_valid_header(columns: &[u8]) -> Vec<u8> {
+    let mut bytes = vec![b'd', b'm', 1, 4, 0];
+    let mut size = columns.len() as u64;
+    while size >= 0x80 {
+        bytes.push((size as u8) | 0x80);
+        size >>= 7;
+    }
+    bytes.push(size as u8);
+    bytes.extend_from_slice(&crc32fast::hash(columns).to_le_bytes());
+    bytes.extend_from_slice(columns);
+    bytes
+}
+
+fn stored_samples() -> Vec<Vec<u8>> {
+    [
+        Codec::None,
+        Codec::Zstd { level: 3 },
+        Codec::Bzip2 { level: 9 },
+        Codec::Gzip { level: 6 },
+        Codec::Snappy,
+    ]
+    .into_iter()
+    .map(|codec| compress_list(&events(), &Compression::DEFAULT.codec(codec)).expect("compresses"))
+    .collect()
+}
+
+#[derive(Debug, Clone)]
+enum Damage {
+    Flip { at: usize, bit: u8 },
+    Truncate { at: usize },
+    Overwrite { at: usize, byte: u8 },
+    Insert { at: usize, bytes: Vec<u8> },
+    Remove { at: usize, len: usize },
+}
+
+fn damage() -> impl Strategy<Value = Damage> {
+    prop_oneof![
+        (any::<usize>(), 0u8..8).prop_map(|(at, bit)| Damage::Flip { at, bit }),
+        any::<usize>().prop_map(|at| Damage::Truncate { at }),
+        (any::<usize>(), any::<u8>()).prop_map(|(at, byte)| Damage::Overwrite { at, byte }),
+        (
+            any::<usize>(),
+            proptest::collection::vec(any::<u8>(), 1..16)
+        )
+            .prop_map(|(at, bytes)| Damage::Insert { at, bytes }),
+        (any::<usize>(), 1usize..32).prop_map(|(at, len)| Damage::Remove { at, len }),
+    ]
+}
+
+fn apply(mut bytes: Vec<u8>, damage: &[Damage]) -> Vec<u8> {
+    for d in damage {
+        let len = bytes.len().max(1);
+        match d {
+            Damage::Flip { at, bit } => {
+                if let Some(b) = bytes.get_mut(at % len) {
+                    *b ^= 1 << bit;
+                }
+            }
+            Damage::Truncate { at } => bytes.truncate(at % len),
+            Damage::Overwrite { at, byte } => {
+                if let Some(b) = bytes.get_mut(at % len) {
+                    *b = *byte;
+                }
+            }
+            Damage::Insert { at, bytes: extra } => {
+                let at = (at % len).min(bytes.len());
+                bytes.splice(at..at, extra.iter().copied());
+            }
+            Damage::Remove { at, len: n } => {
+                let at = (at % len).min(bytes.len());
+                let end = (at + n).min(bytes.len());
+                bytes.drain(at..end);
+            }
+        }
+    }
+    bytes
+}
+
+/// Decodes as the list and as lists of other types; the result does not matter, only that
+/// it returns.
+fn decode_everything(bytes: &[u8]) {
+    let _ = decompress_list::<Event>(bytes);
+    let _ = decompress_list::<Place>(bytes);
+    let _ = decompress_list::<i64>(bytes);
+    let _ = decompress_list::<Option<String>>(bytes);
+}
+
+#[test]
+fn damaged_columns_never_panic() {
+    let columns = columns();
+    let mut runner = TestRunner::new(Config {
+        cases: cases(),
+        ..Config::default()
+    });
+    runner
+        .run(&proptest::collection::vec(damage(), 1..4), |damage| {
+            decode_everything(&behind_a_valid_header(&apply(columns.clone(), &damage)));
+            Ok(())
+        })
+        .expect("no panic");
+}
+
+#[test]
+fn damaged_stored_values_never_panic() {
+    let samples = stored_samples();
+    let mut runner = TestRunner::new(Config {
+        cases: cases(),
+        ..Config::default()
+    });
+    runner
+        .run(
+            &(0..samples.len(), proptest::collection::vec(damage(), 1..4)),
+            |(sample, damage)| {
+                decode_everything(&apply(samples[sample].clone(), &damage));
+                Ok(())
+            },
+        )
+        .expect("no panic");
+}
+
+#[test]
+fn random_columns_behind_a_valid_header_never_panic() {
+    let mut runner = TestRunner::new(Config {
+        cases: cases(),
+        ..Config::default()
+    });
+    runner
+        .run(&proptest::collection::vec(any::<u8>(), 0..512), |columns| {
+            decode_everything(&behind_a_valid_header(&columns));
+            Ok(())
+        })
+        .expect("no panic");
+}
+
+#[test]
+fn every_truncation_of_the_columns_is_an_error() {
+    let columns = columns();
+    assert_eq!(
+        decompress_list::<Event>(&behind_a_valid_header(&columns)).expect("intact"),
+        events()
+    );
+    for end in 0..columns.len() {
+        assert!(
+            decompress_list::<Event>(&behind_a_valid_header(&columns[..end])).is_err(),
+            "columns cut at {end} of {} bytes decoded",
+            columns.len()
+        );
+    }
+}
+
+#[test]
+fn forged_counts_are_refused_before_allocating() {
+    // A list claiming 2^40 events, then nothing to back them.
+    let mut columns = vec![0x80, 0x80, 0x80, 0x80, 0x80, 0x20];
+    columns.extend_from_slice(&[1, 4, b'k', b'i', b'n', b'd', 2, 0, 0]);
+    assert!(decompress_list::<Event>(&behind_a_valid_header(&columns)).is_err());
+    assert!(decompress_list::<Option<String>>(&behind_a_valid_header(&columns)).is_err());
+    assert!(decompress_list::<f64>(&behind_a_valid_header(&columns)).is_err());
+}
