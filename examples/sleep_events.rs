@@ -16,7 +16,7 @@
 #[path = "support/sleep.rs"]
 mod sleep;
 
-use dynamap::codec::{AttributeValue, Codec, Compression, Format, Header, compress};
+use dynamap::codec::{AttributeValue, Codec, Compression, Format, Header, compress_list};
 use dynamap::{Entity, Table};
 use example_support::example_db;
 use sleep::{Event, Kind, NIGHT};
@@ -134,7 +134,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     for codec in codecs {
         let size = |format| -> Result<usize, dynamap::codec::CodecError> {
             let settings = Compression::DEFAULT.codec(codec).format(format);
-            Ok(compress(&read.events, &settings)?.len())
+            Ok(compress_list(&read.events, &settings)?.len())
         };
         let (columnar, json) = (size(Format::Columnar)?, size(Format::Json)?);
         println!(

@@ -10,6 +10,7 @@
 //! Included with `#[path]` by the example and the benchmark (which belong to different
 //! packages) rather than through the `example_support` library.
 
+use dynamap::codec::Columnar;
 use serde::{Deserialize, Serialize};
 
 /// The night the example and the benchmark store, in the user's local time.
@@ -25,7 +26,7 @@ pub(crate) const MINUTES: i64 = 24 * 60;
 pub(crate) const EVENT_MS: i64 = 60_000;
 
 /// Which sensor produced an event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Columnar)]
 #[serde(rename_all = "UPPERCASE")]
 pub(crate) enum Kind {
     /// Accelerometer activity, in g.
@@ -37,7 +38,7 @@ pub(crate) enum Kind {
 }
 
 /// Why an event stands out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Columnar)]
 #[serde(rename_all = "UPPERCASE")]
 pub(crate) enum Flag {
     /// Well above the drifting level: movement, a sound, a lamp.
@@ -46,8 +47,9 @@ pub(crate) enum Flag {
     Unreliable,
 }
 
-/// One minute of one sensor.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One minute of one sensor. `Columnar`: a night of them is stored column by column by
+/// generated code (serde's derives read nights stored before).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Columnar)]
 pub(crate) struct Event {
     /// The sensor.
     #[serde(rename = "type")]

@@ -1,5 +1,6 @@
 //! Entities with compressed and TTL fields, shared by the codec and TTL tests.
 
+use dynamap::codec::Columnar;
 use dynamap::{Entity, Table};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -45,6 +46,28 @@ pub(crate) struct Night {
     pub(crate) events: Vec<Event>,
     #[dynamap(compress(codec = "snappy", format = "row"))]
     pub(crate) summary: Option<Summary>,
+}
+
+/// The same event once it derives `Columnar`: a list of them is written column by column
+/// by generated code.
+#[derive(Columnar, Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct ColumnEvent {
+    pub(crate) minute: u32,
+    pub(crate) kind: String,
+    pub(crate) level: f64,
+}
+
+/// The night after its events derive `Columnar`. `highlights` asks for JSON, so it is
+/// written through serde.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = SleepApp, entity = "Night", pk = "ACCOUNT#{account_id}", sk = "NIGHT#{night}")]
+pub(crate) struct NightColumns {
+    pub(crate) account_id: String,
+    pub(crate) night: String,
+    #[dynamap(compress)]
+    pub(crate) events: Vec<ColumnEvent>,
+    #[dynamap(compress(format = "json"))]
+    pub(crate) highlights: Option<Vec<ColumnEvent>>,
 }
 
 /// A tight budget, to see it enforced.

@@ -5,7 +5,9 @@
 use dynamap::Error;
 use dynamap::codec::{AttributeValue, Codec, CodecError, Format, Header};
 
-use crate::codec_models::{Event, Night, NightV1, SleepApp, Summary, Tight, Wide};
+use crate::codec_models::{
+    ColumnEvent, Event, Night, NightColumns, NightV1, SleepApp, Summary, Tight, Wide,
+};
 use crate::{fresh_db, raw_item};
 
 fn night_events() -> Vec<Event> {
@@ -94,6 +96,61 @@ async fn items_written_with_the_old_codec_read_after_the_default_changes() {
         .expect("stored");
     assert_eq!(header(&raw, "events").codec, Codec::DEFAULT);
     assert_eq!(read_back(&db).await, reprocessed);
+}
+
+#[tokio::test]
+async fn lists_of_columnar_types_are_written_by_generated_code_and_old_items_read() {
+    let db = fresh_db::<SleepApp>("compressed_generated").await;
+    let old = NightV1 {
+        account_id: "A1".into(),
+        night: "2026-11-19".into(),
+        events: night_events(),
+        summary: None,
+    };
+    db.put(&old).await.expect("put through serde");
+    let as_columns = |events: &[Event]| -> Vec<ColumnEvent> {
+        events
+            .iter()
+            .map(|e| ColumnEvent {
+                minute: e.minute,
+                kind: e.kind.clone(),
+                level: e.level,
+            })
+            .collect()
+    };
+    let read = db
+        .get(NightColumns::key("A1", "2026-11-19"))
+        .await
+        .expect("get")
+        .expect("found");
+    assert_eq!(
+        read.events,
+        as_columns(&old.events),
+        "an item written through serde reads"
+    );
+
+    let night = NightColumns {
+        highlights: Some(read.events[..5].to_vec()),
+        ..read
+    };
+    db.put(&night).await.expect("put column by column");
+    let raw = raw_item(&db, "ACCOUNT#A1", "NIGHT#2026-11-19")
+        .await
+        .expect("stored");
+    let events = header(&raw, "events");
+    assert_eq!(
+        (events.format, events.version),
+        (Format::Columnar, 2),
+        "{events}"
+    );
+    assert!(events.stored_bytes < 4096, "{events}");
+    let highlights = header(&raw, "highlights");
+    assert_eq!((highlights.format, highlights.version), (Format::Json, 1));
+    let read = db
+        .get(NightColumns::key("A1", "2026-11-19"))
+        .await
+        .expect("get");
+    assert_eq!(read, Some(night));
 }
 
 async fn read_back(db: &dynamap::Db) -> Night {

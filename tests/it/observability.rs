@@ -1,8 +1,13 @@
 //! Every call reports the capacity it consumed in a debug event of its `dynamodb` span, and
 //! asks DynamoDB for it only when that event is listened to.
+//!
+//! The subscriber is the test binary's global one (a thread's own default can miss events
+//! while other tests register the same call sites at once), installed on first use. Each
+//! test runs on its own thread, so events are told apart by thread.
 
 use std::fmt::Debug;
-use std::sync::{Arc, Mutex};
+use std::sync::{Mutex, OnceLock};
+use std::thread::ThreadId;
 
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
@@ -10,15 +15,36 @@ use tracing::{Event, Metadata, Subscriber};
 
 use crate::models::{App, Sensor, SensorKind};
 
-/// Collects the `consumed_capacity` of every event it sees.
-#[derive(Clone, Default)]
-struct CapacityEvents(Arc<Mutex<Vec<f64>>>);
+/// Collects the `consumed_capacity` of every event it sees, with the thread it was on.
+#[derive(Default)]
+struct CapacityEvents(Mutex<Vec<(ThreadId, f64)>>);
+
+/// The global subscriber, installed on first use.
+fn listening() -> &'static CapacityEvents {
+    static EVENTS: OnceLock<&'static CapacityEvents> = OnceLock::new();
+    EVENTS.get_or_init(|| {
+        let events: &'static CapacityEvents = Box::leak(Box::default());
+        tracing::subscriber::set_global_default(Forward(events))
+            .expect("no other global subscriber in this test binary");
+        events
+    })
+}
 
 impl CapacityEvents {
-    fn taken(&self) -> Vec<f64> {
-        std::mem::take(&mut *self.0.lock().expect("not poisoned"))
+    /// The capacity reported on this thread so far.
+    fn on_this_thread(&self) -> Vec<f64> {
+        let here = std::thread::current().id();
+        let events = self.0.lock().expect("not poisoned");
+        events
+            .iter()
+            .filter(|(thread, _)| *thread == here)
+            .map(|(_, units)| *units)
+            .collect()
     }
 }
+
+/// The subscriber: forwards to the collected events.
+struct Forward(&'static CapacityEvents);
 
 struct Capacity(Option<f64>);
 
@@ -32,7 +58,7 @@ impl Visit for Capacity {
     fn record_debug(&mut self, _: &Field, _: &dyn Debug) {}
 }
 
-impl Subscriber for CapacityEvents {
+impl Subscriber for Forward {
     fn enabled(&self, _: &Metadata<'_>) -> bool {
         true
     }
@@ -49,7 +75,8 @@ impl Subscriber for CapacityEvents {
         let mut capacity = Capacity(None);
         event.record(&mut capacity);
         if let Some(units) = capacity.0 {
-            self.0.lock().expect("not poisoned").push(units);
+            let thread = std::thread::current().id();
+            self.0.0.lock().expect("not poisoned").push((thread, units));
         }
     }
 
@@ -74,11 +101,8 @@ fn sensor(id: &str) -> Sensor {
 #[tokio::test]
 async fn consumed_capacity_is_reported_when_listened_to() {
     let db = crate::fresh_db::<App>("observability_capacity").await;
-    // Not listened to: the calls work and nothing is reported.
-    db.put(&sensor("S0")).await.expect("put");
-
-    let events = CapacityEvents::default();
-    let _listening = tracing::subscriber::set_default(events.clone());
+    let events = listening();
+    let before = events.on_this_thread().len();
     db.put(&sensor("S1")).await.expect("put");
     db.get(Sensor::key("S1")).await.expect("get");
     let read = db
@@ -88,7 +112,7 @@ async fn consumed_capacity_is_reported_when_listened_to() {
         .expect("query");
     assert_eq!(read.len(), 1);
     db.delete(Sensor::key("S1")).await.expect("delete");
-    let reported = events.taken();
+    let reported = events.on_this_thread().split_off(before);
     assert_eq!(reported.len(), 4, "one event per call: {reported:?}");
     assert!(
         reported.iter().all(|&units| units > 0.0),
