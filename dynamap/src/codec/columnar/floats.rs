@@ -26,8 +26,7 @@ pub(crate) struct Floats<'a> {
 impl<'a> Floats<'a> {
     /// Finds the decimal scale, if any, and scales once for every use.
     pub(crate) fn new(bits: &'a [u64]) -> Self {
-        let decimal =
-            decimal_scale(bits).and_then(|scale| Some((scale, exactly_scaled(bits, scale)?)));
+        let decimal = decimal(bits);
         Floats { bits, decimal }
     }
 }
@@ -180,43 +179,56 @@ pub(crate) fn read_floats(
     }
 }
 
-/// The smallest number of fraction digits that represents every value exactly, if any.
-/// One pass: the scale only grows, from the digits the values seen so far needed.
-fn decimal_scale(values: &[u64]) -> Option<usize> {
+/// The smallest number of fraction digits that represents every value exactly, if any,
+/// with every value scaled to it: one pass, the scale only growing with the digits the
+/// values seen so far needed. When it grows, the values already scaled are multiplied by
+/// ten: a value exact at a scale is exact, as that integer times ten, at the next (the
+/// decoder divides the same rational number, so it rounds to the same float).
+fn decimal(values: &[u64]) -> Option<(usize, Vec<u64>)> {
     let mut scale = 0;
+    let mut scaled: Vec<u64> = Vec::with_capacity(values.len());
     for &bits in values {
-        while !exact_at(bits, scale) {
+        let integer = loop {
+            if let Some(integer) = exact_at(bits, scale) {
+                break integer;
+            }
             scale += 1;
             if scale == POWERS_OF_TEN.len() {
                 return None;
             }
-        }
+            for earlier in &mut scaled {
+                let times_ten = (*earlier as i64).checked_mul(10)?;
+                if times_ten.unsigned_abs() > MAX_EXACT as u64 {
+                    return None;
+                }
+                *earlier = times_ten as u64;
+            }
+        };
+        scaled.push(integer as u64);
     }
-    Some(scale)
+    Some((scale, scaled))
 }
 
-/// Each value times `10^scale` as an integer, if every one reads back bit for bit at that
-/// scale. (A value exact at a smaller scale is almost always exact at a larger one; this
-/// checks as it scales.)
-fn exactly_scaled(values: &[u64], scale: usize) -> Option<Vec<u64>> {
+/// `bits` times `10^scale` as an integer, when the value reads back bit for bit from it.
+fn exact_at(bits: u64, scale: usize) -> Option<i64> {
     let power = POWERS_OF_TEN[scale];
-    values
-        .iter()
-        .map(|&bits| {
-            let scaled = (f64::from_bits(bits) * power).round();
-            let exact =
-                scaled.abs() <= MAX_EXACT && unscale(scaled as i64, power).to_bits() == bits;
-            exact.then_some(scaled as i64 as u64)
-        })
-        .collect()
-}
-
-/// True when `bits` reads back bit for bit from its value scaled by `10^scale`.
-fn exact_at(bits: u64, scale: usize) -> bool {
-    let power = POWERS_OF_TEN[scale];
-    let scaled = (f64::from_bits(bits) * power).round();
+    let scaled = nearest_integer(f64::from_bits(bits) * power);
     // Comparing bit patterns keeps -0.0, NaN and infinities on the exact path.
-    scaled.abs() <= MAX_EXACT && unscale(scaled as i64, power).to_bits() == bits
+    (scaled.abs() <= MAX_EXACT && unscale(scaled as i64, power).to_bits() == bits)
+        .then_some(scaled as i64)
+}
+
+/// The integer nearest `x` (either one at a tie: a value halfway between two integers is
+/// never exact, whichever is picked). Adding and subtracting 1.5 x 2^52 rounds in the
+/// floating-point unit itself, where `f64::round` is a library call; beyond 2^51 a float
+/// has no fraction digits worth rounding to an exact integer, and `round` takes over.
+fn nearest_integer(x: f64) -> f64 {
+    const ROUNDER: f64 = 6_755_399_441_055_744.0;
+    if x.abs() < 2_251_799_813_685_248.0 {
+        (x + ROUNDER) - ROUNDER
+    } else {
+        x.round()
+    }
 }
 
 /// The decoder's arithmetic; the encoder checks with the same function, so the result is

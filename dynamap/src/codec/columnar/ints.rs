@@ -19,7 +19,7 @@ const DELTA: u8 = 1;
 pub(super) const MAX_LAG: usize = 8;
 
 /// How many values the choice of lag looks at.
-const SAMPLE: usize = 512;
+const SAMPLE: usize = 256;
 
 pub(crate) fn put_ints(out: &mut Vec<u8>, values: &[u64]) {
     varint::put(out, values.len() as u64);
@@ -39,22 +39,23 @@ pub(super) struct IntForm {
 }
 
 impl IntForm {
-    /// The form with the lowest [`cost`] on the first [`SAMPLE`] values: interleaving and
-    /// drift show within a few records, and trying every form on every value would cost
-    /// more than the rest of the encoding. The chosen form's divisors are then taken over
-    /// every value.
+    /// The form with the lowest [`cost`] on the first [`SAMPLE`] values, each lag costed in
+    /// one pass over them: interleaving and drift show within a few records, and trying
+    /// every form on every value would cost more than the rest of the encoding. The cost
+    /// counts the differences before any divisor (a common factor shrinks every lag's
+    /// differences alike); the chosen lag's divisors are then taken over every value.
     pub(super) fn choose(values: &[u64]) -> IntForm {
         let sample = &values[..values.len().min(SAMPLE)];
-        let plain = cost(sample.iter().map(|&v| varint::zigzag(v as i64)));
+        let mut previous = u64::MAX;
+        let plain: usize = sample
+            .iter()
+            .map(|&v| repeat_or_len(&mut previous, varint::zigzag(v as i64)))
+            .sum();
         let best = (1..=MAX_LAG.min(sample.len()))
-            .map(|lag| {
-                let form = IntForm::differenced(sample, lag);
-                let cost = form.cost(sample);
-                (form, cost)
-            })
-            .min_by_key(|(_, cost)| *cost);
+            .map(|lag| (lag, lag_cost(sample, lag)))
+            .min_by_key(|&(_, cost)| cost);
         match best {
-            Some((form, cost)) if cost < plain => IntForm::differenced(values, form.lag),
+            Some((lag, cost)) if cost < plain => IntForm::differenced(values, lag),
             _ => IntForm {
                 lag: 0,
                 divisors: Vec::new(),
@@ -77,7 +78,8 @@ impl IntForm {
         }
         cost((0..self.lag).flat_map(|offset| {
             let divisor = self.divisors[offset];
-            series(values, self.lag, offset).map(move |d| varint::zigzag(divide(d, divisor)))
+            let divisor = ExactDivisor::new(divisor);
+            series(values, self.lag, offset).map(move |d| varint::zigzag(divisor.divide(d)))
         }))
     }
 
@@ -95,8 +97,9 @@ impl IntForm {
             varint::put(out, divisor);
         }
         for (offset, &divisor) in self.divisors.iter().enumerate() {
+            let divisor = ExactDivisor::new(divisor);
             for difference in series(values, self.lag, offset) {
-                varint::put(out, varint::zigzag(divide(difference, divisor)));
+                varint::put(out, varint::zigzag(divisor.divide(difference)));
             }
         }
     }
@@ -141,13 +144,31 @@ fn gcd(a: u64, b: u64) -> u64 {
     a << shift
 }
 
-/// `difference / divisor`, exact (the divisor divides it). A divisor of 2^63 (only for
-/// differences of 0 and `i64::MIN`) goes through 128 bits.
-fn divide(difference: i64, divisor: u64) -> i64 {
-    match i64::try_from(divisor) {
-        Ok(1) => difference,
-        Ok(divisor) => difference / divisor,
-        Err(_) => (i128::from(difference) / i128::from(divisor)) as i64,
+/// Division by a number known to divide every dividend exactly (a series' common
+/// divisor), as a shift and a multiplication: dividing out the divisor's factors of two is
+/// an exact arithmetic shift, and the odd rest is undone by multiplying by its inverse
+/// modulo 2^64, which is exact for multiples of it (in two's complement, negative ones too).
+#[derive(Clone, Copy)]
+struct ExactDivisor {
+    shift: u32,
+    inverse: u64,
+}
+
+impl ExactDivisor {
+    fn new(divisor: u64) -> Self {
+        let divisor = divisor.max(1);
+        let shift = divisor.trailing_zeros();
+        let odd = divisor >> shift;
+        // Newton's iteration doubles the correct low bits each step: 3, 6, 12, 24, 48, 96.
+        let mut inverse = odd;
+        for _ in 0..5 {
+            inverse = inverse.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(inverse)));
+        }
+        ExactDivisor { shift, inverse }
+    }
+
+    fn divide(self, difference: i64) -> i64 {
+        ((difference >> self.shift) as u64).wrapping_mul(self.inverse) as i64
     }
 }
 
@@ -171,6 +192,34 @@ fn cost(stream: impl Iterator<Item = u64>) -> usize {
             if repeat { 0 } else { varint_len(value) }
         })
         .sum()
+}
+
+/// The [`cost`] of differencing `sample` at `lag`, before any divisor: a varint that repeats
+/// the last one of its series costs nothing.
+fn lag_cost(sample: &[u64], lag: usize) -> usize {
+    // The last varint of each series, cycling through the series without a division.
+    let mut previous = [u64::MAX; MAX_LAG];
+    let mut series = 0;
+    let mut total = 0;
+    for (i, &value) in sample.iter().enumerate() {
+        let back = i.checked_sub(lag).map_or(0, |j| sample[j]);
+        total += repeat_or_len(
+            &mut previous[series],
+            varint::zigzag(value.wrapping_sub(back) as i64),
+        );
+        series += 1;
+        if series == lag {
+            series = 0;
+        }
+    }
+    total
+}
+
+/// What [`cost`] charges for `value` after `previous` in its stream, updating `previous`.
+fn repeat_or_len(previous: &mut u64, value: u64) -> usize {
+    let repeat = *previous == value;
+    *previous = value;
+    if repeat { 0 } else { varint_len(value) }
 }
 
 fn varint_len(value: u64) -> usize {
@@ -230,6 +279,39 @@ pub(super) fn read_lag(reader: &mut Reader<'_>) -> Result<usize, CodecError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exact_division_by_multiplication_matches_division() {
+        let divisors = [
+            1u64,
+            2,
+            3,
+            10,
+            100,
+            60_000,
+            86_400_000,
+            1 << 40,
+            999_999_937,
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for divisor in divisors {
+            let exact = ExactDivisor::new(divisor);
+            for _ in 0..10_000 {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                let quotient = (state as i64) >> (divisor.ilog2() + 1);
+                let difference = quotient * divisor as i64;
+                assert_eq!(
+                    exact.divide(difference),
+                    quotient,
+                    "{difference} / {divisor}"
+                );
+            }
+        }
+        let top = ExactDivisor::new(1 << 63);
+        assert_eq!((top.divide(i64::MIN), top.divide(0)), (-1, 0));
+    }
 
     fn ints_round_trip(values: &[u64]) -> usize {
         let mut out = Vec::new();
