@@ -12,6 +12,11 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde::{Deserialize, Serialize};
 
+#[path = "support/damage.rs"]
+mod damage;
+
+use damage::{apply, damage};
+
 #[derive(Columnar, Debug, Clone, PartialEq, Serialize, Deserialize)]
 enum Kind {
     Motion,
@@ -99,58 +104,6 @@ fn stored_samples() -> Vec<Vec<u8>> {
     .into_iter()
     .map(|codec| compress_list(&events(), &Compression::DEFAULT.codec(codec)).expect("compresses"))
     .collect()
-}
-
-#[derive(Debug, Clone)]
-enum Damage {
-    Flip { at: usize, bit: u8 },
-    Truncate { at: usize },
-    Overwrite { at: usize, byte: u8 },
-    Insert { at: usize, bytes: Vec<u8> },
-    Remove { at: usize, len: usize },
-}
-
-fn damage() -> impl Strategy<Value = Damage> {
-    prop_oneof![
-        (any::<usize>(), 0u8..8).prop_map(|(at, bit)| Damage::Flip { at, bit }),
-        any::<usize>().prop_map(|at| Damage::Truncate { at }),
-        (any::<usize>(), any::<u8>()).prop_map(|(at, byte)| Damage::Overwrite { at, byte }),
-        (
-            any::<usize>(),
-            proptest::collection::vec(any::<u8>(), 1..16)
-        )
-            .prop_map(|(at, bytes)| Damage::Insert { at, bytes }),
-        (any::<usize>(), 1usize..32).prop_map(|(at, len)| Damage::Remove { at, len }),
-    ]
-}
-
-fn apply(mut bytes: Vec<u8>, damage: &[Damage]) -> Vec<u8> {
-    for d in damage {
-        let len = bytes.len().max(1);
-        match d {
-            Damage::Flip { at, bit } => {
-                if let Some(b) = bytes.get_mut(at % len) {
-                    *b ^= 1 << bit;
-                }
-            }
-            Damage::Truncate { at } => bytes.truncate(at % len),
-            Damage::Overwrite { at, byte } => {
-                if let Some(b) = bytes.get_mut(at % len) {
-                    *b = *byte;
-                }
-            }
-            Damage::Insert { at, bytes: extra } => {
-                let at = (at % len).min(bytes.len());
-                bytes.splice(at..at, extra.iter().copied());
-            }
-            Damage::Remove { at, len: n } => {
-                let at = (at % len).min(bytes.len());
-                let end = (at + n).min(bytes.len());
-                bytes.drain(at..end);
-            }
-        }
-    }
-    bytes
 }
 
 /// Decodes as the list and as lists of other types; the result does not matter, only that
