@@ -1,10 +1,13 @@
 //! Per-field encoding and decoding, called by generated `to_item` / `from_item`.
 //!
-//! Generated code converts a field of type `T` with `(&Via::<T>::NEW).encode(..)` and
-//! `.decode(..)`: when `T` implements [`Attribute`] method resolution finds [`ViaDirect`] at
-//! the first step and the value is converted by direct code; otherwise it takes one more
-//! autoref and finds [`ViaSerde`], which goes through the type's serde implementation. The
-//! choice is made at compile time for each field, with no cost at run time.
+//! Generated code converts a field of type `T` with `(&Via::<T>::NEW).insert(..)` (into
+//! the item), `.encode(..)` (a value for an update or condition) and `.decode(..)`: when `T`
+//! implements [`Attribute`] method resolution finds [`ViaDirect`] at the first step and the
+//! value is converted by direct code; otherwise it takes one more autoref and finds
+//! [`ViaSerde`], which goes through the type's serde implementation. The choice is made at
+//! compile time for each field, with no cost at run time. Compressed fields choose the same
+//! way between [`ViaColumns`](super::ViaColumns) and serde, with `.compress_into(..)` and
+//! `.decompress_from(..)`.
 //!
 //! `from_item` makes one pass over the item it owns, moving each attribute into its field's
 //! slot, then decodes the slots: [`present`] reads an optional one, [`missing_attribute`]
