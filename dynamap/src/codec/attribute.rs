@@ -16,7 +16,7 @@ pub type AttributeError = serde_dynamo::Error;
 /// A type dynamap stores as one attribute value by direct code.
 ///
 /// Generated `to_item`/`from_item` use it for every field whose type implements it, and
-/// fall back to the type's serde implementation (through `serde_dynamo`) for every other.
+/// fall back to the type's serde implementation (in `serde_dynamo`'s form) for every other.
 /// Both paths store the same form, so items written by either read by either: strings as
 /// `S`; integers and floats as `N`; `bool` as `BOOL`; `Vec`, `HashSet` and `BTreeSet` as
 /// `L`; `HashMap` and `BTreeMap` with `String` keys as `M`; `uuid::Uuid` (feature `uuid`)
@@ -230,7 +230,7 @@ integers!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
 /// Refuses NaN and the infinities, which DynamoDB cannot store.
 #[inline]
-fn finite<F: Into<f64>>(value: F) -> Result<(), AttributeError> {
+pub(super) fn finite<F: Into<f64>>(value: F) -> Result<(), AttributeError> {
     let value = value.into();
     if value.is_finite() {
         Ok(())

@@ -61,7 +61,7 @@ impl<T: Attribute> ViaDirect<T> for Via<T> {
 /// The serde conversion, for every other type. Its methods' bounds make a type that is
 /// neither an [`Attribute`] nor serde's report the missing serde trait at the field.
 pub trait ViaSerde<T: ?Sized> {
-    /// `value` as an attribute value, through `serde_dynamo`.
+    /// `value` as an attribute value, through its serde implementation.
     fn encode(&self, value: &T) -> Result<AttributeValue, AttributeError>
     where
         T: Serialize;
@@ -69,7 +69,7 @@ pub trait ViaSerde<T: ?Sized> {
     fn decode(&self, value: AttributeValue) -> Result<T, AttributeError>
     where
         T: DeserializeOwned;
-    /// Inserts `value` into `item` as attribute `name`, through `serde_dynamo`.
+    /// Inserts `value` into `item` as attribute `name`, through its serde implementation.
     fn insert(&self, item: &mut Item, name: String, value: &T) -> Result<(), AttributeError>
     where
         T: Serialize;
@@ -145,9 +145,10 @@ impl<T: ?Sized> ViaSerde<T> for &Via<T> {
     }
 }
 
-/// `value` as an attribute value, through its serde implementation.
+/// `value` as an attribute value, through its serde implementation (straight to the
+/// SDK's type, in `serde_dynamo`'s form).
 pub fn serialized<T: Serialize + ?Sized>(value: &T) -> Result<AttributeValue, AttributeError> {
-    serde_dynamo::to_attribute_value(value)
+    super::serializer::to_attribute_value(value)
 }
 
 /// An attribute value as a `T`, through its serde implementation.

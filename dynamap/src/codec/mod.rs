@@ -4,7 +4,8 @@
 //! `M`, sequences as `L`. Types with an [`Attribute`] implementation (strings, numbers,
 //! `bool`, collections of those, nested structs with `#[derive(Attribute)]`) are converted
 //! by direct code; every other type goes through its `serde` implementation
-//! (`serde_dynamo`), which stores the same form. `Option` fields are left out of the item
+//! (serialized straight to the SDK's type in `serde_dynamo`'s form, read back through
+//! `serde_dynamo`), which stores the same form. `Option` fields are left out of the item
 //! when `None`. A field can choose another
 //! form with `#[dynamap(with = "module")]`, where `module` has serde-style `serialize` and
 //! `deserialize` functions, such as [`timestamp`].
@@ -24,6 +25,7 @@ pub mod epoch_seconds;
 mod error;
 mod field;
 mod number_text;
+mod serializer;
 #[cfg(feature = "time")]
 pub mod timestamp;
 

@@ -44,7 +44,7 @@ pub(crate) type Encoder<T> = fn(&T) -> std::result::Result<AttributeValue, Strin
 pub(crate) fn serde_encoder<T: Serialize>(
     value: &T,
 ) -> std::result::Result<AttributeValue, String> {
-    serde_dynamo::to_attribute_value(value).map_err(|err| err.to_string())
+    crate::codec::serialized(value).map_err(|err| err.to_string())
 }
 
 impl<E, T> Clone for Attr<E, T> {

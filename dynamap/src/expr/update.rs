@@ -50,7 +50,7 @@ pub(crate) fn encode<T: Serialize + ?Sized>(
     attribute: &impl std::fmt::Display,
     value: &T,
 ) -> Result<AttributeValue, String> {
-    serde_dynamo::to_attribute_value(value)
+    crate::codec::serialized(value)
         .map_err(|err| format!("cannot encode a value for `{attribute}`: {err}"))
 }
 

@@ -147,7 +147,7 @@ impl KeyAttributeArg<String> for &str {
 }
 
 fn serde_value<T: Serialize + ?Sized>(value: &T) -> Result<AttributeValue, KeyPartError> {
-    serde_dynamo::to_attribute_value(value).map_err(|err| KeyPartError::OutOfRange {
+    crate::codec::serialized(value).map_err(|err| KeyPartError::OutOfRange {
         value: err.to_string(),
         supported: "a string, number or binary value",
     })

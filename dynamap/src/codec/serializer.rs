@@ -1,0 +1,612 @@
+//! A serde serializer straight to the SDK's `AttributeValue`: the fallback for field types
+//! without an [`Attribute`](super::Attribute) implementation.
+//!
+//! It writes what `serde_dynamo::to_attribute_value` writes, value for value (strings as
+//! `S`, numbers as `N`, bytes as `B`, unit and `None` as `NULL`, sequences and tuples as
+//! `L`, maps and structs as `M`, enums externally tagged, `serde_dynamo`'s set wrappers as
+//! `SS`/`NS`/`BS`), but builds the SDK's values directly: `serde_dynamo` builds a tree of
+//! its own type first and converts it, which rebuilds every map. One difference: NaN and
+//! the infinities are refused here, as by the direct conversions, where `serde_dynamo`
+//! writes them and DynamoDB refuses the request.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::primitives::Blob;
+use serde::ser::{self, Error as _, Impossible, Serialize};
+
+use super::attribute::finite;
+use super::{AttributeError, AttributeValue, number_text};
+
+/// `value` as an attribute value, through its `Serialize` implementation.
+pub(crate) fn to_attribute_value<T: Serialize + ?Sized>(
+    value: &T,
+) -> Result<AttributeValue, AttributeError> {
+    value.serialize(Serializer)
+}
+
+/// The newtype names `serde_dynamo`'s `string_set`, `number_set` and `binary_set` modules
+/// serialize through, asking for a set instead of a list.
+const STRING_SET: &str = "\u{037E}STRINGSET\u{037E}";
+const NUMBER_SET: &str = "\u{037E}NUMBERSET\u{037E}";
+const BINARY_SET: &str = "\u{037E}BYTESSET\u{037E}";
+
+/// A list serialized under one of the set names, as that set.
+fn into_set(name: &str, value: AttributeValue) -> Result<AttributeValue, AttributeError> {
+    let AttributeValue::L(elements) = value else {
+        return Err(AttributeError::custom("Not a set-like sequence"));
+    };
+    let mismatch =
+        |kind: &str| AttributeError::custom(format!("{kind} set contains a value of another type"));
+    Ok(match name {
+        STRING_SET => AttributeValue::Ss(
+            elements
+                .into_iter()
+                .map(|e| match e {
+                    AttributeValue::S(s) => Ok(s),
+                    _ => Err(mismatch("String")),
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+        NUMBER_SET => AttributeValue::Ns(
+            elements
+                .into_iter()
+                .map(|e| match e {
+                    AttributeValue::N(n) => Ok(n),
+                    _ => Err(mismatch("Number")),
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+        _ => AttributeValue::Bs(
+            elements
+                .into_iter()
+                .map(|e| match e {
+                    AttributeValue::B(b) => Ok(b),
+                    _ => Err(mismatch("Binary")),
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+    })
+}
+
+fn tagged(variant: &str, value: AttributeValue) -> AttributeValue {
+    AttributeValue::M(HashMap::from([(variant.to_owned(), value)]))
+}
+
+struct Serializer;
+
+impl ser::Serializer for Serializer {
+    type Ok = AttributeValue;
+    type Error = AttributeError;
+    type SerializeSeq = List;
+    type SerializeTuple = List;
+    type SerializeTupleStruct = List;
+    type SerializeTupleVariant = Tagged<List>;
+    type SerializeMap = Map;
+    type SerializeStruct = Map;
+    type SerializeStructVariant = Tagged<Map>;
+
+    fn serialize_bool(self, v: bool) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::Bool(v))
+    }
+    fn serialize_i8(self, v: i8) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::N(number_text::integer(v)))
+    }
+    fn serialize_i16(self, v: i16) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::N(number_text::integer(v)))
+    }
+    fn serialize_i32(self, v: i32) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::N(number_text::integer(v)))
+    }
+    fn serialize_i64(self, v: i64) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::N(number_text::integer(v)))
+    }
+    fn serialize_u8(self, v: u8) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::N(number_text::integer(v)))
+    }
+    fn serialize_u16(self, v: u16) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::N(number_text::integer(v)))
+    }
+    fn serialize_u32(self, v: u32) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::N(number_text::integer(v)))
+    }
+    fn serialize_u64(self, v: u64) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::N(number_text::integer(v)))
+    }
+    fn serialize_f32(self, v: f32) -> Result<AttributeValue, AttributeError> {
+        finite(v)?;
+        Ok(AttributeValue::N(number_text::float(v)))
+    }
+    fn serialize_f64(self, v: f64) -> Result<AttributeValue, AttributeError> {
+        finite(v)?;
+        Ok(AttributeValue::N(number_text::float(v)))
+    }
+    fn serialize_char(self, v: char) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::S(v.to_string()))
+    }
+    fn serialize_str(self, v: &str) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::S(v.to_owned()))
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::B(Blob::new(v)))
+    }
+    fn serialize_none(self) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::Null(true))
+    }
+    fn serialize_some<T: Serialize + ?Sized>(
+        self,
+        value: &T,
+    ) -> Result<AttributeValue, AttributeError> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::Null(true))
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::Null(true))
+    }
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::S(variant.to_owned()))
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<AttributeValue, AttributeError> {
+        let value = value.serialize(self)?;
+        match name {
+            STRING_SET | NUMBER_SET | BINARY_SET => into_set(name, value),
+            _ => Ok(value),
+        }
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<AttributeValue, AttributeError> {
+        Ok(tagged(variant, value.serialize(self)?))
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<List, AttributeError> {
+        Ok(List(Vec::with_capacity(len.unwrap_or(0))))
+    }
+    fn serialize_tuple(self, len: usize) -> Result<List, AttributeError> {
+        Ok(List(Vec::with_capacity(len)))
+    }
+    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<List, AttributeError> {
+        Ok(List(Vec::with_capacity(len)))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Tagged<List>, AttributeError> {
+        Ok(Tagged(variant, List(Vec::with_capacity(len))))
+    }
+    fn serialize_map(self, len: Option<usize>) -> Result<Map, AttributeError> {
+        Ok(Map::new(len.unwrap_or(0)))
+    }
+    fn serialize_struct(self, _: &'static str, len: usize) -> Result<Map, AttributeError> {
+        Ok(Map::new(len))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Tagged<Map>, AttributeError> {
+        Ok(Tagged(variant, Map::new(len)))
+    }
+}
+
+/// The elements of an `L` being serialized.
+struct List(Vec<AttributeValue>);
+
+impl List {
+    fn push<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), AttributeError> {
+        self.0.push(value.serialize(Serializer)?);
+        Ok(())
+    }
+}
+
+impl ser::SerializeSeq for List {
+    type Ok = AttributeValue;
+    type Error = AttributeError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), AttributeError> {
+        self.push(v)
+    }
+    fn end(self) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::L(self.0))
+    }
+}
+
+impl ser::SerializeTuple for List {
+    type Ok = AttributeValue;
+    type Error = AttributeError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), AttributeError> {
+        self.push(v)
+    }
+    fn end(self) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::L(self.0))
+    }
+}
+
+impl ser::SerializeTupleStruct for List {
+    type Ok = AttributeValue;
+    type Error = AttributeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), AttributeError> {
+        self.push(v)
+    }
+    fn end(self) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::L(self.0))
+    }
+}
+
+/// The entries of an `M` being serialized, and a key waiting for its value.
+struct Map {
+    entries: HashMap<String, AttributeValue>,
+    key: Option<String>,
+}
+
+impl Map {
+    fn new(len: usize) -> Self {
+        Map {
+            entries: HashMap::with_capacity(len),
+            key: None,
+        }
+    }
+}
+
+impl ser::SerializeMap for Map {
+    type Ok = AttributeValue;
+    type Error = AttributeError;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), AttributeError> {
+        self.key = Some(key.serialize(KeySerializer)?);
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), AttributeError> {
+        let key = self
+            .key
+            .take()
+            .ok_or_else(|| AttributeError::custom("a map value came before its key"))?;
+        self.entries.insert(key, v.serialize(Serializer)?);
+        Ok(())
+    }
+    fn end(self) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::M(self.entries))
+    }
+}
+
+impl ser::SerializeStruct for Map {
+    type Ok = AttributeValue;
+    type Error = AttributeError;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        name: &'static str,
+        v: &T,
+    ) -> Result<(), AttributeError> {
+        self.entries
+            .insert(name.to_owned(), v.serialize(Serializer)?);
+        Ok(())
+    }
+    fn end(self) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::M(self.entries))
+    }
+}
+
+/// A tuple or struct variant: its content, under the variant's name.
+struct Tagged<T>(&'static str, T);
+
+impl ser::SerializeTupleVariant for Tagged<List> {
+    type Ok = AttributeValue;
+    type Error = AttributeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), AttributeError> {
+        self.1.push(v)
+    }
+    fn end(self) -> Result<AttributeValue, AttributeError> {
+        Ok(tagged(self.0, AttributeValue::L(self.1.0)))
+    }
+}
+
+impl ser::SerializeStructVariant for Tagged<Map> {
+    type Ok = AttributeValue;
+    type Error = AttributeError;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        name: &'static str,
+        v: &T,
+    ) -> Result<(), AttributeError> {
+        ser::SerializeStruct::serialize_field(&mut self.1, name, v)
+    }
+    fn end(self) -> Result<AttributeValue, AttributeError> {
+        Ok(tagged(self.0, AttributeValue::M(self.1.entries)))
+    }
+}
+
+/// Map keys: strings, and what `serde_dynamo` spells as one (integers, bools, chars, unit
+/// variants, newtypes of those).
+struct KeySerializer;
+
+fn not_a_string_key() -> AttributeError {
+    AttributeError::custom("Key must be a string")
+}
+
+impl ser::Serializer for KeySerializer {
+    type Ok = String;
+    type Error = AttributeError;
+    type SerializeSeq = Impossible<String, AttributeError>;
+    type SerializeTuple = Impossible<String, AttributeError>;
+    type SerializeTupleStruct = Impossible<String, AttributeError>;
+    type SerializeTupleVariant = Impossible<String, AttributeError>;
+    type SerializeMap = Impossible<String, AttributeError>;
+    type SerializeStruct = Impossible<String, AttributeError>;
+    type SerializeStructVariant = Impossible<String, AttributeError>;
+
+    fn serialize_bool(self, v: bool) -> Result<String, AttributeError> {
+        Ok(v.to_string())
+    }
+    fn serialize_i8(self, v: i8) -> Result<String, AttributeError> {
+        Ok(number_text::integer(v))
+    }
+    fn serialize_i16(self, v: i16) -> Result<String, AttributeError> {
+        Ok(number_text::integer(v))
+    }
+    fn serialize_i32(self, v: i32) -> Result<String, AttributeError> {
+        Ok(number_text::integer(v))
+    }
+    fn serialize_i64(self, v: i64) -> Result<String, AttributeError> {
+        Ok(number_text::integer(v))
+    }
+    fn serialize_i128(self, v: i128) -> Result<String, AttributeError> {
+        Ok(number_text::integer(v))
+    }
+    fn serialize_u8(self, v: u8) -> Result<String, AttributeError> {
+        Ok(number_text::integer(v))
+    }
+    fn serialize_u16(self, v: u16) -> Result<String, AttributeError> {
+        Ok(number_text::integer(v))
+    }
+    fn serialize_u32(self, v: u32) -> Result<String, AttributeError> {
+        Ok(number_text::integer(v))
+    }
+    fn serialize_u64(self, v: u64) -> Result<String, AttributeError> {
+        Ok(number_text::integer(v))
+    }
+    fn serialize_u128(self, v: u128) -> Result<String, AttributeError> {
+        Ok(number_text::integer(v))
+    }
+    fn serialize_f32(self, _: f32) -> Result<String, AttributeError> {
+        Err(not_a_string_key())
+    }
+    fn serialize_f64(self, _: f64) -> Result<String, AttributeError> {
+        Err(not_a_string_key())
+    }
+    fn serialize_char(self, v: char) -> Result<String, AttributeError> {
+        Ok(v.to_string())
+    }
+    fn serialize_str(self, v: &str) -> Result<String, AttributeError> {
+        Ok(v.to_owned())
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result<String, AttributeError> {
+        Err(not_a_string_key())
+    }
+    fn serialize_none(self) -> Result<String, AttributeError> {
+        Err(not_a_string_key())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<String, AttributeError> {
+        Err(not_a_string_key())
+    }
+    fn serialize_unit(self) -> Result<String, AttributeError> {
+        Err(not_a_string_key())
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<String, AttributeError> {
+        Err(not_a_string_key())
+    }
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<String, AttributeError> {
+        Ok(variant.to_owned())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<String, AttributeError> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<String, AttributeError> {
+        Err(not_a_string_key())
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, AttributeError> {
+        Err(not_a_string_key())
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, AttributeError> {
+        Err(not_a_string_key())
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, AttributeError> {
+        Err(not_a_string_key())
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, AttributeError> {
+        Err(not_a_string_key())
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, AttributeError> {
+        Err(not_a_string_key())
+    }
+    fn serialize_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStruct, AttributeError> {
+        Err(not_a_string_key())
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, AttributeError> {
+        Err(not_a_string_key())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, HashSet};
+
+    use serde::Serialize;
+
+    use super::*;
+
+    #[derive(Serialize)]
+    enum Shape {
+        Dot,
+        Circle(f64),
+        Line(i32, i32),
+        Rect { w: u8, h: u8 },
+    }
+
+    #[derive(Serialize)]
+    struct Unit;
+
+    #[derive(Serialize)]
+    struct Wrapper(String);
+
+    #[derive(Serialize)]
+    struct Everything {
+        text: String,
+        flag: bool,
+        small: i8,
+        big: u64,
+        ratio: f32,
+        letter: char,
+        missing: Option<u8>,
+        present: Option<String>,
+        unit: (),
+        unit_struct: Unit,
+        wrapper: Wrapper,
+        shapes: Vec<Shape>,
+        pair: (u16, String),
+        counts: BTreeMap<u32, bool>,
+        by_shape: BTreeMap<String, Vec<i64>>,
+        #[serde(with = "serde_bytes_as_bytes")]
+        raw: Vec<u8>,
+        #[serde(with = "serde_dynamo::string_set")]
+        tags: Vec<String>,
+        #[serde(with = "serde_dynamo::number_set")]
+        scores: Vec<u32>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        skipped: Option<u8>,
+        json: serde_json::Value,
+    }
+
+    /// Bytes through `serialize_bytes`, as `serde_bytes` would.
+    mod serde_bytes_as_bytes {
+        pub(super) fn serialize<S: serde::Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_bytes(v)
+        }
+    }
+
+    fn same_as_serde_dynamo<T: Serialize>(value: &T) {
+        let direct = to_attribute_value(value).expect("serializes directly");
+        let serde: AttributeValue = serde_dynamo::to_attribute_value(value).expect("serde_dynamo");
+        assert_eq!(direct, serde);
+    }
+
+    #[test]
+    fn every_shape_is_stored_as_serde_dynamo_stores_it() {
+        same_as_serde_dynamo(&Everything {
+            text: "héllo".into(),
+            flag: true,
+            small: -8,
+            big: u64::MAX,
+            ratio: 0.1,
+            letter: 'x',
+            missing: None,
+            present: Some("p".into()),
+            unit: (),
+            unit_struct: Unit,
+            wrapper: Wrapper("w".into()),
+            shapes: vec![
+                Shape::Dot,
+                Shape::Circle(2.5),
+                Shape::Line(-1, 1),
+                Shape::Rect { w: 3, h: 4 },
+            ],
+            pair: (7, "seven".into()),
+            counts: BTreeMap::from([(1, true), (20, false)]),
+            by_shape: BTreeMap::from([("a".to_owned(), vec![1, -2])]),
+            raw: vec![0, 255, 7],
+            tags: vec!["x".into(), "y".into()],
+            scores: vec![3, 4],
+            skipped: None,
+            json: serde_json::json!({"n": 1, "f": 1.5, "neg": -3, "list": [true, null, "s"], "deep": {"k": []}}),
+        });
+        same_as_serde_dynamo(&HashSet::from([1_u8, 2]));
+        same_as_serde_dynamo(&Shape::Dot);
+        same_as_serde_dynamo(&Vec::<String>::new());
+    }
+
+    /// Any JSON document: maps, lists, strings, integers, finite floats, bools, nulls.
+    fn json() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            any::<i64>().prop_map(serde_json::Value::from),
+            any::<u64>().prop_map(serde_json::Value::from),
+            (-1e12..1e12_f64).prop_map(serde_json::Value::from),
+            ".{0,8}".prop_map(serde_json::Value::from),
+        ];
+        leaf.prop_recursive(4, 64, 8, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..8).prop_map(serde_json::Value::from),
+                proptest::collection::btree_map(".{0,6}", inner, 0..8)
+                    .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_json_document_is_stored_as_serde_dynamo_stores_it(value in json()) {
+            same_as_serde_dynamo(&value);
+        }
+    }
+
+    #[test]
+    fn what_cannot_be_stored_is_an_error() {
+        assert!(to_attribute_value(&f64::NAN).is_err());
+        assert!(to_attribute_value(&vec![1.0, f64::INFINITY]).is_err());
+        assert!(to_attribute_value(&BTreeMap::from([(1.5_f64.to_bits(), 1)])).is_ok());
+        assert!(to_attribute_value(&BTreeMap::from([((1, 2), 1)])).is_err());
+        assert!(to_attribute_value(&1_i128).is_err());
+    }
+}
