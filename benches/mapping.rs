@@ -591,6 +591,83 @@ where
     serde_json::json!({ "values": case.values.len(), "to_item": encode, "from_item": decode })
 }
 
+// ---------------------------------------------------------------------------------------
+// The serde fallback: a field type without a direct conversion
+// ---------------------------------------------------------------------------------------
+
+/// A shape of drawing: an enum with data, which `Attribute` does not cover, so a field of it
+/// goes through serde.
+#[derive(Serialize)]
+enum Shape {
+    Dot,
+    Circle(f64),
+    Line(i32, i32),
+    Rect { w: u8, h: u8, label: String },
+}
+
+fn shapes(i: usize) -> Vec<Shape> {
+    (0..40)
+        .map(|j| match (i + j) % 4 {
+            0 => Shape::Dot,
+            1 => Shape::Circle(j as f64 * 0.5),
+            2 => Shape::Line(j as i32, -(j as i32)),
+            _ => Shape::Rect {
+                w: j as u8,
+                h: 3,
+                label: format!("r{j}"),
+            },
+        })
+        .collect()
+}
+
+/// The fallback's serializer (straight to the SDK's type) against `serde_dynamo`'s (its
+/// own tree, then converted), on the same values; a page at a time, outputs dropped after
+/// the clock stops, as above.
+fn run_fallback(values: usize, rounds: usize) -> serde_json::Value {
+    let values: Vec<Vec<Shape>> = (0..values).map(shapes).collect();
+    for value in values.iter().take(50) {
+        let ours = dynamap::codec::serialized(value).expect("serializes");
+        assert_eq!(
+            ours,
+            serde_dynamo::to_attribute_value(value).expect("serde_dynamo")
+        );
+    }
+    let time = |way: usize| {
+        let mut elapsed = std::time::Duration::ZERO;
+        for page in values.chunks(PAGE) {
+            let mut out = Vec::with_capacity(page.len());
+            let start = Instant::now();
+            for value in page {
+                out.push(match way {
+                    0 => dynamap::codec::serialized(value).expect("serializes"),
+                    _ => serde_dynamo::to_attribute_value(value).expect("serde_dynamo"),
+                });
+            }
+            elapsed += start.elapsed();
+            black_box(out);
+        }
+        elapsed.as_nanos() as f64 / values.len() as f64
+    };
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for round in 0..rounds {
+        if round % 2 == 0 {
+            ours.push(time(0));
+            theirs.push(time(1));
+        } else {
+            theirs.push(time(1));
+            ours.push(time(0));
+        }
+    }
+    let mut ratios: Vec<f64> = theirs.iter().zip(&ours).map(|(t, o)| t / o).collect();
+    let ratio = median(&mut ratios);
+    println!("fallback   serialize  serde_dynamo/dynamap {ratio:.2}");
+    serde_json::json!({
+        "values": values.len(),
+        "median_ns_per_value": { "dynamap_ns": median(&mut ours).round(), "serde_dynamo_ns": median(&mut theirs).round() },
+        "serde_dynamo_vs_dynamap": ratio,
+    })
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick")
         || std::env::var_os("DYNAMAP_BENCH_QUICK").is_some();
@@ -619,6 +696,7 @@ fn main() {
             to_hand: profile_to_item,
             from_hand: profile_from_item,
         }, rounds),
+        "serde_fallback_serialize": run_fallback(wide_values, rounds),
     });
     let text = serde_json::to_string_pretty(&results).expect("renders") + "\n";
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
