@@ -217,38 +217,27 @@ impl List {
     }
 }
 
-impl ser::SerializeSeq for List {
-    type Ok = AttributeValue;
-    type Error = AttributeError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), AttributeError> {
-        self.push(v)
-    }
-    fn end(self) -> Result<AttributeValue, AttributeError> {
-        Ok(AttributeValue::L(self.0))
-    }
+/// `List` is the serializer of sequences, tuples and tuple structs alike.
+macro_rules! list {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl ser::$trait for List {
+            type Ok = AttributeValue;
+            type Error = AttributeError;
+            fn $method<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), AttributeError> {
+                self.push(v)
+            }
+            fn end(self) -> Result<AttributeValue, AttributeError> {
+                Ok(AttributeValue::L(self.0))
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for List {
-    type Ok = AttributeValue;
-    type Error = AttributeError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), AttributeError> {
-        self.push(v)
-    }
-    fn end(self) -> Result<AttributeValue, AttributeError> {
-        Ok(AttributeValue::L(self.0))
-    }
-}
-
-impl ser::SerializeTupleStruct for List {
-    type Ok = AttributeValue;
-    type Error = AttributeError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), AttributeError> {
-        self.push(v)
-    }
-    fn end(self) -> Result<AttributeValue, AttributeError> {
-        Ok(AttributeValue::L(self.0))
-    }
-}
+list!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field
+);
 
 /// The entries of an `M` being serialized, and a key waiting for its value.
 struct Map {
