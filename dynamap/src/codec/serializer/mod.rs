@@ -12,7 +12,11 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::primitives::Blob;
-use serde::ser::{self, Error as _, Impossible, Serialize};
+use serde::ser::{self, Error as _, Serialize};
+
+mod key;
+
+use key::KeySerializer;
 
 use super::attribute::finite;
 use super::{AttributeError, AttributeValue, number_text};
@@ -72,6 +76,16 @@ fn tagged(variant: &str, value: AttributeValue) -> AttributeValue {
     AttributeValue::M(HashMap::from([(variant.to_owned(), value)]))
 }
 
+/// Integers are written as their decimal text, as `serde_dynamo` writes them. (Not 128-bit
+/// ones, which serde_dynamo refuses too: they can have more digits than DynamoDB keeps.)
+macro_rules! integers {
+    ($($method:ident: $ty:ty),*) => {$(
+        fn $method(self, v: $ty) -> Result<AttributeValue, AttributeError> {
+            Ok(AttributeValue::N(number_text::integer(v)))
+        }
+    )*};
+}
+
 struct Serializer;
 
 impl ser::Serializer for Serializer {
@@ -85,32 +99,13 @@ impl ser::Serializer for Serializer {
     type SerializeStruct = Map;
     type SerializeStructVariant = Tagged<Map>;
 
+    integers!(
+        serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64,
+        serialize_u8: u8, serialize_u16: u16, serialize_u32: u32, serialize_u64: u64
+    );
+
     fn serialize_bool(self, v: bool) -> Result<AttributeValue, AttributeError> {
         Ok(AttributeValue::Bool(v))
-    }
-    fn serialize_i8(self, v: i8) -> Result<AttributeValue, AttributeError> {
-        Ok(AttributeValue::N(number_text::integer(v)))
-    }
-    fn serialize_i16(self, v: i16) -> Result<AttributeValue, AttributeError> {
-        Ok(AttributeValue::N(number_text::integer(v)))
-    }
-    fn serialize_i32(self, v: i32) -> Result<AttributeValue, AttributeError> {
-        Ok(AttributeValue::N(number_text::integer(v)))
-    }
-    fn serialize_i64(self, v: i64) -> Result<AttributeValue, AttributeError> {
-        Ok(AttributeValue::N(number_text::integer(v)))
-    }
-    fn serialize_u8(self, v: u8) -> Result<AttributeValue, AttributeError> {
-        Ok(AttributeValue::N(number_text::integer(v)))
-    }
-    fn serialize_u16(self, v: u16) -> Result<AttributeValue, AttributeError> {
-        Ok(AttributeValue::N(number_text::integer(v)))
-    }
-    fn serialize_u32(self, v: u32) -> Result<AttributeValue, AttributeError> {
-        Ok(AttributeValue::N(number_text::integer(v)))
-    }
-    fn serialize_u64(self, v: u64) -> Result<AttributeValue, AttributeError> {
-        Ok(AttributeValue::N(number_text::integer(v)))
     }
     fn serialize_f32(self, v: f32) -> Result<AttributeValue, AttributeError> {
         finite(v)?;
@@ -317,152 +312,6 @@ impl ser::SerializeStructVariant for Tagged<Map> {
     }
     fn end(self) -> Result<AttributeValue, AttributeError> {
         Ok(tagged(self.0, AttributeValue::M(self.1.entries)))
-    }
-}
-
-/// Map keys: strings, and what `serde_dynamo` spells as one (integers, bools, chars, unit
-/// variants, newtypes of those).
-struct KeySerializer;
-
-fn not_a_string_key() -> AttributeError {
-    AttributeError::custom("Key must be a string")
-}
-
-impl ser::Serializer for KeySerializer {
-    type Ok = String;
-    type Error = AttributeError;
-    type SerializeSeq = Impossible<String, AttributeError>;
-    type SerializeTuple = Impossible<String, AttributeError>;
-    type SerializeTupleStruct = Impossible<String, AttributeError>;
-    type SerializeTupleVariant = Impossible<String, AttributeError>;
-    type SerializeMap = Impossible<String, AttributeError>;
-    type SerializeStruct = Impossible<String, AttributeError>;
-    type SerializeStructVariant = Impossible<String, AttributeError>;
-
-    fn serialize_bool(self, v: bool) -> Result<String, AttributeError> {
-        Ok(v.to_string())
-    }
-    fn serialize_i8(self, v: i8) -> Result<String, AttributeError> {
-        Ok(number_text::integer(v))
-    }
-    fn serialize_i16(self, v: i16) -> Result<String, AttributeError> {
-        Ok(number_text::integer(v))
-    }
-    fn serialize_i32(self, v: i32) -> Result<String, AttributeError> {
-        Ok(number_text::integer(v))
-    }
-    fn serialize_i64(self, v: i64) -> Result<String, AttributeError> {
-        Ok(number_text::integer(v))
-    }
-    fn serialize_i128(self, v: i128) -> Result<String, AttributeError> {
-        Ok(number_text::integer(v))
-    }
-    fn serialize_u8(self, v: u8) -> Result<String, AttributeError> {
-        Ok(number_text::integer(v))
-    }
-    fn serialize_u16(self, v: u16) -> Result<String, AttributeError> {
-        Ok(number_text::integer(v))
-    }
-    fn serialize_u32(self, v: u32) -> Result<String, AttributeError> {
-        Ok(number_text::integer(v))
-    }
-    fn serialize_u64(self, v: u64) -> Result<String, AttributeError> {
-        Ok(number_text::integer(v))
-    }
-    fn serialize_u128(self, v: u128) -> Result<String, AttributeError> {
-        Ok(number_text::integer(v))
-    }
-    fn serialize_f32(self, _: f32) -> Result<String, AttributeError> {
-        Err(not_a_string_key())
-    }
-    fn serialize_f64(self, _: f64) -> Result<String, AttributeError> {
-        Err(not_a_string_key())
-    }
-    fn serialize_char(self, v: char) -> Result<String, AttributeError> {
-        Ok(v.to_string())
-    }
-    fn serialize_str(self, v: &str) -> Result<String, AttributeError> {
-        Ok(v.to_owned())
-    }
-    fn serialize_bytes(self, _: &[u8]) -> Result<String, AttributeError> {
-        Err(not_a_string_key())
-    }
-    fn serialize_none(self) -> Result<String, AttributeError> {
-        Err(not_a_string_key())
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<String, AttributeError> {
-        Err(not_a_string_key())
-    }
-    fn serialize_unit(self) -> Result<String, AttributeError> {
-        Err(not_a_string_key())
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<String, AttributeError> {
-        Err(not_a_string_key())
-    }
-    fn serialize_unit_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        variant: &'static str,
-    ) -> Result<String, AttributeError> {
-        Ok(variant.to_owned())
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        value: &T,
-    ) -> Result<String, AttributeError> {
-        value.serialize(self)
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<String, AttributeError> {
-        Err(not_a_string_key())
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, AttributeError> {
-        Err(not_a_string_key())
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, AttributeError> {
-        Err(not_a_string_key())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, AttributeError> {
-        Err(not_a_string_key())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, AttributeError> {
-        Err(not_a_string_key())
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, AttributeError> {
-        Err(not_a_string_key())
-    }
-    fn serialize_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStruct, AttributeError> {
-        Err(not_a_string_key())
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, AttributeError> {
-        Err(not_a_string_key())
     }
 }
 
