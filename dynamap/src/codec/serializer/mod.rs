@@ -39,37 +39,28 @@ fn into_set(name: &str, value: AttributeValue) -> Result<AttributeValue, Attribu
     let AttributeValue::L(elements) = value else {
         return Err(AttributeError::custom("Not a set-like sequence"));
     };
-    let mismatch =
-        |kind: &str| AttributeError::custom(format!("{kind} set contains a value of another type"));
     Ok(match name {
-        STRING_SET => AttributeValue::Ss(
-            elements
-                .into_iter()
-                .map(|e| match e {
-                    AttributeValue::S(s) => Ok(s),
-                    _ => Err(mismatch("String")),
-                })
-                .collect::<Result<_, _>>()?,
-        ),
-        NUMBER_SET => AttributeValue::Ns(
-            elements
-                .into_iter()
-                .map(|e| match e {
-                    AttributeValue::N(n) => Ok(n),
-                    _ => Err(mismatch("Number")),
-                })
-                .collect::<Result<_, _>>()?,
-        ),
-        _ => AttributeValue::Bs(
-            elements
-                .into_iter()
-                .map(|e| match e {
-                    AttributeValue::B(b) => Ok(b),
-                    _ => Err(mismatch("Binary")),
-                })
-                .collect::<Result<_, _>>()?,
-        ),
+        STRING_SET => AttributeValue::Ss(members(elements, "String", |e| e.as_s().ok().cloned())?),
+        NUMBER_SET => AttributeValue::Ns(members(elements, "Number", |e| e.as_n().ok().cloned())?),
+        _ => AttributeValue::Bs(members(elements, "Binary", |e| e.as_b().ok().cloned())?),
     })
+}
+
+/// The elements of a set of `kind`, each taken by `member`; an element of another type is an
+/// error.
+fn members<T>(
+    elements: Vec<AttributeValue>,
+    kind: &str,
+    member: impl Fn(&AttributeValue) -> Option<T>,
+) -> Result<Vec<T>, AttributeError> {
+    elements
+        .iter()
+        .map(|e| {
+            member(e).ok_or_else(|| {
+                AttributeError::custom(format!("{kind} set contains a value of another type"))
+            })
+        })
+        .collect()
 }
 
 fn tagged(variant: &str, value: AttributeValue) -> AttributeValue {
