@@ -60,12 +60,10 @@ impl<'a> UpdatedValues<'a> {
             .filter(|v| !matches!(v, AttributeValue::Null(_)));
         value
             .map(|v| {
-                serde_dynamo::from_attribute_value(v.clone()).map_err(|source| {
-                    Error::InvalidAttribute {
-                        entity,
-                        attribute,
-                        source,
-                    }
+                crate::codec::deserialized(v.clone()).map_err(|source| Error::InvalidAttribute {
+                    entity,
+                    attribute,
+                    source,
                 })
             })
             .transpose()

@@ -151,9 +151,10 @@ pub fn serialized<T: Serialize + ?Sized>(value: &T) -> Result<AttributeValue, At
     super::serializer::to_attribute_value(value)
 }
 
-/// An attribute value as a `T`, through its serde implementation.
+/// An attribute value as a `T`, through its serde implementation (straight from the
+/// SDK's type, reading what `serde_dynamo` reads).
 pub fn deserialized<T: DeserializeOwned>(value: AttributeValue) -> Result<T, AttributeError> {
-    serde_dynamo::from_attribute_value(value)
+    super::deserializer::from_attribute_value(value)
 }
 
 /// Stores an encoded field value under `name` (attribute `attribute`), or names the failure.

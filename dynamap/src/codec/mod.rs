@@ -4,8 +4,8 @@
 //! `M`, sequences as `L`. Types with an [`Attribute`] implementation (strings, numbers,
 //! `bool`, collections of those, nested structs with `#[derive(Attribute)]`) are converted
 //! by direct code; every other type goes through its `serde` implementation
-//! (serialized straight to the SDK's type in `serde_dynamo`'s form, read back through
-//! `serde_dynamo`), which stores the same form. `Option` fields are left out of the item
+//! (serialized straight to the SDK's type and read straight from it, in `serde_dynamo`'s
+//! form), which stores the same form. `Option` fields are left out of the item
 //! when `None`. A field can choose another
 //! form with `#[dynamap(with = "module")]`, where `module` has serde-style `serialize` and
 //! `deserialize` functions, such as [`timestamp`].
@@ -20,6 +20,7 @@ mod columnar;
 mod columns;
 mod compressed;
 mod compressed_field;
+mod deserializer;
 #[cfg(feature = "time")]
 pub mod epoch_seconds;
 mod error;

@@ -1,0 +1,304 @@
+//! The deserializer against `serde_dynamo`'s, which it must match value for value.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Debug;
+
+use aws_sdk_dynamodb::primitives::Blob;
+use proptest::prelude::*;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use super::from_attribute_value;
+use crate::codec::AttributeValue;
+use crate::codec::serializer::to_attribute_value;
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Unit;
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Wrapper(String);
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Colour {
+    Red,
+    Green,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+enum Shape {
+    Dot,
+    Circle(f64),
+    Line(i32, i32),
+    Rect { w: u8, h: u8 },
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Point {
+    x: i16,
+    y: i16,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Everything {
+    text: String,
+    flag: bool,
+    small: i8,
+    big: u64,
+    ratio: f32,
+    precise: f64,
+    letter: char,
+    missing: Option<u8>,
+    present: Option<String>,
+    unit: (),
+    unit_struct: Unit,
+    wrapper: Wrapper,
+    shapes: Vec<Shape>,
+    pair: (u16, String),
+    point: Point,
+    by_number: BTreeMap<u32, bool>,
+    by_flag: HashMap<bool, i64>,
+    by_colour: BTreeMap<Colour, Vec<i64>>,
+    #[serde(with = "bytes")]
+    raw: Vec<u8>,
+    #[serde(with = "serde_dynamo::string_set")]
+    tags: Vec<String>,
+    #[serde(with = "serde_dynamo::number_set")]
+    scores: HashSet<u32>,
+    #[serde(with = "serde_dynamo::binary_set")]
+    blobs: Vec<Bin>,
+    #[serde(default)]
+    defaulted: u8,
+    json: serde_json::Value,
+}
+
+/// A binary value, as a member of a binary set.
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(transparent)]
+struct Bin(#[serde(with = "bytes")] Vec<u8>);
+
+/// Bytes through `serialize_bytes` and `deserialize_byte_buf`, as `serde_bytes` does.
+mod bytes {
+    use serde::de::{Deserializer, Visitor};
+
+    pub(super) fn serialize<S: serde::Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(v)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        struct Bytes;
+        impl Visitor<'_> for Bytes {
+            type Value = Vec<u8>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("bytes")
+            }
+            fn visit_bytes<E>(self, v: &[u8]) -> Result<Vec<u8>, E> {
+                Ok(v.to_vec())
+            }
+        }
+        d.deserialize_byte_buf(Bytes)
+    }
+}
+
+/// What `serde_dynamo` reads from `value`, with an error as its message.
+fn serde_dynamo_reads<T: DeserializeOwned>(value: &AttributeValue) -> Result<T, String> {
+    serde_dynamo::from_attribute_value(value.clone()).map_err(|e| e.to_string())
+}
+
+/// What the direct deserializer reads from `value`, with an error as its message.
+fn reads<T: DeserializeOwned>(value: &AttributeValue) -> Result<T, String> {
+    from_attribute_value(value.clone()).map_err(|e| e.to_string())
+}
+
+/// Both deserializers read `value` as the same `T`, or fail with the same message.
+fn same_as_serde_dynamo<T: DeserializeOwned + PartialEq + Debug>(value: &AttributeValue) {
+    assert_eq!(
+        reads::<T>(value),
+        serde_dynamo_reads::<T>(value),
+        "reading {value:?}"
+    );
+}
+
+fn everything() -> Everything {
+    Everything {
+        text: "héllo".into(),
+        flag: true,
+        small: -8,
+        big: u64::MAX,
+        ratio: 0.1,
+        precise: -1.5e-300,
+        letter: 'x',
+        missing: None,
+        present: Some("p".into()),
+        unit: (),
+        unit_struct: Unit,
+        wrapper: Wrapper("w".into()),
+        shapes: vec![
+            Shape::Dot,
+            Shape::Circle(2.5),
+            Shape::Line(-1, 1),
+            Shape::Rect { w: 3, h: 4 },
+        ],
+        pair: (7, "seven".into()),
+        point: Point { x: -3, y: 9 },
+        by_number: BTreeMap::from([(1, true), (20, false)]),
+        by_flag: HashMap::from([(true, -1)]),
+        by_colour: BTreeMap::from([(Colour::Green, vec![1, -2])]),
+        raw: vec![0, 255, 7],
+        tags: vec!["x".into(), "y".into()],
+        scores: HashSet::from([3, 4]),
+        blobs: vec![Bin(vec![1, 2])],
+        defaulted: 0,
+        json: serde_json::json!({"n": 1, "f": 1.5, "neg": -3, "big": u64::MAX, "list": [true, null, "s"], "deep": {"k": []}}),
+    }
+}
+
+#[test]
+fn every_shape_reads_as_serde_dynamo_reads_it() {
+    let stored = to_attribute_value(&everything()).expect("serializes");
+    assert_eq!(reads::<Everything>(&stored), Ok(everything()));
+    same_as_serde_dynamo::<Everything>(&stored);
+    // The same fields read as a schemaless document and as a struct that ignores most.
+    same_as_serde_dynamo::<serde_json::Value>(&stored);
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Few {
+        text: String,
+    }
+    same_as_serde_dynamo::<Few>(&stored);
+}
+
+#[test]
+fn the_alternative_forms_serde_dynamo_accepts_read_too() {
+    let s = |v: &str| AttributeValue::S(v.into());
+    let n = |v: &str| AttributeValue::N(v.into());
+    // A struct stored as a list, a unit variant stored as a map, a variant's value ignored.
+    same_as_serde_dynamo::<Point>(&AttributeValue::L(vec![n("1"), n("2")]));
+    same_as_serde_dynamo::<Shape>(&AttributeValue::M(HashMap::from([("Dot".into(), n("5"))])));
+    // Sets read as sequences; a string set as a vector of unit variants.
+    same_as_serde_dynamo::<Vec<Colour>>(&AttributeValue::Ss(vec!["Red".into()]));
+    same_as_serde_dynamo::<Vec<f32>>(&AttributeValue::Ns(vec!["1.5".into(), "-2".into()]));
+    same_as_serde_dynamo::<Vec<serde_json::Value>>(&AttributeValue::Ns(vec![
+        "1".into(),
+        "18446744073709551615".into(),
+        "1e3".into(),
+    ]));
+    // `NULL` is `None` and the unit; an absent option inside a struct is `None`.
+    same_as_serde_dynamo::<Option<String>>(&AttributeValue::Null(true));
+    same_as_serde_dynamo::<()>(&AttributeValue::Null(true));
+    same_as_serde_dynamo::<Option<Point>>(&AttributeValue::M(HashMap::from([
+        ("x".into(), n("1")),
+        ("y".into(), n("2")),
+    ])));
+    // Newtypes are transparent, and a numeric string key reads as an integer key.
+    same_as_serde_dynamo::<Wrapper>(&s("w"));
+    same_as_serde_dynamo::<HashMap<i128, String>>(&AttributeValue::M(HashMap::from([(
+        "-170141183460469231731687303715884105728".into(),
+        s("min"),
+    )])));
+}
+
+#[test]
+fn what_does_not_fit_fails_with_serde_dynamo_s_message() {
+    let s = |v: &str| AttributeValue::S(v.into());
+    let n = |v: &str| AttributeValue::N(v.into());
+    let m = |k: &str, v: AttributeValue| AttributeValue::M(HashMap::from([(k.into(), v)]));
+    same_as_serde_dynamo::<u8>(&n("256"));
+    same_as_serde_dynamo::<i32>(&n("1.5"));
+    same_as_serde_dynamo::<f64>(&n("one"));
+    same_as_serde_dynamo::<serde_json::Value>(&n("one"));
+    same_as_serde_dynamo::<u8>(&s("1"));
+    same_as_serde_dynamo::<String>(&n("1"));
+    same_as_serde_dynamo::<bool>(&s("true"));
+    same_as_serde_dynamo::<char>(&s("ab"));
+    same_as_serde_dynamo::<char>(&s(""));
+    same_as_serde_dynamo::<()>(&AttributeValue::Null(false));
+    same_as_serde_dynamo::<Option<u8>>(&AttributeValue::Null(false));
+    same_as_serde_dynamo::<Unit>(&n("1"));
+    same_as_serde_dynamo::<Vec<u8>>(&m("a", n("1")));
+    same_as_serde_dynamo::<HashMap<String, u8>>(&AttributeValue::L(vec![]));
+    same_as_serde_dynamo::<HashMap<u8, u8>>(&m("x", n("1")));
+    same_as_serde_dynamo::<HashMap<bool, u8>>(&m("yes", n("1")));
+    same_as_serde_dynamo::<Shape>(&n("1"));
+    same_as_serde_dynamo::<Shape>(&s("Circle"));
+    same_as_serde_dynamo::<Shape>(&s("Square"));
+    same_as_serde_dynamo::<Shape>(&AttributeValue::M(HashMap::new()));
+    same_as_serde_dynamo::<Shape>(&AttributeValue::M(HashMap::from([
+        ("Dot".into(), n("1")),
+        ("Circle".into(), n("1")),
+    ])));
+    same_as_serde_dynamo::<Shape>(&m("Rect", AttributeValue::L(vec![n("1"), n("2")])));
+    same_as_serde_dynamo::<Point>(&m("x", n("1")));
+    same_as_serde_dynamo::<Point>(&AttributeValue::B(Blob::new(vec![1])));
+    same_as_serde_dynamo::<Vec<u8>>(&AttributeValue::B(Blob::new(vec![1])));
+    same_as_serde_dynamo::<i128>(&n("1"));
+}
+
+/// Number texts: integers of every range, decimals, exponents, and text that is no number.
+fn number_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<i64>().prop_map(|v| v.to_string()),
+        any::<u64>().prop_map(|v| v.to_string()),
+        any::<f64>().prop_map(|v| v.to_string()),
+        "-?[0-9]{1,40}(\\.[0-9]{1,5})?(e-?[0-9]{1,3})?",
+        ".{0,4}",
+    ]
+}
+
+/// Any attribute value, including forms no serializer writes (`NULL` false, sets of
+/// anything, multi-entry maps where an enum is expected).
+fn attribute_value() -> impl Strategy<Value = AttributeValue> {
+    let leaf = prop_oneof![
+        any::<bool>().prop_map(AttributeValue::Null),
+        any::<bool>().prop_map(AttributeValue::Bool),
+        number_text().prop_map(AttributeValue::N),
+        prop_oneof![".{0,3}", "Dot|Circle|Red|Green|true|false|x|y|-?[0-9]{1,3}"]
+            .prop_map(AttributeValue::S),
+        proptest::collection::vec(any::<u8>(), 0..4).prop_map(|b| AttributeValue::B(Blob::new(b))),
+        proptest::collection::vec(".{0,3}", 0..4).prop_map(AttributeValue::Ss),
+        proptest::collection::vec(number_text(), 0..4).prop_map(AttributeValue::Ns),
+        proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..3), 0..3)
+            .prop_map(|b| AttributeValue::Bs(b.into_iter().map(Blob::new).collect())),
+    ];
+    leaf.prop_recursive(3, 32, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(AttributeValue::L),
+            proptest::collection::hash_map(
+                "Dot|Circle|Line|Rect|Red|x|y|w|h|-?[0-9]{1,2}|true|.{0,2}",
+                inner,
+                0..4
+            )
+            .prop_map(AttributeValue::M),
+        ]
+    })
+}
+
+/// Reads `value` as `T` both ways: the same value, or both an error. (An error's message
+/// is compared in the tests above; here a map with several bad entries can fail at a
+/// different one, because each side walks its own hash map.)
+fn agrees<T: DeserializeOwned + PartialEq + Debug>(value: &AttributeValue) {
+    match (reads::<T>(value), serde_dynamo_reads::<T>(value)) {
+        (Ok(ours), Ok(theirs)) => assert_eq!(ours, theirs, "reading {value:?}"),
+        (Err(_), Err(_)) => {}
+        (ours, theirs) => panic!("reading {value:?}: {ours:?} where serde_dynamo gives {theirs:?}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    #[test]
+    fn any_attribute_value_reads_as_serde_dynamo_reads_it(value in attribute_value()) {
+        agrees::<serde_json::Value>(&value);
+        agrees::<Option<Vec<i32>>>(&value);
+        agrees::<HashMap<String, f64>>(&value);
+        agrees::<HashMap<i8, Option<bool>>>(&value);
+        agrees::<BTreeMap<Colour, serde_json::Value>>(&value);
+        agrees::<Shape>(&value);
+        agrees::<Vec<Shape>>(&value);
+        agrees::<Point>(&value);
+        agrees::<(u8, String)>(&value);
+        agrees::<Option<char>>(&value);
+        agrees::<Vec<Colour>>(&value);
+        agrees::<Unit>(&value);
+        agrees::<Wrapper>(&value);
+    }
+}
