@@ -219,3 +219,97 @@ fn lists_of_scalars_are_columns_too() {
     let stored = compress_list(&names, &Compression::DEFAULT).expect("writes");
     assert_eq!(decompress_list::<String>(&stored).expect("reads"), names);
 }
+
+/// A reading whose `max` is its `value` plus a little: `max` is stored as its difference
+/// from `value`.
+mod readings {
+    use super::*;
+
+    #[derive(Columnar, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    pub(super) struct Reading {
+        pub(super) value: f64,
+        pub(super) max: f64,
+        pub(super) low: f32,
+    }
+
+    /// The same columns, read by a type that declares `max` before `value`.
+    #[derive(Columnar, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    pub(super) struct Reordered {
+        pub(super) low: f32,
+        pub(super) max: f64,
+        pub(super) value: f64,
+    }
+
+    /// A later type that dropped `value`: `max` still reads.
+    #[derive(Columnar, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    pub(super) struct MaxOnly {
+        pub(super) max: f64,
+    }
+
+    /// `max` with nothing to be stored against.
+    #[derive(Columnar, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    pub(super) struct Alone {
+        pub(super) max: f64,
+        pub(super) value: f64,
+    }
+
+    pub(super) fn day() -> Vec<Reading> {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut level = 500_i64;
+        (0..3000)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                level += (state % 41) as i64 - 20;
+                let above = if state.is_multiple_of(16) {
+                    400
+                } else {
+                    (state >> 8) % 30
+                } as i64;
+                Reading {
+                    value: level as f64 / 10.0,
+                    max: (level + above) as f64 / 10.0,
+                    low: (level - 3) as f32 / 10.0,
+                }
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn a_float_column_stored_against_an_earlier_one_reads_in_any_field_order() {
+    let day = readings::day();
+    let stored = compress_list(&day, &Compression::DEFAULT).expect("writes");
+    assert_eq!(
+        decompress_list::<readings::Reading>(&stored).expect("reads"),
+        day
+    );
+    let reordered = decompress_list::<readings::Reordered>(&stored).expect("reads");
+    let max_only = decompress_list::<readings::MaxOnly>(&stored).expect("reads");
+    for ((r, m), d) in reordered.iter().zip(&max_only).zip(&day) {
+        assert_eq!((r.value, r.max, r.low), (d.value, d.max, d.low));
+        assert_eq!(m.max, d.max);
+    }
+    // Written with `max` first, it has no earlier column to be stored against, and takes
+    // more room.
+    let alone: Vec<readings::Alone> = day
+        .iter()
+        .map(|d| readings::Alone {
+            max: d.max,
+            value: d.value,
+        })
+        .collect();
+    let alone = compress_list(&alone, &Compression::DEFAULT).expect("writes");
+    let without_low = {
+        let mut pairs = day.clone();
+        pairs.iter_mut().for_each(|d| d.low = 0.0);
+        compress_list(&pairs, &Compression::DEFAULT).expect("writes")
+    };
+    assert!(
+        without_low.len() * 10 < alone.len() * 9,
+        "{} bytes against {}",
+        without_low.len(),
+        alone.len()
+    );
+}

@@ -35,6 +35,8 @@ struct Event {
     kind: Kind,
     start: i64,
     level: f64,
+    /// Stored as its difference from `level`.
+    max: f64,
     ratio: f32,
     count: u8,
     ok: bool,
@@ -56,6 +58,7 @@ fn events() -> Vec<Event> {
             kind: [Kind::Motion, Kind::Noise, Kind::Light][(i % 3) as usize].clone(),
             start: 1_700_000_000_000 + i * 60_000,
             level: i as f64 / 10.0,
+            max: (i + i % 3 + (i % 7) * (i % 7)) as f64 / 10.0,
             ratio: if i % 4 == 0 { 0.1 } else { 1.0 / 3.0 },
             count: (i * 7) as u8,
             ok: i % 2 == 0,

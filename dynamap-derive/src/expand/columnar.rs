@@ -48,9 +48,9 @@ fn named_struct(stored: &[StoredField<'_>], skipped: &[&syn::Ident]) -> TokenStr
     let writes = stored.iter().map(|f| {
         let (ident, ty, name) = (f.ident, f.ty, &f.name);
         let write = quote_spanned! {type_span(ty)=>
-            <#ty as ::dynamap::__private::Columnar>::encode_column(values.clone().map(|value| &value.#ident), out)
+            <#ty as ::dynamap::__private::Columnar>::encode_field(values.clone().map(|value| &value.#ident), column)
         };
-        quote!(record.column(#name, |out| #write);)
+        quote!(record.field(#name, |column| #write);)
     });
     let column = |f: &StoredField<'_>| format_ident!("__dynamap_column_{}", f.ident);
     let reads = stored.iter().map(|f| {

@@ -38,7 +38,9 @@ pub use aws_sdk_dynamodb::types::AttributeValue;
 pub use columnar::Reader as ColumnInput;
 pub use columns::Columnar;
 #[doc(hidden)]
-pub use columns::{RecordReader, RecordWriter, decode_variants, encode_variants};
+pub use columns::{
+    FieldReader, FieldWriter, RecordReader, RecordWriter, decode_variants, encode_variants,
+};
 pub use compressed::{
     Codec, Compression, Format, Header, MAX_UNCOMPRESSED_BYTES, compress, compress_list,
     decompress, decompress_list,

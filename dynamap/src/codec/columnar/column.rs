@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::CodecError;
 use super::floats::{self, Floats};
-use super::ints;
+use super::ints::{self, Forms};
 use super::tags::Tag;
 use super::varint::{self, Reader};
 
@@ -116,8 +116,8 @@ impl ColumnWriter {
     pub(crate) fn finish(&self, out: &mut Vec<u8>, floats: &Floats<'_>, earlier: &[Floats<'_>]) {
         put_block(out, &self.tags);
         put_block(out, &self.lens);
-        ints::put_ints(out, &self.ints);
-        floats::put_floats(out, floats, earlier);
+        ints::put_ints(out, &self.ints, Forms::Version1);
+        floats::put_floats(out, floats, earlier, Forms::Version1);
         put_block(out, &self.text);
     }
 }
@@ -145,12 +145,12 @@ impl<'a> ColumnReader<'a> {
         input: &mut Reader<'a>,
         earlier: &[ColumnReader<'a>],
     ) -> Result<Self, CodecError> {
-        let earlier: Vec<&[u64]> = earlier.iter().map(|c| c.floats.as_slice()).collect();
+        let mut earlier: Vec<&[u64]> = earlier.iter().map(|c| c.floats.as_slice()).collect();
         Ok(Self {
             tags: Reader::new(input.block()?),
             lens: Reader::new(input.block()?),
             ints: ints::read_ints(input)?.into_iter(),
-            floats: floats::read_floats(input, &earlier)?,
+            floats: floats::read_floats(input, &mut earlier[..])?,
             next_float: 0,
             text: Reader::new(input.block()?),
             dictionary: Vec::new(),

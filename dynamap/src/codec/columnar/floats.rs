@@ -6,7 +6,7 @@
 //! mantissa bits of slowly drifting values become runs of zeros.
 
 use super::CodecError;
-use super::ints::{IntForm, MAX_LAG, read_int_body, read_lag, series_order};
+use super::ints::{Forms, IntForm, MAX_LAG, read_int_body, read_lag, series_order};
 use super::varint::{self, Reader};
 
 const XOR_PLANES: u8 = 2;
@@ -29,22 +29,84 @@ impl<'a> Floats<'a> {
         let decimal = decimal(bits);
         Floats { bits, decimal }
     }
+
+    /// A column that no later column can be stored against (not a float column).
+    pub(crate) const NONE: Floats<'static> = Floats {
+        bits: &[],
+        decimal: None,
+    };
+
+    /// What a later column is stored against: the scaled integers, without the bits.
+    pub(crate) fn into_reference(self) -> Floats<'static> {
+        Floats {
+            bits: &[],
+            decimal: self.decimal,
+        }
+    }
 }
 
-/// Appends the floats to `out`. `earlier` holds the floats of the columns written before
-/// this one: a decimal column may be stored as its difference from an earlier decimal
-/// column of the same length and scale (a reading's `max` from its `value`).
-pub(crate) fn put_floats(out: &mut Vec<u8>, floats: &Floats<'_>, earlier: &[Floats<'_>]) {
+/// The float columns read before the one being read, which it may be stored against.
+pub(crate) trait EarlierFloats {
+    /// The values of earlier column `index` (as the writer numbered them, from 0) times
+    /// `10^scale`, as integers; an error unless it holds `count` values.
+    fn scaled(&mut self, index: usize, scale: usize, count: usize) -> Result<Vec<u64>, CodecError>;
+}
+
+/// Earlier columns already read, in order (the serde columnar format).
+impl EarlierFloats for [&[u64]] {
+    fn scaled(&mut self, index: usize, scale: usize, count: usize) -> Result<Vec<u64>, CodecError> {
+        match self.get(index) {
+            Some(column) if column.len() == count => Ok(scaled(column, scale)),
+            _ => Err(missing_reference()),
+        }
+    }
+}
+
+/// Reads the scaled integers of a decimal float column of `count` values at `scale`,
+/// stored against no other: the column another is stored against.
+pub(crate) fn read_decimal_alone(
+    reader: &mut Reader<'_>,
+    scale: usize,
+    count: usize,
+) -> Result<Vec<u64>, CodecError> {
+    if reader.len()? != count
+        || reader.byte()? != DECIMAL
+        || usize::from(reader.byte()?) != scale
+        || reader.len()? != 0
+    {
+        return Err(missing_reference());
+    }
+    read_int_body(reader, count)
+}
+
+/// Reads a float column stored against no other.
+pub(crate) fn read_floats_alone(reader: &mut Reader<'_>) -> Result<Vec<u64>, CodecError> {
+    let none: &mut [&[u64]] = &mut [];
+    read_floats(reader, none)
+}
+
+#[cold]
+pub(crate) fn missing_reference() -> CodecError {
+    CodecError::Corrupt("float column refers to a missing column")
+}
+
+/// Appends the floats to `out`, and returns the earlier column it is stored against, if
+/// any. `earlier` holds the floats of the columns written before this one: a decimal column
+/// may be stored as its difference from an earlier decimal column of the same length and
+/// scale (a reading's `max` from its `value`). `forms` as for [`IntForm::choose`].
+pub(crate) fn put_floats(
+    out: &mut Vec<u8>,
+    floats: &Floats<'_>,
+    earlier: &[Floats<'_>],
+    forms: Forms,
+) -> Option<usize> {
     let values = floats.bits;
     varint::put(out, values.len() as u64);
     if values.is_empty() {
-        return;
+        return None;
     }
     if let Some((scale, scaled)) = &floats.decimal {
-        let alone = IntForm::choose(scaled);
-        // Costs are worked out only when another column competes.
-        let mut best_cost = None;
-        let mut best = (alone, None, None);
+        let mut best = (IntForm::choose(scaled, forms), None, None);
         for (index, column) in earlier.iter().enumerate() {
             let Some((theirs, base)) = &column.decimal else {
                 continue;
@@ -57,20 +119,16 @@ pub(crate) fn put_floats(out: &mut Vec<u8>, floats: &Floats<'_>, earlier: &[Floa
                 .zip(base)
                 .map(|(mine, theirs)| mine.wrapping_sub(*theirs))
                 .collect();
-            let form = IntForm::choose(&residuals);
-            let cost = form.cost(&residuals);
-            let current = *best_cost
-                .get_or_insert_with(|| best.0.cost(best.2.as_deref().unwrap_or(scaled.as_slice())));
-            if cost < current {
+            let form = IntForm::choose(&residuals, forms);
+            if form.sample_cost() < best.0.sample_cost() {
                 best = (form, Some(index), Some(residuals));
-                best_cost = Some(cost);
             }
         }
         let (form, reference, residuals) = best;
         out.extend_from_slice(&[DECIMAL, *scale as u8]);
         varint::put(out, reference.map_or(0, |r| r as u64 + 1));
         form.write(out, residuals.as_deref().unwrap_or(scaled));
-        return;
+        return reference;
     }
     // The lag whose XORs leave the fewest significant bytes.
     let lag = (1..=MAX_LAG.min(values.len()))
@@ -99,6 +157,7 @@ pub(crate) fn put_floats(out: &mut Vec<u8>, floats: &Floats<'_>, earlier: &[Floa
             out[start + plane * values.len() + slot] = byte;
         }
     }
+    None
 }
 
 /// Each value times `10^scale`, as the integer it is exactly (see [`exact_at`]).
@@ -119,9 +178,9 @@ fn xors(values: &[u64], lag: usize) -> impl Iterator<Item = u64> + '_ {
 }
 
 /// Reads what [`put_floats`] wrote, as `f64` bit patterns; `earlier` as when writing.
-pub(crate) fn read_floats(
+pub(crate) fn read_floats<E: EarlierFloats + ?Sized>(
     reader: &mut Reader<'_>,
-    earlier: &[&[u64]],
+    earlier: &mut E,
 ) -> Result<Vec<u64>, CodecError> {
     let count = reader.len()?;
     if count == 0 {
@@ -135,15 +194,7 @@ pub(crate) fn read_floats(
                 .ok_or(CodecError::Corrupt("decimal scale out of range"))?;
             let reference = match reader.len()? {
                 0 => None,
-                n => {
-                    let column = earlier
-                        .get(n - 1)
-                        .filter(|column| column.len() == count)
-                        .ok_or(CodecError::Corrupt(
-                            "float column refers to a missing column",
-                        ))?;
-                    Some(scaled(column, scale))
-                }
+                n => Some(earlier.scaled(n - 1, scale, count)?),
             };
             let mut scaled = read_int_body(reader, count)?;
             if let Some(reference) = reference {
@@ -244,9 +295,9 @@ mod tests {
     fn floats_round_trip(values: &[f64]) -> usize {
         let bits: Vec<u64> = values.iter().map(|v| v.to_bits()).collect();
         let mut out = Vec::new();
-        put_floats(&mut out, &Floats::new(&bits), &[]);
+        put_floats(&mut out, &Floats::new(&bits), &[], Forms::Version1);
         let mut reader = Reader::new(&out);
-        assert_eq!(read_floats(&mut reader, &[]).expect("reads"), bits);
+        assert_eq!(read_floats_alone(&mut reader).expect("reads"), bits);
         assert!(reader.is_empty());
         out.len()
     }
@@ -267,9 +318,15 @@ mod tests {
             .map(|&v| (f64::from_bits(v) + 0.5).to_bits())
             .collect();
         let mut alone = Vec::new();
-        put_floats(&mut alone, &Floats::new(&max), &[]);
+        put_floats(&mut alone, &Floats::new(&max), &[], Forms::Version1);
         let mut referenced = Vec::new();
-        put_floats(&mut referenced, &Floats::new(&max), &[Floats::new(&value)]);
+        let reference = put_floats(
+            &mut referenced,
+            &Floats::new(&max),
+            &[Floats::new(&value)],
+            Forms::Version1,
+        );
+        assert_eq!(reference, Some(0));
         // `max` is `value + 0.5`: the differences are one repeated number, which the
         // compressor afterwards removes.
         let compressed = |raw: &[u8]| {
@@ -280,10 +337,11 @@ mod tests {
         };
         let (alone, referenced_size) = (compressed(&alone), compressed(&referenced));
         assert!(referenced_size * 4 < alone, "{referenced_size} vs {alone}");
-        let back = read_floats(&mut Reader::new(&referenced), &[&value]).expect("reads");
+        let back =
+            read_floats(&mut Reader::new(&referenced), &mut [value.as_slice()][..]).expect("reads");
         assert_eq!(back, max);
         // Without the column it refers to, the data is corrupt, not a panic.
-        assert!(read_floats(&mut Reader::new(&referenced), &[]).is_err());
+        assert!(read_floats_alone(&mut Reader::new(&referenced)).is_err());
     }
 
     #[test]
@@ -316,11 +374,16 @@ mod tests {
     #[test]
     fn corrupt_streams_are_errors() {
         let mut out = Vec::new();
-        put_floats(&mut out, &Floats::new(&[1.5f64.to_bits(); 3]), &[]);
-        assert!(read_floats(&mut Reader::new(&out[..out.len() - 1]), &[]).is_err());
-        assert!(read_floats(&mut Reader::new(&[1, DECIMAL, 200, 0]), &[]).is_err());
+        put_floats(
+            &mut out,
+            &Floats::new(&[1.5f64.to_bits(); 3]),
+            &[],
+            Forms::Version1,
+        );
+        assert!(read_floats_alone(&mut Reader::new(&out[..out.len() - 1])).is_err());
+        assert!(read_floats_alone(&mut Reader::new(&[1, DECIMAL, 200, 0])).is_err());
         assert!(
-            read_floats(&mut Reader::new(&[1, XOR_PLANES, 9, 0]), &[]).is_err(),
+            read_floats_alone(&mut Reader::new(&[1, XOR_PLANES, 9, 0])).is_err(),
             "lag 9"
         );
     }

@@ -7,83 +7,122 @@
 //! and light events in turn) line each value up with the previous value of its own series.
 //! The differences are then written series by series (every `lag`-th one, starting at each
 //! offset in turn), so each series' run sits together, and each series is divided by its
-//! differences' greatest common divisor.
+//! differences' greatest common divisor. Generated columns (format version 2) may also write
+//! the values themselves series by series, each series divided by its values' greatest
+//! common divisor: a reading's `max` above its `value`, in each sensor's own resolution.
 
 use super::CodecError;
 use super::varint::{self, Reader};
 
 const PLAIN: u8 = 0;
 const DELTA: u8 = 1;
+const SERIES: u8 = 2;
 
 /// The furthest back a difference (or a float XOR) may reach.
 pub(super) const MAX_LAG: usize = 8;
 
-/// How many values the choice of lag looks at.
+/// How many values the choice of form looks at.
 const SAMPLE: usize = 256;
 
-pub(crate) fn put_ints(out: &mut Vec<u8>, values: &[u64]) {
+/// The forms a writer may choose from. The serde columnar format (version 1) keeps to the
+/// forms every reader of it knows; generated columns (version 2) may also write series.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Forms {
+    /// Plain and differences.
+    Version1,
+    /// Plain, differences and series.
+    Version2,
+}
+
+pub(crate) fn put_ints(out: &mut Vec<u8>, values: &[u64], forms: Forms) {
     varint::put(out, values.len() as u64);
     if values.is_empty() {
         return;
     }
-    IntForm::choose(values).write(out, values);
+    IntForm::choose(values, forms).write(out, values);
 }
 
-/// How a column of integers is written: as they are (`lag` 0), or as differences from the
-/// value `lag` places back, each series (every `lag`-th value) divided by the greatest
-/// common divisor of its differences (a noise level stored in tenths but read in hundredths
-/// steps by ten).
+/// How a column of integers is written: as they are (`lag` 0); or, in series of every
+/// `lag`-th value, either as differences from the value `lag` places back or as the values
+/// themselves, each series divided by its greatest common divisor (a noise level stored in
+/// tenths but read in hundredths steps by ten).
 pub(super) struct IntForm {
     lag: usize,
     divisors: Vec<u64>,
+    differenced: bool,
+    /// The [`cost`] of the sample the form was chosen on, by which forms of different
+    /// values are compared (a float column alone or as differences from another).
+    sample_cost: usize,
 }
 
 impl IntForm {
+    pub(super) fn sample_cost(&self) -> usize {
+        self.sample_cost
+    }
+
     /// The form with the lowest [`cost`] on the first [`SAMPLE`] values, each lag costed in
     /// one pass over them: interleaving and drift show within a few records, and trying
     /// every form on every value would cost more than the rest of the encoding. The cost
     /// counts the differences before any divisor (a common factor shrinks every lag's
     /// differences alike); the chosen lag's divisors are then taken over every value.
-    pub(super) fn choose(values: &[u64]) -> IntForm {
+    ///
+    /// With [`Forms::Version2`], series of values compete too, each series divided by its
+    /// common divisor: they suit values that do not drift (residuals, codes) but share a
+    /// factor within each series. Against them the differences are costed with their
+    /// divisors, since the factors need not be the same.
+    pub(super) fn choose(values: &[u64], forms: Forms) -> IntForm {
         let sample = &values[..values.len().min(SAMPLE)];
         let mut previous = u64::MAX;
         let plain: usize = sample
             .iter()
             .map(|&v| repeat_or_len(&mut previous, varint::zigzag(v as i64)))
             .sum();
-        let best = (1..=MAX_LAG.min(sample.len()))
+        let best_lag = (1..=MAX_LAG.min(sample.len()))
             .map(|lag| (lag, lag_cost(sample, lag)))
             .min_by_key(|&(_, cost)| cost);
-        match best {
-            Some((lag, cost)) if cost < plain => IntForm::differenced(values, lag),
-            _ => IntForm {
-                lag: 0,
-                divisors: Vec::new(),
-            },
+        let mut best = match best_lag {
+            Some((lag, cost)) if cost < plain => Trial::unscaled(lag, true, cost),
+            _ => Trial::unscaled(0, false, plain),
+        };
+        if forms == Forms::Version2 {
+            // The series tried are those the differences found (the records' period), and
+            // the whole column as one.
+            let period = best_lag.map_or(1, |(lag, _)| lag);
+            for lag in [period, 1]
+                .into_iter()
+                .take(if period == 1 { 1 } else { 2 })
+            {
+                // Each value that differs from the one before it in its series costs a
+                // byte at least: drifting values (timestamps) stop here, before any
+                // divisor is looked for.
+                if changes(sample, lag) >= best.cost {
+                    continue;
+                }
+                if best.divisors.is_none() && best.lag > 0 {
+                    best = Trial::new(sample, best.lag, true);
+                }
+                let trial = Trial::new(sample, lag, false);
+                // Without a divisor, a series of values costs what plain values do.
+                if trial.cost < best.cost && trial.divisors.iter().flatten().any(|&d| d > 1) {
+                    best = trial;
+                }
+            }
         }
-    }
-
-    fn differenced(values: &[u64], lag: usize) -> IntForm {
-        let divisors: Vec<u64> = (0..lag)
-            .map(|offset| series_divisor(series(values, lag, offset)))
+        let divisors = (0..best.lag)
+            .map(|offset| {
+                let known = best.divisors.as_ref().map_or(0, |d| d[offset]);
+                series_divisor(series(values, best.lag, offset, best.differenced), known)
+            })
             .collect();
-        IntForm { lag, divisors }
-    }
-
-    /// The [`cost`] of `values` written in this form. Asked only where forms of different
-    /// values compete (a float column alone or as differences from another).
-    pub(super) fn cost(&self, values: &[u64]) -> usize {
-        if self.lag == 0 {
-            return cost(values.iter().map(|&v| varint::zigzag(v as i64)));
+        IntForm {
+            lag: best.lag,
+            divisors,
+            differenced: best.differenced,
+            sample_cost: best.cost,
         }
-        cost((0..self.lag).flat_map(|offset| {
-            let divisor = self.divisors[offset];
-            let divisor = ExactDivisor::new(divisor);
-            series(values, self.lag, offset).map(move |d| varint::zigzag(divisor.divide(d)))
-        }))
     }
 
-    /// The form byte, the lag and divisors for differences, then the varints.
+    /// The form byte, the lag and divisors for series, then the varints.
     pub(super) fn write(&self, out: &mut Vec<u8>, values: &[u64]) {
         if self.lag == 0 {
             out.push(PLAIN);
@@ -92,37 +131,97 @@ impl IntForm {
             }
             return;
         }
-        out.extend_from_slice(&[DELTA, self.lag as u8]);
+        let form = if self.differenced { DELTA } else { SERIES };
+        out.extend_from_slice(&[form, self.lag as u8]);
         for &divisor in &self.divisors {
             varint::put(out, divisor);
         }
         for (offset, &divisor) in self.divisors.iter().enumerate() {
             let divisor = ExactDivisor::new(divisor);
-            for difference in series(values, self.lag, offset) {
-                varint::put(out, varint::zigzag(divisor.divide(difference)));
+            for d in series(values, self.lag, offset, self.differenced) {
+                varint::put(out, varint::zigzag(divisor.divide(d)));
             }
         }
     }
 }
 
-/// The differences of one interleaved series: value `offset`, `offset + lag`, ... minus
-/// the value `lag` places before it (0 before the start), wrapping.
-fn series(values: &[u64], lag: usize, offset: usize) -> impl Iterator<Item = i64> + '_ {
-    (offset..values.len()).step_by(lag).map(move |i| {
-        let back = i.checked_sub(lag).map_or(0, |j| values[j]);
-        values[i].wrapping_sub(back) as i64
-    })
+/// A form tried on the sample: series of every `lag`-th value (none for `lag` 0),
+/// differenced or not, with its cost, and each series' divisor when it was costed with them.
+struct Trial {
+    lag: usize,
+    differenced: bool,
+    cost: usize,
+    divisors: Option<Vec<u64>>,
 }
 
-/// The greatest common divisor of a series' differences, at least 1. Noisy series reach 1
-/// within a few values, and the scan stops there.
-fn series_divisor(differences: impl Iterator<Item = i64>) -> u64 {
-    let mut divisor = 0;
-    for difference in differences {
-        divisor = gcd(divisor, difference.unsigned_abs());
+impl Trial {
+    fn unscaled(lag: usize, differenced: bool, cost: usize) -> Trial {
+        Trial {
+            lag,
+            differenced,
+            cost,
+            divisors: None,
+        }
+    }
+
+    /// The form costed on `sample` with each series divided by its common divisor.
+    fn new(sample: &[u64], lag: usize, differenced: bool) -> Trial {
+        let divisors: Vec<u64> = (0..lag)
+            .map(|offset| series_divisor(series(sample, lag, offset, differenced), 0))
+            .collect();
+        let cost = cost(divisors.iter().enumerate().flat_map(|(offset, &divisor)| {
+            let divisor = ExactDivisor::new(divisor);
+            series(sample, lag, offset, differenced).map(move |d| varint::zigzag(divisor.divide(d)))
+        }));
+        Trial {
+            lag,
+            differenced,
+            cost,
+            divisors: Some(divisors),
+        }
+    }
+}
+
+/// One interleaved series: value `offset`, `offset + lag`, ..., each as it is or, when
+/// `differenced`, minus the value `lag` places before it (0 before the start), wrapping.
+fn series(
+    values: &[u64],
+    lag: usize,
+    offset: usize,
+    differenced: bool,
+) -> impl Iterator<Item = i64> + '_ {
+    values
+        .get(offset..)
+        .unwrap_or_default()
+        .iter()
+        .step_by(lag)
+        .scan(0u64, move |back, &value| {
+            let previous = std::mem::replace(back, value);
+            Some(if differenced {
+                value.wrapping_sub(previous)
+            } else {
+                value
+            } as i64)
+        })
+}
+
+/// The greatest common divisor of a series, at least 1, given the divisor of its first
+/// values when `known` (0 when not). Noisy series reach 1 within a few values, and the scan
+/// stops there (or does not start); a value the divisor so far divides (most, in a series
+/// that has one) is passed by a multiplication instead of a GCD.
+fn series_divisor(values: impl Iterator<Item = i64>, known: u64) -> u64 {
+    let mut divisor = known;
+    let mut test = ExactDivisor::new(known);
+    for value in values {
         if divisor == 1 {
             break;
         }
+        let value = value.unsigned_abs();
+        if divisor != 0 && test.divides(value) {
+            continue;
+        }
+        divisor = gcd(divisor, value);
+        test = ExactDivisor::new(divisor);
     }
     divisor.max(1)
 }
@@ -152,6 +251,9 @@ fn gcd(a: u64, b: u64) -> u64 {
 struct ExactDivisor {
     shift: u32,
     inverse: u64,
+    /// The largest quotient of the odd part: a number is a multiple of it exactly when its
+    /// product with the inverse is at most this.
+    limit: u64,
 }
 
 impl ExactDivisor {
@@ -164,7 +266,17 @@ impl ExactDivisor {
         for _ in 0..5 {
             inverse = inverse.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(inverse)));
         }
-        ExactDivisor { shift, inverse }
+        ExactDivisor {
+            shift,
+            inverse,
+            limit: u64::MAX / odd,
+        }
+    }
+
+    /// Whether the divisor divides `value`.
+    fn divides(self, value: u64) -> bool {
+        value.trailing_zeros() >= self.shift
+            && (value >> self.shift).wrapping_mul(self.inverse) <= self.limit
     }
 
     fn divide(self, difference: i64) -> i64 {
@@ -215,6 +327,16 @@ fn lag_cost(sample: &[u64], lag: usize) -> usize {
     total
 }
 
+/// How many values differ from the value `lag` places back (all of the first `lag`).
+fn changes(sample: &[u64], lag: usize) -> usize {
+    let repeats = sample
+        .iter()
+        .zip(sample.iter().skip(lag))
+        .filter(|(back, value)| back == value)
+        .count();
+    sample.len() - repeats
+}
+
 /// What [`cost`] charges for `value` after `previous` in its stream, updating `previous`.
 fn repeat_or_len(previous: &mut u64, value: u64) -> usize {
     let repeat = *previous == value;
@@ -236,9 +358,10 @@ pub(crate) fn read_ints(reader: &mut Reader<'_>) -> Result<Vec<u64>, CodecError>
 }
 
 pub(super) fn read_int_body(reader: &mut Reader<'_>, count: usize) -> Result<Vec<u64>, CodecError> {
-    let lag = match reader.byte()? {
-        PLAIN => 0,
-        DELTA => read_lag(reader)?,
+    let (lag, differenced) = match reader.byte()? {
+        PLAIN => (0, false),
+        DELTA => (read_lag(reader)?, true),
+        SERIES => (read_lag(reader)?, false),
         _ => return Err(CodecError::Corrupt("unknown integer stream form")),
     };
     let divisors = (0..lag)
@@ -262,8 +385,10 @@ pub(super) fn read_int_body(reader: &mut Reader<'_>, count: usize) -> Result<Vec
             values[i] = (quotient as u64).wrapping_mul(divisor);
         }
     }
-    for i in lag..count {
-        values[i] = values[i].wrapping_add(values[i - lag]);
+    if differenced {
+        for i in lag..count {
+            values[i] = values[i].wrapping_add(values[i - lag]);
+        }
     }
     Ok(values)
 }
@@ -275,7 +400,6 @@ pub(super) fn read_lag(reader: &mut Reader<'_>) -> Result<usize, CodecError> {
     }
 }
 
-/// A column's floats, with their scaled integers when they are all decimals.
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,17 +433,80 @@ mod tests {
                 );
             }
         }
+        for divisor in divisors {
+            let exact = ExactDivisor::new(divisor);
+            for value in [
+                0,
+                1,
+                divisor,
+                divisor + 1,
+                divisor * 7,
+                u64::MAX,
+                u64::MAX - 1,
+            ] {
+                assert_eq!(
+                    exact.divides(value),
+                    value % divisor == 0,
+                    "{value} % {divisor}"
+                );
+            }
+        }
         let top = ExactDivisor::new(1 << 63);
         assert_eq!((top.divide(i64::MIN), top.divide(0)), (-1, 0));
     }
 
+    /// Round-trips `values` written with each set of forms; the size with `Version1`.
     fn ints_round_trip(values: &[u64]) -> usize {
-        let mut out = Vec::new();
-        put_ints(&mut out, values);
-        let mut reader = Reader::new(&out);
-        assert_eq!(read_ints(&mut reader).expect("reads"), values);
-        assert!(reader.is_empty());
-        out.len()
+        let size = |forms| {
+            let mut out = Vec::new();
+            put_ints(&mut out, values, forms);
+            let mut reader = Reader::new(&out);
+            assert_eq!(read_ints(&mut reader).expect("reads"), values);
+            assert!(reader.is_empty());
+            out.len()
+        };
+        let version1 = size(Forms::Version1);
+        assert!(size(Forms::Version2) <= version1 + 2);
+        version1
+    }
+
+    #[test]
+    fn values_with_a_factor_in_each_series_are_written_series_by_series() {
+        // A reading's `max` above its `value`: small at random, with a spike now and then,
+        // in three series with their own resolutions (thousandths, tenths and tenths,
+        // scaled to thousandths). As differences, each spike costs twice: up and down.
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let values: Vec<u64> = (0..900u64)
+            .map(|i| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let above = if state.is_multiple_of(8) {
+                    500 + state % 4000
+                } else {
+                    state % 20
+                };
+                above * [1, 100, 100][(i % 3) as usize]
+            })
+            .collect();
+        let written = |forms| {
+            let mut out = Vec::new();
+            put_ints(&mut out, &values, forms);
+            out
+        };
+        let (version1, version2) = (written(Forms::Version1), written(Forms::Version2));
+        assert_eq!(&version2[2..4], &[SERIES, 3], "series of period 3");
+        assert!(version1[2] != SERIES);
+        assert!(
+            version2.len() * 10 < version1.len() * 9,
+            "{} against {}",
+            version2.len(),
+            version1.len()
+        );
+        assert_eq!(
+            read_ints(&mut Reader::new(&version2)).expect("reads"),
+            values
+        );
     }
 
     #[test]
@@ -334,7 +521,7 @@ mod tests {
         // Three series taking turns: each steps by one, but neighbours differ by millions.
         let values: Vec<u64> = (0..900u64).map(|i| (i % 3) * 1_000_000 + i / 3).collect();
         let mut out = Vec::new();
-        put_ints(&mut out, &values);
+        put_ints(&mut out, &values, Forms::Version1);
         assert_eq!(&out[2..4], &[DELTA, 3], "lag 3 chosen");
         assert!(ints_round_trip(&values) < 900 + 20, "about a byte a value");
     }

@@ -32,6 +32,7 @@ use serde::de::DeserializeOwned;
 pub(crate) use super::CodecError;
 use column::ColumnReader;
 use floats::Floats;
+pub(crate) use ints::Forms;
 pub use varint::Reader;
 
 /// How values are laid out in columns.

@@ -10,9 +10,11 @@
 //! ```text
 //! list     count, then the element type's column for `count` values
 //! struct   field count, then for each field: its name, and its column as a length-prefixed block
-//! integer  each value's difference from the previous one, zigzag varints
-//! float    a form byte: 0 = decimal (a scale byte, then value x 10^scale as integers), 1 = raw
-//!          (each value's bits XOR the previous value's, 8 bytes little-endian)
+//! integer  the serde columnar format's integer stream: zigzag varints of the values, of
+//!          differences within interleaved series, or of the values series by series
+//! float    the serde columnar format's float stream: decimal (a scale, then value x 10^scale
+//!          as an integer stream, alone or as differences from an earlier float column of the
+//!          same struct), or each value's bits XOR an earlier value's, in byte planes
 //! bool     one byte each
 //! string   the column's distinct strings (count, then each length-prefixed), then a code each
 //! enum     the variant names (count, then each length-prefixed), then a code each
@@ -21,7 +23,11 @@
 //!
 //! A float column is decimal when every value is exactly `n / 10^scale` for a scale up to 9
 //! (a sensor's readings with a fixed resolution, money): the scale is found in one pass and
-//! the integers compress far better than the bits. Fields are found by name and enum
+//! the integers compress far better than the bits. A struct's decimal float column is
+//! stored as its difference from an earlier one (by position in the struct's stored
+//! columns) when that is cheaper: a reading's `max` from its `value`. Only a column stored
+//! alone is referred to, so a reader decodes at most one other column for it, whatever
+//! order the reading type declares its fields in. Fields are found by name and enum
 //! variants by name, so a field added (an `Option` or `#[serde(default)]` one) or removed,
 //! or variants reordered, still read. Every read is checked: corrupt data is an error, never
 //! a panic, and no count is trusted before the bytes that must back it are there.
@@ -30,7 +36,9 @@ mod numbers;
 mod record;
 mod scalars;
 
-pub use record::{RecordReader, RecordWriter, decode_variants, encode_variants};
+pub use record::{
+    FieldReader, FieldWriter, RecordReader, RecordWriter, decode_variants, encode_variants,
+};
 
 use super::CodecError;
 use super::columnar::Reader;
@@ -85,6 +93,26 @@ pub trait Columnar: Sized {
     /// Reads `count` values of this type's column.
     #[doc(hidden)]
     fn decode_column(input: &mut Reader<'_>, count: usize) -> Result<Vec<Self>, CodecError>;
+
+    /// Writes `values` as the column of a struct's field. Float columns override it to be
+    /// stored against the struct's earlier columns; every other type writes its column.
+    #[doc(hidden)]
+    fn encode_field<'a, I>(values: I, column: &mut FieldWriter<'_>)
+    where
+        I: Iterator<Item = &'a Self> + Clone,
+        Self: 'a,
+    {
+        Self::encode_column(values, column.out());
+    }
+
+    /// Reads `count` values of a struct's field written by [`Columnar::encode_field`].
+    #[doc(hidden)]
+    fn decode_field(
+        column: &mut FieldReader<'_, '_>,
+        count: usize,
+    ) -> Result<Vec<Self>, CodecError> {
+        Self::decode_column(column.input(), count)
+    }
 }
 
 /// Writes `values` in the generated columnar format (without the compressed-value header).

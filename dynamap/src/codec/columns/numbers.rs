@@ -1,8 +1,8 @@
 //! Integer and float columns.
 
-use super::Columnar;
+use super::{Columnar, FieldReader, FieldWriter};
 use crate::codec::CodecError;
-use crate::codec::columnar::{Reader, floats, ints};
+use crate::codec::columnar::{Forms, Reader, floats, ints};
 
 // The number streams are the serde columnar format's (`columnar::ints`, `columnar::floats`):
 // the same forms, chosen the same way, without a tag or a name per value around them.
@@ -28,7 +28,7 @@ macro_rules! integers {
             {
                 // Sign-extended to 64 bits, as serde's columns store them.
                 let values: Vec<u64> = values.map(|v| *v as i64 as u64).collect();
-                ints::put_ints(out, &values);
+                ints::put_ints(out, &values, Forms::Version2);
             }
 
             fn decode_column(input: &mut Reader<'_>, count: usize) -> Result<Vec<Self>, CodecError> {
@@ -50,7 +50,7 @@ impl Columnar for u64 {
         Self: 'a,
     {
         let values: Vec<u64> = values.copied().collect();
-        ints::put_ints(out, &values);
+        ints::put_ints(out, &values, Forms::Version2);
     }
 
     fn decode_column(input: &mut Reader<'_>, count: usize) -> Result<Vec<Self>, CodecError> {
@@ -60,12 +60,16 @@ impl Columnar for u64 {
 
 /// Writes a float column from the values' `f64` bit patterns.
 fn encode_floats(bits: &[u64], out: &mut Vec<u8>) {
-    floats::put_floats(out, &floats::Floats::new(bits), &[]);
+    floats::put_floats(out, &floats::Floats::new(bits), &[], Forms::Version2);
 }
 
 /// Reads a float column of exactly `count` values, as `f64` bit patterns.
 fn decode_floats(input: &mut Reader<'_>, count: usize) -> Result<Vec<u64>, CodecError> {
-    let bits = floats::read_floats(input, &[])?;
+    counted(floats::read_floats_alone(input)?, count)
+}
+
+/// `bits`, when they are `count` values.
+pub(super) fn counted(bits: Vec<u64>, count: usize) -> Result<Vec<u64>, CodecError> {
     if bits.len() != count {
         return Err(CodecError::Corrupt(
             "a column holds another number of values",
@@ -73,6 +77,9 @@ fn decode_floats(input: &mut Reader<'_>, count: usize) -> Result<Vec<u64>, Codec
     }
     Ok(bits)
 }
+
+// A struct's float fields may be stored against its earlier float columns (a reading's
+// `max` as its difference from `value`).
 
 impl Columnar for f64 {
     fn encode_column<'a, I>(values: I, out: &mut Vec<u8>)
@@ -86,6 +93,26 @@ impl Columnar for f64 {
 
     fn decode_column(input: &mut Reader<'_>, count: usize) -> Result<Vec<Self>, CodecError> {
         Ok(decode_floats(input, count)?
+            .into_iter()
+            .map(f64::from_bits)
+            .collect())
+    }
+
+    fn encode_field<'a, I>(values: I, column: &mut FieldWriter<'_>)
+    where
+        I: Iterator<Item = &'a Self> + Clone,
+        Self: 'a,
+    {
+        let bits: Vec<u64> = values.map(|v| v.to_bits()).collect();
+        column.floats(&bits);
+    }
+
+    fn decode_field(
+        column: &mut FieldReader<'_, '_>,
+        count: usize,
+    ) -> Result<Vec<Self>, CodecError> {
+        Ok(column
+            .floats(count)?
             .into_iter()
             .map(f64::from_bits)
             .collect())
@@ -105,6 +132,23 @@ impl Columnar for f32 {
 
     fn decode_column(input: &mut Reader<'_>, count: usize) -> Result<Vec<Self>, CodecError> {
         let bits = decode_floats(input, count)?;
+        Ok(bits.into_iter().map(|b| f64::from_bits(b) as f32).collect())
+    }
+
+    fn encode_field<'a, I>(values: I, column: &mut FieldWriter<'_>)
+    where
+        I: Iterator<Item = &'a Self> + Clone,
+        Self: 'a,
+    {
+        let bits: Vec<u64> = values.map(|v| f64::from(*v).to_bits()).collect();
+        column.floats(&bits);
+    }
+
+    fn decode_field(
+        column: &mut FieldReader<'_, '_>,
+        count: usize,
+    ) -> Result<Vec<Self>, CodecError> {
+        let bits = column.floats(count)?;
         Ok(bits.into_iter().map(|b| f64::from_bits(b) as f32).collect())
     }
 }

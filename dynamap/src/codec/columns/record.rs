@@ -1,10 +1,14 @@
 //! The pieces generated code writes structs and enums with: named columns, and variant
 //! names with a code for each value.
 
+use super::numbers::counted;
 use super::{Columnar, check_count};
 use crate::codec::CodecError;
-use crate::codec::columnar::Reader;
+use crate::codec::columnar::floats::{
+    EarlierFloats, Floats, missing_reference, put_floats, read_decimal_alone, read_floats,
+};
 use crate::codec::columnar::varint::put;
+use crate::codec::columnar::{Forms, Reader};
 
 fn put_text(out: &mut Vec<u8>, text: &str) {
     put(out, text.len() as u64);
@@ -19,6 +23,8 @@ fn read_text<'a>(input: &mut Reader<'a>) -> Result<&'a str, CodecError> {
 pub struct RecordWriter<'o> {
     out: &'o mut Vec<u8>,
     column: Vec<u8>,
+    /// For each column written so far, what a later float column may be stored against.
+    earlier: Vec<Floats<'static>>,
 }
 
 impl<'o> RecordWriter<'o> {
@@ -28,16 +34,86 @@ impl<'o> RecordWriter<'o> {
         RecordWriter {
             out,
             column: Vec::new(),
+            earlier: Vec::with_capacity(fields),
         }
     }
 
-    /// Writes the column of field `name`, as `write` makes it.
-    pub fn column(&mut self, name: &str, write: impl FnOnce(&mut Vec<u8>)) {
+    /// Writes the column of field `name`, as `write` makes it (with
+    /// [`Columnar::encode_field`]).
+    pub fn field(&mut self, name: &str, write: impl FnOnce(&mut FieldWriter<'_>)) {
         put_text(self.out, name);
         self.column.clear();
-        write(&mut self.column);
+        let mut column = FieldWriter {
+            out: &mut self.column,
+            earlier: &self.earlier,
+            offer: Floats::NONE,
+        };
+        write(&mut column);
+        let offer = column.offer;
         put(self.out, self.column.len() as u64);
         self.out.extend_from_slice(&self.column);
+        self.earlier.push(offer);
+    }
+}
+
+/// A struct's field column being written, with the struct's earlier columns.
+pub struct FieldWriter<'w> {
+    out: &'w mut Vec<u8>,
+    earlier: &'w [Floats<'static>],
+    offer: Floats<'static>,
+}
+
+impl FieldWriter<'_> {
+    /// Where the column's bytes go.
+    pub(crate) fn out(&mut self) -> &mut Vec<u8> {
+        self.out
+    }
+
+    /// Writes a float column from `f64` bit patterns, stored against an earlier column when
+    /// that is cheaper. A column stored alone may be stored against in turn.
+    pub(crate) fn floats(&mut self, bits: &[u64]) {
+        let floats = Floats::new(bits);
+        if put_floats(self.out, &floats, self.earlier, Forms::Version2).is_none() {
+            self.offer = floats.into_reference();
+        }
+    }
+}
+
+/// A struct's field column being read, with the struct's columns stored before it.
+pub struct FieldReader<'r, 'a> {
+    input: Reader<'a>,
+    earlier: StoredBefore<'r, 'a>,
+}
+
+impl<'a> FieldReader<'_, 'a> {
+    /// The column's bytes.
+    pub(crate) fn input(&mut self) -> &mut Reader<'a> {
+        &mut self.input
+    }
+
+    /// Reads a float column of `count` values written by [`FieldWriter::floats`], as `f64`
+    /// bit patterns.
+    pub(crate) fn floats(&mut self, count: usize) -> Result<Vec<u64>, CodecError> {
+        counted(read_floats(&mut self.input, &mut self.earlier)?, count)
+    }
+}
+
+/// The columns stored before the one being read. A column it is stored against is read
+/// from its own bytes, as the scaled integers of a decimal column stored alone: the writer
+/// refers to no other kind, so a reader decodes at most one other column for it.
+struct StoredBefore<'r, 'a> {
+    columns: &'r [(&'a str, &'a [u8])],
+}
+
+impl EarlierFloats for StoredBefore<'_, '_> {
+    fn scaled(&mut self, index: usize, scale: usize, count: usize) -> Result<Vec<u64>, CodecError> {
+        let &(_, bytes) = self.columns.get(index).ok_or_else(missing_reference)?;
+        let mut input = Reader::new(bytes);
+        let scaled = read_decimal_alone(&mut input, scale, count)?;
+        if !input.is_empty() {
+            return Err(CodecError::Corrupt("bytes after a column's values"));
+        }
+        Ok(scaled)
     }
 }
 
@@ -78,12 +154,17 @@ impl<'a> RecordReader<'a> {
         name: &str,
         count: usize,
     ) -> Result<Option<Vec<T>>, CodecError> {
-        let Some(&(_, bytes)) = self.columns.iter().find(|(stored, _)| *stored == name) else {
+        let Some(position) = self.columns.iter().position(|(stored, _)| *stored == name) else {
             return Ok(None);
         };
-        let mut input = Reader::new(bytes);
-        let values = T::decode_column(&mut input, count)?;
-        if !input.is_empty() {
+        let mut column = FieldReader {
+            input: Reader::new(self.columns[position].1),
+            earlier: StoredBefore {
+                columns: &self.columns[..position],
+            },
+        };
+        let values = T::decode_field(&mut column, count)?;
+        if !column.input.is_empty() {
             return Err(CodecError::Corrupt("bytes after a column's values"));
         }
         Ok(Some(values))
@@ -169,11 +250,36 @@ mod tests {
     }
 
     #[test]
+    fn a_float_column_is_stored_against_an_earlier_one_by_position() {
+        let value: Vec<f64> = (0..300).map(|i| f64::from(i * 7 % 90) / 10.0).collect();
+        let max: Vec<f64> = value.iter().map(|v| v + 0.5).collect();
+        let mut out = Vec::new();
+        let mut record = RecordWriter::new(&mut out, 3);
+        record.field("n", |column| i64::encode_field([1; 300].iter(), column));
+        record.field("value", |column| f64::encode_field(value.iter(), column));
+        record.field("max", |column| f64::encode_field(max.iter(), column));
+        let mut input = Reader::new(&out);
+        let mut read = RecordReader::read(&mut input, 300, &["max"]).expect("reads");
+        // `max`: its count, the decimal form, scale 1, and a reference to column 1 (+ 1).
+        assert_eq!(&read.columns[2].1[..5], &[0xac, 0x02, 3, 1, 2]);
+        assert_eq!(read.column::<f64>("max", 300).expect("reads"), Some(max));
+        // A reference to a column that is not a decimal float column is an error.
+        read.columns.swap(0, 1);
+        assert!(read.column::<f64>("max", 300).is_err());
+        read.columns.swap(0, 1);
+        read.columns.truncate(1);
+        read.columns.push(("max", &out[out.len() - 10..]));
+        assert!(read.column::<f64>("max", 300).is_err());
+    }
+
+    #[test]
     fn records_find_columns_by_name() {
         let mut out = Vec::new();
         let mut record = RecordWriter::new(&mut out, 2);
-        record.column("a", |out| i64::encode_column([1, 2].iter(), out));
-        record.column("b", |out| bool::encode_column([true, false].iter(), out));
+        record.field("a", |column| i64::encode_field([1, 2].iter(), column));
+        record.field("b", |column| {
+            bool::encode_field([true, false].iter(), column)
+        });
         let mut input = Reader::new(&out);
         let mut read = RecordReader::read(&mut input, 2, &["b", "c"]).expect("reads");
         assert!(input.is_empty());
