@@ -37,6 +37,10 @@ struct Event {
     ok: bool,
     small: u8,
     at: Position,
+    readings: Vec<f64>,
+    tags: Vec<String>,
+    trail: Vec<Position>,
+    counts: std::collections::BTreeMap<String, u32>,
     #[serde(skip)]
     cached: u32,
 }
@@ -58,6 +62,15 @@ fn events(count: i64) -> Vec<Event> {
                 x: -(i as i32),
                 y: i as i32 * 2,
             },
+            readings: (0..i % 4).map(|j| (i + j) as f64 / 10.0).collect(),
+            tags: (0..i % 3).map(|j| format!("tag-{j}")).collect(),
+            trail: (0..i % 2)
+                .map(|j| Position {
+                    x: j as i32,
+                    y: -(j as i32),
+                })
+                .collect(),
+            counts: (0..i % 3).map(|j| (format!("k{j}"), j as u32)).collect(),
             cached: 0,
         })
         .collect()

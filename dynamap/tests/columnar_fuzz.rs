@@ -43,6 +43,8 @@ struct Event {
     note: Option<String>,
     flag: Option<Kind>,
     place: Place,
+    samples: Vec<i16>,
+    rooms: std::collections::BTreeMap<String, Vec<Kind>>,
 }
 
 fn cases() -> u32 {
@@ -68,6 +70,10 @@ fn events() -> Vec<Event> {
                 room: format!("r{}", i % 4),
                 floor: -(i as i16),
             },
+            samples: (0..i % 5).map(|j| (i * j) as i16).collect(),
+            rooms: (0..i % 3)
+                .map(|j| (format!("r{j}"), vec![Kind::Light; j as usize]))
+                .collect(),
         })
         .collect()
 }
@@ -116,6 +122,7 @@ fn decode_everything(bytes: &[u8]) {
     let _ = decompress_list::<Place>(bytes);
     let _ = decompress_list::<i64>(bytes);
     let _ = decompress_list::<Option<String>>(bytes);
+    let _ = decompress_list::<Vec<String>>(bytes);
 }
 
 #[test]

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Columnar, Serialize, Deserialize)]
 struct Event {
     start: i64,
-    tags: Vec<String>,
+    position: (f64, f64),
 }
 
 // Serde attributes the derive does not follow.

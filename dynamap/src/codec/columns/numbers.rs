@@ -8,7 +8,7 @@ use crate::codec::columnar::{Forms, Reader, floats, ints};
 // the same forms, chosen the same way, without a tag or a name per value around them.
 
 /// Reads an integer stream of exactly `count` values.
-fn read_counted(input: &mut Reader<'_>, count: usize) -> Result<Vec<u64>, CodecError> {
+pub(super) fn read_counted(input: &mut Reader<'_>, count: usize) -> Result<Vec<u64>, CodecError> {
     let values = ints::read_ints(input)?;
     if values.len() != count {
         return Err(CodecError::Corrupt(
