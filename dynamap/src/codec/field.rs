@@ -58,21 +58,43 @@ impl<T: Attribute> ViaDirect<T> for Via<T> {
     }
 }
 
+/// `Serialize`, under a name whose error says what a field's type needs: a type that is
+/// neither an [`Attribute`] nor serde's is reported at the field with this message.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be stored as an attribute: it implements neither `dynamap::Attribute` nor serde's `Serialize`",
+    label = "not storable",
+    note = "add `#[derive(dynamap::Attribute)]` (a struct with named fields, or an enum without data) or serde's `Serialize` and `Deserialize` to the type"
+)]
+pub trait SerializeField: Serialize {}
+
+impl<T: Serialize + ?Sized> SerializeField for T {}
+
+/// `DeserializeOwned`, under a name whose error says what a field's type needs (see
+/// [`SerializeField`]).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be read from an attribute: it implements neither `dynamap::Attribute` nor serde's `Deserialize`",
+    label = "not readable",
+    note = "add `#[derive(dynamap::Attribute)]` (a struct with named fields, or an enum without data) or serde's `Serialize` and `Deserialize` to the type"
+)]
+pub trait DeserializeField: DeserializeOwned {}
+
+impl<T: DeserializeOwned> DeserializeField for T {}
+
 /// The serde conversion, for every other type. Its methods' bounds make a type that is
-/// neither an [`Attribute`] nor serde's report the missing serde trait at the field.
+/// neither an [`Attribute`] nor serde's report so at the field.
 pub trait ViaSerde<T: ?Sized> {
     /// `value` as an attribute value, through its serde implementation.
     fn encode(&self, value: &T) -> Result<AttributeValue, AttributeError>
     where
-        T: Serialize;
-    /// An attribute value as a `T`, through `serde_dynamo`.
+        T: SerializeField;
+    /// An attribute value as a `T`, through its serde implementation.
     fn decode(&self, value: AttributeValue) -> Result<T, AttributeError>
     where
-        T: DeserializeOwned;
+        T: DeserializeField;
     /// Inserts `value` into `item` as attribute `name`, through its serde implementation.
     fn insert(&self, item: &mut Item, name: String, value: &T) -> Result<(), AttributeError>
     where
-        T: Serialize;
+        T: SerializeField;
     /// Compresses `value` through serde into binary attribute `attribute`.
     fn compress_into(
         &self,
@@ -98,21 +120,21 @@ pub trait ViaSerde<T: ?Sized> {
 impl<T: ?Sized> ViaSerde<T> for &Via<T> {
     fn encode(&self, value: &T) -> Result<AttributeValue, AttributeError>
     where
-        T: Serialize,
+        T: SerializeField,
     {
         serialized(value)
     }
 
     fn decode(&self, value: AttributeValue) -> Result<T, AttributeError>
     where
-        T: DeserializeOwned,
+        T: DeserializeField,
     {
         deserialized(value)
     }
 
     fn insert(&self, item: &mut Item, name: String, value: &T) -> Result<(), AttributeError>
     where
-        T: Serialize,
+        T: SerializeField,
     {
         item.insert(name, serialized(value)?);
         Ok(())

@@ -51,8 +51,8 @@ pub use dynamap_derive::Columnar;
 pub use error::CodecError;
 #[doc(hidden)]
 pub use field::{
-    Via, ViaDirect, ViaSerde, decoded, deserialized, encoded, inserted, missing_attribute, present,
-    serialized,
+    DeserializeField, SerializeField, Via, ViaDirect, ViaSerde, decoded, deserialized, encoded,
+    inserted, missing_attribute, present, serialized,
 };
 
 /// A DynamoDB item: attribute names to values.

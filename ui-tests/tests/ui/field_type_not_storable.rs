@@ -1,5 +1,5 @@
-// A field type that is neither an `Attribute` nor serde's: the missing serde traits are
-// reported at the field's type.
+// A field type that is neither an `Attribute` nor serde's: reported at the field's type,
+// naming both ways to make it storable.
 use dynamap::{Entity, Table};
 
 #[derive(Table)]
