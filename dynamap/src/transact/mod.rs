@@ -27,16 +27,16 @@ mod actions;
 mod failure;
 mod get;
 mod limits;
+mod write;
 
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::TransactWriteItem;
-use tracing::Instrument;
 
 pub use failure::{ActionFailure, describe};
 pub use get::{ReadResults, Slot, TransactGet};
 
 use actions::{check_action, delete_action};
 pub(crate) use actions::{put_action, raw_delete, raw_put};
+use write::send_actions;
 
 use crate::codec::Item;
 use crate::expr::Condition;
@@ -44,7 +44,7 @@ use crate::key::Key;
 use crate::ops::condition::versioned_item;
 use crate::ops::sync::SyncedWrite;
 use crate::ops::sync_tx::{SyncedAction, SyncedDelete, SyncedPut};
-use crate::ops::{PutMode, call_span, key_item};
+use crate::ops::{PutMode, key_item};
 use crate::{Db, Entity, Error, Result};
 
 /// The most actions DynamoDB accepts in one transaction.
@@ -505,46 +505,3 @@ impl<'a> Transaction<'a> {
 /// How many times a transaction with lookup maintenance is read and sent again after
 /// losing a race to a concurrent write.
 const MAX_SYNC_ROUNDS: u32 = 50;
-
-/// Checks and sends `actions` as one TransactWriteItems.
-async fn send_actions(db: &Db, actions: Vec<Action>, token: Option<String>) -> Result<()> {
-    limits::validate(&actions)?;
-    if actions.is_empty() {
-        return Ok(());
-    }
-    let described: Vec<(&'static str, &'static str, bool)> = actions
-        .iter()
-        .map(|a| (a.entity, a.operation, a.version_only))
-        .collect();
-    let entity = described.first().map_or("", |d| d.0);
-    let span = call_span("TransactWriteItems", db.table_name(), entity);
-    let result = db
-        .client()
-        .transact_write_items()
-        .set_transact_items(Some(actions.into_iter().map(|a| a.write).collect()))
-        .set_client_request_token(token)
-        .set_return_consumed_capacity(crate::ops::capacity_wanted())
-        .send()
-        .instrument(span.clone())
-        .await;
-    match result {
-        Ok(output) => {
-            let total: f64 = output
-                .consumed_capacity()
-                .iter()
-                .filter_map(|c| c.capacity_units())
-                .sum();
-            span.in_scope(|| tracing::debug!(consumed_capacity = total, "dynamodb call done"));
-            Ok(())
-        }
-        Err(err) => match err.as_service_error() {
-            Some(TransactWriteItemsError::TransactionCanceledException(canceled)) => {
-                let reasons = failure::failures(canceled.cancellation_reasons(), |i| {
-                    described.get(i).copied().unwrap_or(("", "", false))
-                });
-                Err(Error::TransactionCanceled { reasons })
-            }
-            _ => Err(Error::service("TransactWriteItems", err)),
-        },
-    }
-}
