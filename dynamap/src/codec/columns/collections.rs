@@ -1,8 +1,8 @@
-//! `Vec` and map columns: each value's length, then one column of every element (or every
-//! key and every value) of the whole list, so the elements of all the records share a
-//! column as the records' fields do.
+//! `Vec`, set and map columns: each value's length, then one column of every element (or
+//! every key and every value) of the whole list, so the elements of all the records share
+//! a column as the records' fields do.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::{BuildHasher, Hash};
 
 use super::numbers::read_counted;
@@ -43,20 +43,35 @@ fn split<T, C: FromIterator<T>>(elements: Vec<T>, lengths: &[usize]) -> Vec<C> {
         .collect()
 }
 
-impl<T: Columnar> Columnar for Vec<T> {
-    fn encode_column<'a, I>(values: I, out: &mut Vec<u8>)
-    where
-        I: Iterator<Item = &'a Self> + Clone,
-        Self: 'a,
-    {
-        encode_lengths(values.clone().map(Vec::len), out);
-        T::encode_column(values.flatten(), out);
-    }
+/// Lists and sets are their lengths, then a column of every element.
+macro_rules! lists {
+    ($($list:ident<T $(, $hasher:ident)?> $(where T: $($bound:path),+)?;)*) => {$(
+        impl<T $(, $hasher)?> Columnar for $list<T $(, $hasher)?>
+        where
+            T: Columnar $($(+ $bound)+)?,
+            $($hasher: BuildHasher + Default,)?
+        {
+            fn encode_column<'a, I>(values: I, out: &mut Vec<u8>)
+            where
+                I: Iterator<Item = &'a Self> + Clone,
+                Self: 'a,
+            {
+                encode_lengths(values.clone().map(|list| list.len()), out);
+                T::encode_column(values.flatten(), out);
+            }
 
-    fn decode_column(input: &mut Reader<'_>, count: usize) -> Result<Vec<Self>, CodecError> {
-        let (lengths, total) = decode_lengths(input, count)?;
-        Ok(split(T::decode_column(input, total)?, &lengths))
-    }
+            fn decode_column(input: &mut Reader<'_>, count: usize) -> Result<Vec<Self>, CodecError> {
+                let (lengths, total) = decode_lengths(input, count)?;
+                Ok(split(T::decode_column(input, total)?, &lengths))
+            }
+        }
+    )*};
+}
+
+lists! {
+    Vec<T>;
+    HashSet<T, S> where T: Eq, Hash;
+    BTreeSet<T> where T: Ord;
 }
 
 /// Maps are their lengths, a column of every key, then a column of every value.
@@ -122,6 +137,8 @@ mod tests {
             BTreeMap::new(),
         ]);
         round_trip(&[HashMap::from([(7_u8, vec![true, false])]), HashMap::new()]);
+        round_trip(&[HashSet::from([3_i32, 4]), HashSet::new()]);
+        round_trip(&[BTreeSet::from(["b".to_owned(), "a".into()])]);
         round_trip::<Vec<u8>>(&[]);
     }
 

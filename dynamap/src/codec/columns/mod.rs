@@ -19,7 +19,7 @@
 //! string   the column's distinct strings (count, then each length-prefixed), then a code each
 //! enum     the variant names (count, then each length-prefixed), then a code each
 //! option   one presence byte each, then the inner type's column for the present values
-//! Vec      each value's length (an integer stream), then one column of every element
+//! Vec, set each value's length (an integer stream), then one column of every element
 //! map      each value's length, a column of every key, then a column of every value
 //! ```
 //!
@@ -51,7 +51,7 @@ use super::columnar::Reader;
 /// Derive it on the element type of a `#[dynamap(compress)]` list, next to serde's derives:
 /// a struct with named fields (each field's type must be `Columnar` too), or a fieldless
 /// enum. It is implemented for the integers, `f32`, `f64`, `bool`, `String`, and `Option`,
-/// `Vec`, `HashMap` and `BTreeMap` of `Columnar` types. Serde's derives are still needed: items written before, in the serde formats,
+/// `Vec`, sets and maps of `Columnar` types. Serde's derives are still needed: items written before, in the serde formats,
 /// read through them.
 ///
 /// # Examples
@@ -83,7 +83,7 @@ use super::columnar::Reader;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no column form for `#[derive(Columnar)]`",
     label = "not `Columnar`",
-    note = "columns exist for integers, floats, `bool`, `String`, types that derive `Columnar`, and `Option`, `Vec` and maps of those; for other field types leave `#[derive(Columnar)]` off and the list is stored through serde"
+    note = "columns exist for integers, floats, `bool`, `String`, types that derive `Columnar`, and `Option`, `Vec`, sets and maps of those; for other field types leave `#[derive(Columnar)]` off and the list is stored through serde"
 )]
 pub trait Columnar: Sized {
     /// Writes `values` as this type's column.
