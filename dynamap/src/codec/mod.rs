@@ -26,6 +26,8 @@ pub mod epoch_seconds;
 mod error;
 mod field;
 mod number_text;
+#[cfg(test)]
+mod serde_shapes;
 mod serializer;
 #[cfg(feature = "time")]
 pub mod timestamp;

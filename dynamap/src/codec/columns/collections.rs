@@ -111,17 +111,7 @@ maps! {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn round_trip<T: Columnar + PartialEq + std::fmt::Debug>(values: &[T]) {
-        let mut out = Vec::new();
-        T::encode_column(values.iter(), &mut out);
-        let mut input = Reader::new(&out);
-        assert_eq!(
-            T::decode_column(&mut input, values.len()).expect("reads"),
-            values
-        );
-        assert!(input.is_empty());
-    }
+    use crate::codec::columns::round_trip;
 
     #[test]
     fn lists_and_maps_round_trip() {

@@ -145,3 +145,15 @@ fn check_count(input: &Reader<'_>, count: usize, per_value: usize) -> Result<(),
     }
     Ok(())
 }
+
+/// Writes `values` as `T`'s column and reads them back whole; the column's bytes.
+#[cfg(test)]
+fn round_trip<T: Columnar + PartialEq + std::fmt::Debug>(values: &[T]) -> Vec<u8> {
+    let mut out = Vec::new();
+    T::encode_column(values.iter(), &mut out);
+    let mut input = Reader::new(&out);
+    let back = T::decode_column(&mut input, values.len()).expect("decodes");
+    assert!(input.is_empty());
+    assert_eq!(back, values);
+    out
+}

@@ -156,16 +156,7 @@ impl Columnar for f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn round_trip<T: Columnar + PartialEq + std::fmt::Debug>(values: &[T]) -> Vec<u8> {
-        let mut out = Vec::new();
-        T::encode_column(values.iter(), &mut out);
-        let mut input = Reader::new(&out);
-        let back = T::decode_column(&mut input, values.len()).expect("decodes");
-        assert!(input.is_empty());
-        assert_eq!(back, values);
-        out
-    }
+    use crate::codec::columns::round_trip;
 
     fn same_bits(values: &[f64]) {
         let mut out = Vec::new();

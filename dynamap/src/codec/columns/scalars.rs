@@ -101,17 +101,7 @@ impl<T: Columnar> Columnar for Option<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn round_trip<T: Columnar + PartialEq + std::fmt::Debug>(values: &[T]) {
-        let mut out = Vec::new();
-        T::encode_column(values.iter(), &mut out);
-        let mut input = Reader::new(&out);
-        assert_eq!(
-            T::decode_column(&mut input, values.len()).expect("decodes"),
-            values
-        );
-        assert!(input.is_empty());
-    }
+    use crate::codec::columns::round_trip;
 
     #[test]
     fn scalars_round_trip() {

@@ -132,10 +132,7 @@ impl<'de> de::Deserializer<'de> for Deserializer {
     }
 
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.0 {
-            AttributeValue::Null(true) => visitor.visit_unit(),
-            _ => Err(expected("unit")),
-        }
+        self.null(visitor, "unit")
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -143,10 +140,7 @@ impl<'de> de::Deserializer<'de> for Deserializer {
         _: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        match self.0 {
-            AttributeValue::Null(true) => visitor.visit_unit(),
-            _ => Err(expected("unit struct")),
-        }
+        self.null(visitor, "unit struct")
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -221,6 +215,16 @@ impl<'de> de::Deserializer<'de> for Deserializer {
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.deserialize_any(visitor)
+    }
+}
+
+impl Deserializer {
+    /// A `NULL` as the unit, or "Expected {what}".
+    fn null<'de, V: Visitor<'de>>(self, visitor: V, what: &str) -> Result<V::Value> {
+        match self.0 {
+            AttributeValue::Null(true) => visitor.visit_unit(),
+            _ => Err(expected(what)),
+        }
     }
 }
 

@@ -1,103 +1,17 @@
 //! The deserializer against `serde_dynamo`'s, which it must match value for value.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
 
 use aws_sdk_dynamodb::primitives::Blob;
 use proptest::prelude::*;
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 
 use super::from_attribute_value;
 use crate::codec::AttributeValue;
+use crate::codec::serde_shapes::{Colour, Everything, Point, Shape, Unit, Wrapper, everything};
 use crate::codec::serializer::to_attribute_value;
-
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-struct Unit;
-
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-struct Wrapper(String);
-
-#[derive(Serialize, Deserialize, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-enum Colour {
-    Red,
-    Green,
-}
-
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-enum Shape {
-    Dot,
-    Circle(f64),
-    Line(i32, i32),
-    Rect { w: u8, h: u8 },
-}
-
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-struct Point {
-    x: i16,
-    y: i16,
-}
-
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-struct Everything {
-    text: String,
-    flag: bool,
-    small: i8,
-    big: u64,
-    ratio: f32,
-    precise: f64,
-    letter: char,
-    missing: Option<u8>,
-    present: Option<String>,
-    unit: (),
-    unit_struct: Unit,
-    wrapper: Wrapper,
-    shapes: Vec<Shape>,
-    pair: (u16, String),
-    point: Point,
-    by_number: BTreeMap<u32, bool>,
-    by_flag: HashMap<bool, i64>,
-    by_colour: BTreeMap<Colour, Vec<i64>>,
-    #[serde(with = "bytes")]
-    raw: Vec<u8>,
-    #[serde(with = "serde_dynamo::string_set")]
-    tags: Vec<String>,
-    #[serde(with = "serde_dynamo::number_set")]
-    scores: HashSet<u32>,
-    #[serde(with = "serde_dynamo::binary_set")]
-    blobs: Vec<Bin>,
-    #[serde(default)]
-    defaulted: u8,
-    json: serde_json::Value,
-}
-
-/// A binary value, as a member of a binary set.
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-#[serde(transparent)]
-struct Bin(#[serde(with = "bytes")] Vec<u8>);
-
-/// Bytes through `serialize_bytes` and `deserialize_byte_buf`, as `serde_bytes` does.
-mod bytes {
-    use serde::de::{Deserializer, Visitor};
-
-    pub(super) fn serialize<S: serde::Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(v)
-    }
-
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
-        struct Bytes;
-        impl Visitor<'_> for Bytes {
-            type Value = Vec<u8>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("bytes")
-            }
-            fn visit_bytes<E>(self, v: &[u8]) -> Result<Vec<u8>, E> {
-                Ok(v.to_vec())
-            }
-        }
-        d.deserialize_byte_buf(Bytes)
-    }
-}
 
 /// What `serde_dynamo` reads from `value`, with an error as its message.
 fn serde_dynamo_reads<T: DeserializeOwned>(value: &AttributeValue) -> Result<T, String> {
@@ -116,40 +30,6 @@ fn same_as_serde_dynamo<T: DeserializeOwned + PartialEq + Debug>(value: &Attribu
         serde_dynamo_reads::<T>(value),
         "reading {value:?}"
     );
-}
-
-fn everything() -> Everything {
-    Everything {
-        text: "héllo".into(),
-        flag: true,
-        small: -8,
-        big: u64::MAX,
-        ratio: 0.1,
-        precise: -1.5e-300,
-        letter: 'x',
-        missing: None,
-        present: Some("p".into()),
-        unit: (),
-        unit_struct: Unit,
-        wrapper: Wrapper("w".into()),
-        shapes: vec![
-            Shape::Dot,
-            Shape::Circle(2.5),
-            Shape::Line(-1, 1),
-            Shape::Rect { w: 3, h: 4 },
-        ],
-        pair: (7, "seven".into()),
-        point: Point { x: -3, y: 9 },
-        by_number: BTreeMap::from([(1, true), (20, false)]),
-        by_flag: HashMap::from([(true, -1)]),
-        by_colour: BTreeMap::from([(Colour::Green, vec![1, -2])]),
-        raw: vec![0, 255, 7],
-        tags: vec!["x".into(), "y".into()],
-        scores: HashSet::from([3, 4]),
-        blobs: vec![Bin(vec![1, 2])],
-        defaulted: 0,
-        json: serde_json::json!({"n": 1, "f": 1.5, "neg": -3, "big": u64::MAX, "list": [true, null, "s"], "deep": {"k": []}}),
-    }
 }
 
 #[test]

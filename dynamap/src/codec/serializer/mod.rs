@@ -313,55 +313,7 @@ mod tests {
     use serde::Serialize;
 
     use super::*;
-
-    #[derive(Serialize)]
-    enum Shape {
-        Dot,
-        Circle(f64),
-        Line(i32, i32),
-        Rect { w: u8, h: u8 },
-    }
-
-    #[derive(Serialize)]
-    struct Unit;
-
-    #[derive(Serialize)]
-    struct Wrapper(String);
-
-    #[derive(Serialize)]
-    struct Everything {
-        text: String,
-        flag: bool,
-        small: i8,
-        big: u64,
-        ratio: f32,
-        letter: char,
-        missing: Option<u8>,
-        present: Option<String>,
-        unit: (),
-        unit_struct: Unit,
-        wrapper: Wrapper,
-        shapes: Vec<Shape>,
-        pair: (u16, String),
-        counts: BTreeMap<u32, bool>,
-        by_shape: BTreeMap<String, Vec<i64>>,
-        #[serde(with = "serde_bytes_as_bytes")]
-        raw: Vec<u8>,
-        #[serde(with = "serde_dynamo::string_set")]
-        tags: Vec<String>,
-        #[serde(with = "serde_dynamo::number_set")]
-        scores: Vec<u32>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        skipped: Option<u8>,
-        json: serde_json::Value,
-    }
-
-    /// Bytes through `serialize_bytes`, as `serde_bytes` would.
-    mod serde_bytes_as_bytes {
-        pub(super) fn serialize<S: serde::Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
-            s.serialize_bytes(v)
-        }
-    }
+    use crate::codec::serde_shapes::{Shape, everything};
 
     fn same_as_serde_dynamo<T: Serialize>(value: &T) {
         let direct = to_attribute_value(value).expect("serializes directly");
@@ -371,33 +323,7 @@ mod tests {
 
     #[test]
     fn every_shape_is_stored_as_serde_dynamo_stores_it() {
-        same_as_serde_dynamo(&Everything {
-            text: "héllo".into(),
-            flag: true,
-            small: -8,
-            big: u64::MAX,
-            ratio: 0.1,
-            letter: 'x',
-            missing: None,
-            present: Some("p".into()),
-            unit: (),
-            unit_struct: Unit,
-            wrapper: Wrapper("w".into()),
-            shapes: vec![
-                Shape::Dot,
-                Shape::Circle(2.5),
-                Shape::Line(-1, 1),
-                Shape::Rect { w: 3, h: 4 },
-            ],
-            pair: (7, "seven".into()),
-            counts: BTreeMap::from([(1, true), (20, false)]),
-            by_shape: BTreeMap::from([("a".to_owned(), vec![1, -2])]),
-            raw: vec![0, 255, 7],
-            tags: vec!["x".into(), "y".into()],
-            scores: vec![3, 4],
-            skipped: None,
-            json: serde_json::json!({"n": 1, "f": 1.5, "neg": -3, "list": [true, null, "s"], "deep": {"k": []}}),
-        });
+        same_as_serde_dynamo(&everything());
         same_as_serde_dynamo(&HashSet::from([1_u8, 2]));
         same_as_serde_dynamo(&Shape::Dot);
         same_as_serde_dynamo(&Vec::<String>::new());
