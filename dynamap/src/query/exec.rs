@@ -158,7 +158,8 @@ impl<T: Decode, S> Query<'_, T, S> {
             }
         }
 
-        let filter = super::read_filter::<T>(self.filter.as_ref(), self.include_expired, &mut p)?;
+        let filter =
+            super::filter::read_filter::<T>(self.filter.as_ref(), self.include_expired, &mut p)?;
 
         let mut key_attributes = vec![schema.pk];
         key_attributes.extend(schema.sk);

@@ -144,7 +144,7 @@ impl<T: Decode> Scan<'_, T> {
     }
 
     fn filter_expression(&self, p: &mut Placeholders) -> Result<Option<String>> {
-        super::read_filter::<T>(self.filter.as_ref(), self.include_expired, p)
+        super::filter::read_filter::<T>(self.filter.as_ref(), self.include_expired, p)
     }
 
     /// Every matching item, segments read concurrently and concatenated in segment order.
