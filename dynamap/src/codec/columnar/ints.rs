@@ -88,10 +88,8 @@ impl IntForm {
             // The series tried are those the differences found (the records' period), and
             // the whole column as one.
             let period = best_lag.map_or(1, |(lag, _)| lag);
-            for lag in [period, 1]
-                .into_iter()
-                .take(if period == 1 { 1 } else { 2 })
-            {
+            let periods: &[usize] = if period == 1 { &[1] } else { &[period, 1] };
+            for &lag in periods {
                 // Each value that differs from the one before it in its series costs a
                 // byte at least: drifting values (timestamps) stop here, before any
                 // divisor is looked for.
