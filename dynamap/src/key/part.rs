@@ -117,6 +117,11 @@ impl std::error::Error for KeyPartError {}
 /// assert_eq!(a.values()?, b.values()?);
 /// # Ok::<(), dynamap::KeyError>(())
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "a `{Self}` cannot be given for a key part of type `{T}`",
+    label = "expected a `{T}` or a reference to one",
+    note = "key builders take the key field's own type, a reference to it, or `&str` for a `String` field"
+)]
 pub trait KeyArg<T: KeyPart> {
     /// Appends the part's text, as [`KeyPart::write_key_part`].
     fn write_key_arg(&self, out: &mut String) -> Result<(), KeyPartError>;
