@@ -16,7 +16,7 @@ use crate::codec::CodecError;
 /// use dynamap::codec::{Codec, Compression, compress, decompress};
 ///
 /// let levels: Vec<u32> = (0..1_000).map(|i| i % 7).collect();
-/// let stored = compress(&levels, &Compression::DEFAULT.codec(Codec::Bzip2 { level: 9 }))?;
+/// let stored = compress(&levels, &Compression::DEFAULT.codec(Codec::Zstd { level: 19 }))?;
 /// assert_eq!(decompress::<Vec<u32>>(&stored)?, levels);
 /// assert_eq!(Codec::DEFAULT.name(), "zstd");
 /// # Ok::<(), dynamap::codec::CodecError>(())

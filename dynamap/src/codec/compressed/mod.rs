@@ -95,9 +95,9 @@ impl Format {
 /// ```
 /// use dynamap::codec::{Codec, Compression, compress};
 ///
-/// // What `#[dynamap(compress(codec = "snappy", budget = 4096))]` writes with; writes of
-/// // an entity check the budget before sending (`Error::CompressedTooLarge`).
-/// let settings = Compression::DEFAULT.codec(Codec::Snappy).budget(4096);
+/// // What `#[dynamap(compress(level = 19, budget = 4096))]` writes with; writes of an
+/// // entity check the budget before sending (`Error::CompressedTooLarge`).
+/// let settings = Compression::DEFAULT.codec(Codec::Zstd { level: 19 }).budget(4096);
 /// let stored = compress(&vec![7u64; 1_000], &settings)?;
 /// assert!(stored.len() <= settings.budget);
 /// # Ok::<(), dynamap::codec::CodecError>(())
