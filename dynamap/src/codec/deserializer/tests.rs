@@ -5,8 +5,8 @@ use std::fmt::Debug;
 
 use aws_sdk_dynamodb::primitives::Blob;
 use proptest::prelude::*;
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 use super::from_attribute_value;
 use crate::codec::AttributeValue;
@@ -74,6 +74,56 @@ fn the_alternative_forms_serde_dynamo_accepts_read_too() {
         "-170141183460469231731687303715884105728".into(),
         s("min"),
     )])));
+}
+
+/// Serde's buffered shapes: flattened fields, untagged and internally tagged enums, which
+/// read through `deserialize_any` into serde's own buffer first.
+#[test]
+fn buffered_shapes_read_as_serde_dynamo_reads_them() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Outer {
+        id: String,
+        #[serde(flatten)]
+        point: Point,
+        #[serde(flatten)]
+        rest: HashMap<String, serde_json::Value>,
+    }
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    #[serde(untagged)]
+    enum Loose {
+        Number(f64),
+        Text(String),
+        Pair { a: u8, b: Option<bool> },
+    }
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    #[serde(tag = "type")]
+    enum Tagged {
+        Dot,
+        Circle { r: f32 },
+    }
+    let outer = Outer {
+        id: "o".into(),
+        point: Point { x: 1, y: -1 },
+        rest: HashMap::from([("extra".to_owned(), serde_json::json!([1, "two"]))]),
+    };
+    for value in [
+        to_attribute_value(&outer),
+        to_attribute_value(&vec![
+            Loose::Number(1.5),
+            Loose::Text("t".into()),
+            Loose::Pair { a: 2, b: None },
+        ]),
+        to_attribute_value(&vec![Tagged::Dot, Tagged::Circle { r: 0.5 }]),
+    ] {
+        let value = value.expect("serializes");
+        same_as_serde_dynamo::<Outer>(&value);
+        same_as_serde_dynamo::<Vec<Loose>>(&value);
+        same_as_serde_dynamo::<Vec<Tagged>>(&value);
+    }
+    assert_eq!(
+        reads::<Outer>(&to_attribute_value(&outer).expect("serializes")),
+        Ok(outer)
+    );
 }
 
 #[test]
