@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Every number comes from the same run on the same DynamoDB Local (started by
-//! `dynamap::local`, or `AWS_ENDPOINT_URL_DYNAMODB`), and the comparisons are ratios:
+//! `dynamap-local`, or `AWS_ENDPOINT_URL_DYNAMODB`), and the comparisons are ratios:
 //!
 //! 1. Throughput: `db.batch_write().put_all(..)` against a raw writer that pre-converts the
 //!    items, sends `BatchWriteItem` calls of 25 with the same concurrency, and resends
@@ -23,8 +23,8 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, Select, WriteRequest};
-use dynamap::local::{DynamoLocal, Faults};
 use dynamap::{Db, Entity, Table};
+use dynamap_local::{DynamoLocal, Faults};
 use futures_util::stream::{self, StreamExt};
 use serde_json::json;
 

@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Every number is a ratio against a baseline measured in the same run, on the same
-//! DynamoDB Local (started by `dynamap::local`, or `AWS_ENDPOINT_URL_DYNAMODB`):
+//! DynamoDB Local (started by `dynamap-local`, or `AWS_ENDPOINT_URL_DYNAMODB`):
 //!
 //! 1. Query throughput: the whole partition read with `db.query(..).all()` against the SDK's
 //!    query paginator plus a hand-written decoder, issuing the same request.
@@ -27,8 +27,8 @@ use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
-use dynamap::local::DynamoLocal;
 use dynamap::{Db, Entity, Table};
+use dynamap_local::DynamoLocal;
 use futures_util::StreamExt;
 use time::OffsetDateTime;
 use time::format_description::FormatItem;

@@ -8,7 +8,7 @@
 //! ```
 //!
 //! Every cell runs in the same process on the same DynamoDB Local (started by
-//! `dynamap::local`, or `AWS_ENDPOINT_URL_DYNAMODB`), each into a fresh table:
+//! `dynamap-local`, or `AWS_ENDPOINT_URL_DYNAMODB`), each into a fresh table:
 //!
 //! - The workload is `N` events over a few cars, in arrival order. A collision is an event
 //!   whose (car, millisecond) already has an event; exactly `rate * N` events are
@@ -36,9 +36,9 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use aws_sdk_dynamodb::types::Select;
-use dynamap::local::DynamoLocal;
 use dynamap::timeseries::rows::{WriteOutcome, WritePath, WriteStatus};
 use dynamap::{Db, Entity, Table};
+use dynamap_local::DynamoLocal;
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 use serde_json::{Value, json};
 

@@ -25,10 +25,10 @@
 
 use std::collections::BTreeSet;
 
-use dynamap::local::DynamoLocal;
 use dynamap::timeseries::rolling::{RolledTable, RollingTables, TableNaming, WEEK_MS, WriteMonth};
 use dynamap::timeseries::rows::{WriteOutcome, WritePath};
 use dynamap::{Entity, Table};
+use dynamap_local::DynamoLocal;
 use futures_util::TryStreamExt;
 use time::OffsetDateTime;
 use time::macros::format_description;

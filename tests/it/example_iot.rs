@@ -9,10 +9,10 @@
 use std::collections::BTreeSet;
 
 use dynamap::codec::{AttributeValue, Item};
-use dynamap::local::DynamoLocal;
 use dynamap::timeseries::rolling::{
     RolledTable, SUNDAY_ORIGIN_MS, TableNaming, WEEK_MS, WriteMonth,
 };
+use dynamap_local::DynamoLocal;
 
 use crate::examples::run_example;
 

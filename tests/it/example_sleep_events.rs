@@ -3,7 +3,7 @@
 //! under the seed's 32 KB budget whose header records the codec.
 
 use dynamap::codec::{AttributeValue, Codec, Format, Header};
-use dynamap::local::DynamoLocal;
+use dynamap_local::DynamoLocal;
 
 use crate::examples::run_example;
 

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use dynamap::local::DynamoLocal;
+use dynamap_local::DynamoLocal;
 
 /// The example's binary, built by `cargo test` beside the test binaries (or built now when
 /// only this test target was built).

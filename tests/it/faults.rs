@@ -2,7 +2,7 @@
 
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use dynamap::Db;
-use dynamap::local::{DynamoLocal, Fault, Faults};
+use dynamap_local::{DynamoLocal, Fault, Faults};
 
 use crate::models::{App, Reading, Sensor, sensor};
 

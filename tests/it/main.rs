@@ -39,8 +39,8 @@ mod upserts;
 mod write_models;
 mod writes;
 
-use dynamap::local::DynamoLocal;
 use dynamap::{Db, Table};
+use dynamap_local::DynamoLocal;
 
 /// A new, empty table with layout `T`, named after the test.
 pub(crate) async fn fresh_db<T: Table>(test: &str) -> Db {

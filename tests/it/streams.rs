@@ -3,9 +3,9 @@
 
 use dynamap::Db;
 use dynamap::admin::StreamView;
-use dynamap::local::DynamoLocal;
 use dynamap::streams::aws_sdk_dynamodbstreams::types::{Record, ShardIteratorType};
 use dynamap::streams::{ChangeKind, decode};
+use dynamap_local::DynamoLocal;
 use time::macros::datetime;
 
 use crate::models::{App, Reading, Sensor, SensorItem, sensor};

@@ -6,8 +6,8 @@ use aws_sdk_dynamodb::types::{
     ProjectionType, ScalarAttributeType, StreamViewType,
 };
 use dynamap::admin::{Drift, StreamView};
-use dynamap::local::DynamoLocal;
 use dynamap::{Db, Error, Table};
+use dynamap_local::DynamoLocal;
 
 use crate::models::App;
 

@@ -8,9 +8,9 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use dynamap::local::{DynamoLocal, Faults};
 use dynamap::timeseries::rolling::{RollingTables, TableNaming, WEEK_MS, WriteMonth};
 use dynamap::{Entity, Table};
+use dynamap_local::{DynamoLocal, Faults};
 use futures_util::TryStreamExt;
 
 #[derive(Table)]

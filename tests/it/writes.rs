@@ -382,7 +382,7 @@ async fn a_lookup_guards_uniqueness() {
 
 #[tokio::test]
 async fn concurrent_location_changes_under_faults_leave_one_matching_lookup_each() {
-    use dynamap::local::{DynamoLocal, Faults};
+    use dynamap_local::{DynamoLocal, Faults};
     const SENSORS: usize = 20;
     const TASKS: usize = 50;
     const CHANGES_PER_TASK: usize = 20;

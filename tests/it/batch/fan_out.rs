@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 
 use dynamap::Error;
 use dynamap::batch::WriteAction;
-use dynamap::local::Faults;
 use dynamap::retry::RetryPolicy;
+use dynamap_local::Faults;
 
 use super::{assert_exactly_once, fan_out, faulty_db, keys_of};
 

@@ -1,6 +1,6 @@
 //! Batch gets: order, duplicates, missing and bad keys, unprocessed keys.
 
-use dynamap::local::Faults;
+use dynamap_local::Faults;
 
 use super::{event_time, fan_out, faulty_db};
 use crate::models::TimelineEntry;

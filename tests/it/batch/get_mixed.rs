@@ -1,7 +1,7 @@
 //! Batch gets of several entity types, decoded through an entity enum.
 
 use dynamap::Error;
-use dynamap::local::Faults;
+use dynamap_local::Faults;
 use time::macros::datetime;
 
 use super::faulty_db;

@@ -9,8 +9,8 @@ mod write;
 use std::collections::HashSet;
 
 use dynamap::batch::FailedWrite;
-use dynamap::local::{DynamoLocal, Faults};
 use dynamap::{Db, Entity};
+use dynamap_local::{DynamoLocal, Faults};
 use time::OffsetDateTime;
 
 use crate::models::{App, TimelineEntry};

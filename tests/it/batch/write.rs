@@ -4,8 +4,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use dynamap::batch::{Progress, WriteAction};
-use dynamap::local::{DynamoLocal, Faults};
 use dynamap::{Db, Error};
+use dynamap_local::{DynamoLocal, Faults};
 
 use super::{event_time, fan_out, faulty_db, stored_count};
 use crate::fresh_db;

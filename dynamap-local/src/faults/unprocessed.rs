@@ -8,8 +8,8 @@ use aws_smithy_types::byte_stream::ByteStream;
 use serde_json::{Map, Value};
 
 use super::Faults;
-use super::http::json_response;
-use crate::retry::SplitMix64;
+use super::response::json_response;
+use crate::rng::SplitMix64;
 
 /// Forwards `request` with some items removed, then adds those to the response as
 /// unprocessed. Requests it cannot read pass through unchanged.

@@ -1,6 +1,7 @@
 //! Fault injection for tests: see [`Faults`].
 
 mod http;
+mod response;
 mod unprocessed;
 
 use std::fmt;
@@ -9,14 +10,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use aws_sdk_dynamodb::config::SharedHttpClient;
 
-use crate::retry::{SplitMix64, mix};
+use crate::rng::{SplitMix64, mix};
 
 /// A fault chosen for one call.
 ///
 /// # Examples
 ///
 /// ```
-/// use dynamap::local::{Fault, Faults};
+/// use dynamap_local::{Fault, Faults};
 ///
 /// let faults = Faults::seeded(7).throttle(1.0).only(["BatchWriteItem"]);
 /// assert_eq!(faults.decide("BatchWriteItem", 0), Some(Fault::Throttle));
@@ -38,10 +39,10 @@ pub enum Fault {
 /// reproducibly from a seed.
 ///
 /// ```no_run
-/// use dynamap::local::{DynamoLocal, Faults};
+/// use dynamap_local::{DynamoLocal, Faults};
 /// # #[derive(dynamap::Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 ///
-/// # async fn t() -> dynamap::Result<()> {
+/// # async fn t() -> dynamap_local::Result<()> {
 /// let faults = Faults::seeded(42).throttle(0.05).server_error(0.01).unprocessed(0.05);
 /// let db = DynamoLocal::shared()?.fresh_db_with_faults::<App>("fanout", &faults).await?;
 /// // ... run the code under test against `db` ...
@@ -106,8 +107,8 @@ struct State {
 /// ```no_run
 /// # use dynamap::Table;
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-/// # async fn example() -> dynamap::Result<()> {
-/// use dynamap::local::{DynamoLocal, Faults};
+/// # async fn example() -> dynamap_local::Result<()> {
+/// use dynamap_local::{DynamoLocal, Faults};
 /// let faults = Faults::seeded(1).unprocessed(0.2);
 /// let db = DynamoLocal::shared()?.fresh_db_with_faults::<App>("counts", &faults).await?;
 /// // ... run the code under test ...
@@ -202,7 +203,7 @@ impl Faults {
         SharedHttpClient::new(http::FaultyClient::new(inner, self.clone()))
     }
 
-    /// Wraps the HTTP client the `local` feature's clients use (hyper with rustls).
+    /// Wraps the HTTP client this crate's clients use (hyper with rustls).
     pub fn wrap_default(&self) -> SharedHttpClient {
         self.wrap(super::client::http_client())
     }

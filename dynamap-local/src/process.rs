@@ -69,7 +69,7 @@ impl Server {
 
     fn start_once(cache: &Path, distribution: &Path) -> Result<Self, Failed> {
         let port =
-            free_port().map_err(|e| Error::Local(format!("cannot find a free local port: {e}")))?;
+            free_port().map_err(|e| Error::Setup(format!("cannot find a free local port: {e}")))?;
         let (log, output) = open_log(cache, port);
         let mut command = java_command(distribution, port);
         // DynamoDB Local may write files next to where it runs; keep them out of the user's crate.
@@ -85,12 +85,12 @@ impl Server {
                 let _ = fs::remove_file(log);
             }
             match e.kind() {
-                io::ErrorKind::NotFound => Error::Local(
+                io::ErrorKind::NotFound => Error::Setup(
                     "java not found: install a Java runtime, version 17 or newer (or set \
                      JAVA_HOME), or set AWS_ENDPOINT_URL_DYNAMODB to a running DynamoDB"
                         .to_owned(),
                 ),
-                _ => Error::Local(format!("cannot start java: {e}")),
+                _ => Error::Setup(format!("cannot start java: {e}")),
             }
         })?;
         let mut server = Server {
@@ -117,7 +117,7 @@ impl Server {
             // Checked after the request too: if Java lost the port to another DynamoDB Local,
             // that one would answer in its place.
             if let Some(status) = children::exit_status(self.id) {
-                let e = Error::Local(format!(
+                let e = Error::Setup(format!(
                     "java exited ({status}) before DynamoDB Local answered; its output is in {}",
                     self.log_name()
                 ));
@@ -133,7 +133,7 @@ impl Server {
                 Err(e) => e.to_string(),
             };
             if Instant::now() >= deadline {
-                return Err(Failed::Other(Error::Local(format!(
+                return Err(Failed::Other(Error::Setup(format!(
                     "DynamoDB Local on port {} did not answer ListTables within {} s \
                      (last try: {last}); its output is in {}",
                     self.port,
