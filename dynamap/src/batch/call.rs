@@ -1,4 +1,5 @@
 //! What batch writes and reads share: the call context, error classification, waiting.
+//! The retry loop itself is in [`driver`](super::driver).
 
 use std::time::Duration;
 
@@ -63,54 +64,11 @@ impl<'a> Ctx<'a> {
     }
 
     /// Waits before the next call, after `stalls` calls in a row made no progress.
-    async fn back_off(&self, stalls: u32, rng: &mut SplitMix64) {
+    pub(super) async fn back_off(&self, stalls: u32, rng: &mut SplitMix64) {
         let delay = self.retry.delay(stalls, rng);
         if delay > Duration::ZERO {
             self.sleep.sleep(delay).await;
         }
-    }
-}
-
-/// The retry bookkeeping of one chunk, shared by batch gets and writes: a chunk is sent
-/// again until nothing is left, or until the policy's number of calls in a row make no
-/// progress.
-pub(super) struct ChunkRetry {
-    operation: &'static str,
-    calls: u32,
-    stalls: u32,
-    rng: SplitMix64,
-}
-
-impl ChunkRetry {
-    pub(super) fn new(operation: &'static str, seed: u64) -> Self {
-        Self {
-            operation,
-            calls: 0,
-            stalls: 0,
-            rng: SplitMix64::seeded(seed),
-        }
-    }
-
-    /// After a call that left `left` of the `before` entries it was sent with (and failed
-    /// retryably with `last_error`, if it failed): waits and returns `Ok` when the chunk
-    /// should be sent again, or the error its remaining entries fail with.
-    pub(super) async fn next(
-        &mut self,
-        ctx: &Ctx<'_>,
-        before: usize,
-        left: usize,
-        last_error: Option<Error>,
-    ) -> Result<(), Error> {
-        self.calls += 1;
-        self.stalls = if left < before { 0 } else { self.stalls + 1 };
-        if self.stalls >= ctx.retry.attempts() {
-            return Err(last_error.unwrap_or(Error::Unprocessed {
-                operation: self.operation,
-                attempts: self.calls,
-            }));
-        }
-        ctx.back_off(self.stalls, &mut self.rng).await;
-        Ok(())
     }
 }
 

@@ -1,22 +1,18 @@
-//! The batch get builder and its report.
+//! The batch get builder.
 
 use std::fmt;
 use std::future::{Future, IntoFuture};
 use std::marker::PhantomData;
 use std::pin::Pin;
-use std::sync::Arc;
 
 use super::call::Settings;
-use super::{ItemKey, get_exec};
+use super::{BatchGetReport, ItemKey, get_exec};
 use crate::codec::Item;
 use crate::key::{Key, KeyError};
 use crate::query::{Decode, UnknownEntity};
 use crate::retry::RetryPolicy;
 use crate::table::Table;
 use crate::{Db, Entity, Error, Result};
-
-/// The most keys one `BatchGetItem` call may hold.
-pub const MAX_GET_CHUNK: usize = 100;
 
 /// A pending read of many items, sent when awaited: of one entity type (made by
 /// [`Db::batch_get`]), or of several, decoded into an enum deriving `EntityEnum` by each
@@ -219,54 +215,5 @@ impl<T> fmt::Debug for BatchGet<'_, T> {
             .field("keys", &self.keys.len())
             .field("consistent", &self.consistent)
             .finish_non_exhaustive()
-    }
-}
-
-/// What a batch get found: one entry per key given, in the same order.
-#[derive(Debug)]
-#[non_exhaustive]
-pub struct BatchGetReport<E> {
-    /// `items[i]` is the item the `i`-th key names: `None` when there is no such item, or
-    /// when reading it failed (then `failed` says so).
-    pub items: Vec<Option<E>>,
-    /// Every key that could not be read or decoded, by position.
-    pub failed: Vec<FailedGet>,
-    /// The read capacity units the calls consumed, when asked for with
-    /// [`track_capacity`](BatchGet::track_capacity).
-    pub consumed_capacity: Option<f64>,
-}
-
-impl<E> BatchGetReport<E> {
-    /// True when every key was read: each `None` in [`items`](Self::items) means "no item".
-    pub fn is_complete(&self) -> bool {
-        self.failed.is_empty()
-    }
-
-    /// The items found, in key order, without the gaps.
-    pub fn found(self) -> impl Iterator<Item = E> {
-        self.items.into_iter().flatten()
-    }
-}
-
-/// One key of a batch get that could not be read or decoded.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct FailedGet {
-    /// The key's position in the input.
-    pub index: usize,
-    /// The key; `None` when it could not be rendered.
-    pub key: Option<ItemKey>,
-    /// Why: the key's own error, the last error of the call it was in,
-    /// [`Error::Unprocessed`], or the error decoding the item.
-    pub error: Arc<Error>,
-}
-
-impl fmt::Display for FailedGet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "key #{}", self.index)?;
-        if let Some(key) = &self.key {
-            write!(f, " {key}")?;
-        }
-        write!(f, ": {}", self.error)
     }
 }

@@ -2,16 +2,17 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::future::Future;
 use std::sync::Arc;
 
 use futures_util::StreamExt;
 use futures_util::stream;
 
-use super::ItemKey;
-use super::call::{ChunkRetry, Ctx, Settings};
-use super::get::{BatchGetReport, FailedGet, MAX_GET_CHUNK};
-use super::get_call::{OPERATION, Target, call, key_of};
+use super::call::{Ctx, Settings};
+use super::driver::{Chunk, drive};
+use super::get_call::{Answer, OPERATION, Target, call, key_of};
 use super::pending::has_key;
+use super::{BatchGetReport, FailedGet, ItemKey, MAX_GET_CHUNK};
 use crate::codec::Item;
 use crate::key::KeyError;
 use crate::ops::expiry;
@@ -155,48 +156,62 @@ struct ChunkOutcome {
     capacity: f64,
 }
 
-/// Reads one chunk until every key is answered, or until `max_attempts` calls in a row
-/// make no progress.
+/// One chunk's keys on their way: those still pending, and what was found so far.
+struct GetChunk {
+    pending: Vec<ItemKey>,
+    target: Target,
+    outcome: ChunkOutcome,
+}
+
+impl Chunk for GetChunk {
+    type Answer = Answer;
+    const OPERATION: &'static str = OPERATION;
+
+    fn pending(&self) -> usize {
+        self.pending.len()
+    }
+
+    fn call<'c>(
+        &'c mut self,
+        ctx: &'c Ctx<'c>,
+    ) -> impl Future<Output = Result<Answer, (Error, bool)>> + Send + 'c {
+        call(ctx, &self.pending, self.target)
+    }
+
+    fn absorb(&mut self, answer: Answer) {
+        self.outcome.items.extend(answer.found);
+        self.outcome.capacity += answer.capacity;
+        let (unprocessed, names) = (answer.unprocessed, self.target.names);
+        self.pending
+            .retain(|key| unprocessed.iter().any(|u| has_key(u, names, key)));
+    }
+}
+
+/// Reads one chunk until every key is answered, or until the policy gives up on it.
 async fn get_chunk(
     ctx: &Ctx<'_>,
-    mut pending: Vec<ItemKey>,
+    pending: Vec<ItemKey>,
     target: Target,
     seed: u64,
 ) -> ChunkOutcome {
-    let mut retry = ChunkRetry::new(OPERATION, seed);
-    let mut outcome = ChunkOutcome {
+    let outcome = ChunkOutcome {
         items: Vec::with_capacity(pending.len()),
         failed: Vec::new(),
         capacity: 0.0,
     };
-    loop {
-        let before = pending.len();
-        let last_error = match call(ctx, &pending, target).await {
-            Ok(answer) => {
-                outcome.items.extend(answer.found);
-                outcome.capacity += answer.capacity;
-                let unprocessed = answer.unprocessed;
-                pending.retain(|key| unprocessed.iter().any(|u| has_key(u, target.names, key)));
-                None
-            }
-            Err((error, true)) => Some(error),
-            Err((error, false)) => return outcome.fail_all(pending, error),
-        };
-        if pending.is_empty() {
-            return outcome;
-        }
-        let left = pending.len();
-        if let Err(error) = retry.next(ctx, before, left, last_error).await {
-            return outcome.fail_all(pending, error);
-        }
-    }
-}
-
-impl ChunkOutcome {
-    fn fail_all(mut self, pending: Vec<ItemKey>, error: Error) -> Self {
-        let error = Arc::new(error);
-        let failed = pending.into_iter().map(|key| (key, Arc::clone(&error)));
-        self.failed.extend(failed);
-        self
-    }
+    let mut chunk = GetChunk {
+        pending,
+        target,
+        outcome,
+    };
+    let Some(error) = drive(ctx, &mut chunk, seed).await else {
+        return chunk.outcome;
+    };
+    let error = Arc::new(error);
+    let failed = chunk
+        .pending
+        .into_iter()
+        .map(|key| (key, Arc::clone(&error)));
+    chunk.outcome.failed.extend(failed);
+    chunk.outcome
 }

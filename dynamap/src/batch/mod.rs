@@ -88,19 +88,28 @@
 
 mod call;
 mod chunk;
+mod driver;
 mod get;
 mod get_call;
 mod get_exec;
+mod get_report;
 mod pending;
-mod report;
 mod write;
 mod write_exec;
+mod write_report;
 
 use std::fmt;
 
-pub use get::{BatchGet, BatchGetReport, FailedGet, MAX_GET_CHUNK};
-pub use report::{BatchWriteReport, FailedWrite, Progress, WriteAction};
-pub use write::{BatchWrite, MAX_WRITE_CHUNK};
+pub use get::BatchGet;
+pub use get_report::{BatchGetReport, FailedGet};
+pub use write::BatchWrite;
+pub use write_report::{BatchWriteReport, FailedWrite, Progress, WriteAction};
+
+/// The most keys one `BatchGetItem` call may hold.
+pub const MAX_GET_CHUNK: usize = 100;
+
+/// The most writes one `BatchWriteItem` call may hold.
+pub const MAX_WRITE_CHUNK: usize = 25;
 
 /// How many calls a batch runs at once unless told otherwise.
 ///

@@ -6,16 +6,11 @@ use std::pin::Pin;
 use super::call::Settings;
 use super::chunk::Input;
 use super::pending::{prepare_delete, prepare_put};
+use super::write_report::ProgressFn;
 use super::{BatchWriteReport, Progress, write_exec};
 use crate::key::Key;
 use crate::retry::RetryPolicy;
 use crate::{AsEntity, Db, Entity, Result};
-
-/// The most writes one `BatchWriteItem` call may hold.
-pub const MAX_WRITE_CHUNK: usize = 25;
-
-/// The progress callback's type.
-pub(super) type ProgressFn<'a> = Box<dyn FnMut(Progress) + Send + 'a>;
 
 /// A pending batch of puts and deletes, sent when awaited. Made by [`Db::batch_write`] and
 /// [`Db::put_all`]; see the [module docs](super) for chunking, retries, duplicates and

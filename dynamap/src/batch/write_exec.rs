@@ -7,11 +7,12 @@ use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 use tracing::Instrument;
 
-use super::call::{ChunkRetry, Ctx, Settings, capacity_units, classify, span_entity};
+use super::call::{Ctx, Settings, capacity_units, classify, span_entity};
 use super::chunk::Input;
+use super::driver::{Chunk, drive};
 use super::pending::PendingWrite;
-use super::write::{MAX_WRITE_CHUNK, ProgressFn};
-use super::{BatchWriteReport, FailedWrite, Progress};
+use super::write_report::ProgressFn;
+use super::{BatchWriteReport, FailedWrite, MAX_WRITE_CHUNK, Progress};
 use crate::ops::call_span;
 use crate::retry::SplitMix64;
 use crate::{Db, Error, Result};
@@ -83,51 +84,60 @@ struct ChunkOutcome {
     throttled: usize,
 }
 
-/// Sends one chunk until every item is written, or until `max_attempts` calls in a row make
-/// no progress; then the rest fail with the last error, or as unprocessed.
-async fn write_chunk(ctx: &Ctx<'_>, mut pending: Vec<PendingWrite>, seed: u64) -> ChunkOutcome {
-    let mut retry = ChunkRetry::new(OPERATION, seed);
-    let mut outcome = ChunkOutcome {
+/// One chunk's writes on their way: those still pending, and what became of the others.
+struct WriteChunk {
+    pending: Vec<PendingWrite>,
+    outcome: ChunkOutcome,
+}
+
+impl Chunk for WriteChunk {
+    /// The writes left unprocessed, and the capacity consumed.
+    type Answer = (Vec<WriteRequest>, f64);
+    const OPERATION: &'static str = OPERATION;
+
+    fn pending(&self) -> usize {
+        self.pending.len()
+    }
+
+    async fn call<'c>(&'c mut self, ctx: &'c Ctx<'c>) -> Result<Self::Answer, (Error, bool)> {
+        self.outcome.calls += 1;
+        let result = call(ctx, &self.pending).await;
+        if matches!(&result, Err((error, _)) if error.is_throttled()) {
+            self.outcome.throttled += 1;
+        }
+        result
+    }
+
+    fn absorb(&mut self, (unprocessed, capacity): Self::Answer) {
+        let before = self.pending.len();
+        self.pending
+            .retain(|write| unprocessed.iter().any(|u| write.is(u)));
+        self.outcome.written += before - self.pending.len();
+        self.outcome.capacity += capacity;
+    }
+}
+
+/// Sends one chunk until every item is written, or until the policy gives up on it; then
+/// the rest fail with the last error, or as unprocessed.
+async fn write_chunk(ctx: &Ctx<'_>, pending: Vec<PendingWrite>, seed: u64) -> ChunkOutcome {
+    let outcome = ChunkOutcome {
         written: 0,
         failed: Vec::new(),
         capacity: 0.0,
         calls: 0,
         throttled: 0,
     };
-    loop {
-        let before = pending.len();
-        outcome.calls += 1;
-        let result = call(ctx, &pending).await;
-        if matches!(&result, Err((error, _)) if error.is_throttled()) {
-            outcome.throttled += 1;
-        }
-        let last_error = match result {
-            Ok((unprocessed, capacity)) => {
-                pending.retain(|write| unprocessed.iter().any(|u| write.is(u)));
-                outcome.written += before - pending.len();
-                outcome.capacity += capacity;
-                None
-            }
-            Err((error, true)) => Some(error),
-            Err((error, false)) => return outcome.fail_all(pending, error),
-        };
-        if pending.is_empty() {
-            return outcome;
-        }
-        let left = pending.len();
-        if let Err(error) = retry.next(ctx, before, left, last_error).await {
-            return outcome.fail_all(pending, error);
-        }
-    }
-}
-
-impl ChunkOutcome {
-    fn fail_all(mut self, pending: Vec<PendingWrite>, error: Error) -> Self {
-        let error = Arc::new(error);
-        let failed = pending.into_iter().map(|w| w.fail(Arc::clone(&error)));
-        self.failed.extend(failed);
-        self
-    }
+    let mut chunk = WriteChunk { pending, outcome };
+    let Some(error) = drive(ctx, &mut chunk, seed).await else {
+        return chunk.outcome;
+    };
+    let error = Arc::new(error);
+    let failed = chunk
+        .pending
+        .into_iter()
+        .map(|w| w.fail(Arc::clone(&error)));
+    chunk.outcome.failed.extend(failed);
+    chunk.outcome
 }
 
 /// One `BatchWriteItem` call: the writes DynamoDB left unprocessed and the capacity it

@@ -9,7 +9,7 @@ use aws_sdk_dynamodb::primitives::Blob;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::field::Via;
+use super::via::Via;
 use super::{
     AttributeValue, CodecError, Columnar, Compression, Item, compress, compress_list, decompress,
     decompress_list,

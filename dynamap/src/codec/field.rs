@@ -13,23 +13,14 @@
 //! slot, then decodes the slots: [`present`] reads an optional one, [`missing_attribute`]
 //! and [`decoded`] name a failure.
 
-use std::marker::PhantomData;
-
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::attribute::{Attribute, AttributeError};
 use super::compressed_field::{decode_compressed, encode_compressed};
+use super::via::Via;
 use super::{AttributeValue, Compression, Item};
 use crate::{Error, Result};
-
-/// Selects the conversion of a field of type `T`; see the module documentation.
-pub struct Via<T: ?Sized>(PhantomData<fn(&T)>);
-
-impl<T: ?Sized> Via<T> {
-    /// The selector (a constant, so the call costs nothing).
-    pub const NEW: Self = Via(PhantomData);
-}
 
 /// The direct conversion, for types with an [`Attribute`] implementation.
 pub trait ViaDirect<T> {

@@ -31,6 +31,7 @@ mod serde_shapes;
 mod serializer;
 #[cfg(feature = "time")]
 pub mod timestamp;
+mod via;
 
 pub use attribute::{Attribute, AttributeError};
 #[doc(hidden)]
@@ -53,9 +54,11 @@ pub use dynamap_derive::Columnar;
 pub use error::CodecError;
 #[doc(hidden)]
 pub use field::{
-    DeserializeField, SerializeField, Via, ViaDirect, ViaSerde, decoded, deserialized, encoded,
+    DeserializeField, SerializeField, ViaDirect, ViaSerde, decoded, deserialized, encoded,
     inserted, missing_attribute, present, serialized,
 };
+#[doc(hidden)]
+pub use via::Via;
 
 /// A DynamoDB item: attribute names to values.
 pub type Item = std::collections::HashMap<String, AttributeValue>;

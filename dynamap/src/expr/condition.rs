@@ -7,6 +7,7 @@ use serde::Serialize;
 
 mod compare;
 
+use super::encoder::{Encoder, serde_encoder};
 use super::path::{DocPath, Path};
 use super::placeholders::{Placeholders, Rendered};
 use crate::codec::AttributeValue;
@@ -35,16 +36,6 @@ pub struct Attr<E, T> {
     name: &'static str,
     encode: Encoder<T>,
     marker: PhantomData<fn() -> (E, T)>,
-}
-
-/// How a field's values are stored: serde by default, the field's `with` module otherwise.
-pub(crate) type Encoder<T> = fn(&T) -> std::result::Result<AttributeValue, String>;
-
-/// The default encoder: the value's own `Serialize`.
-pub(crate) fn serde_encoder<T: Serialize>(
-    value: &T,
-) -> std::result::Result<AttributeValue, String> {
-    crate::codec::serialized(value).map_err(|err| err.to_string())
 }
 
 impl<E, T> Clone for Attr<E, T> {

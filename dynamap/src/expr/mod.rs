@@ -30,6 +30,7 @@
 //! expression's meaning and reserved words (`type`, `name`, `status`) need no care.
 
 mod condition;
+mod encoder;
 mod path;
 mod placeholders;
 pub(crate) mod update;

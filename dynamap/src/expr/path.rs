@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use serde::Serialize;
 
 use super::Attr;
-use super::condition::{Encoder, serde_encoder};
+use super::encoder::{Encoder, serde_encoder};
 use super::placeholders::Placeholders;
 
 /// One step below an attribute.

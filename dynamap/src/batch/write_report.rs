@@ -6,6 +6,9 @@ use std::sync::Arc;
 use super::ItemKey;
 use crate::Error;
 
+/// The progress callback's type.
+pub(super) type ProgressFn<'a> = Box<dyn FnMut(Progress) + Send + 'a>;
+
 /// Whether a batch item was a put or a delete.
 ///
 /// # Examples
