@@ -109,33 +109,7 @@ pub fn from_attribute(value: AttributeValue) -> Result<OffsetDateTime, Attribute
     OffsetDateTime::from_unix_timestamp(seconds).map_err(AttributeError::custom)
 }
 
-/// The same for `Option<OffsetDateTime>`.
-pub mod option {
-    use serde::{Deserialize, Deserializer, Serializer};
-    use time::OffsetDateTime;
-
-    /// Serializes `Some` as epoch seconds and `None` as null.
-    pub fn serialize<S: Serializer>(
-        value: &Option<OffsetDateTime>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(value) => super::serialize(value, serializer),
-            None => serializer.serialize_none(),
-        }
-    }
-
-    /// Deserializes optional epoch seconds.
-    pub fn deserialize<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Option<OffsetDateTime>, D::Error> {
-        Option::<i64>::deserialize(deserializer)?
-            .map(|seconds| {
-                OffsetDateTime::from_unix_timestamp(seconds).map_err(serde::de::Error::custom)
-            })
-            .transpose()
-    }
-}
+super::time_option::time_option_module!("as whole epoch seconds");
 
 #[cfg(test)]
 mod tests {

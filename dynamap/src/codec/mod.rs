@@ -30,6 +30,8 @@ mod number_text;
 mod serde_shapes;
 mod serializer;
 #[cfg(feature = "time")]
+mod time_option;
+#[cfg(feature = "time")]
 pub mod timestamp;
 mod via;
 

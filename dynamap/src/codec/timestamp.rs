@@ -115,25 +115,4 @@ pub fn from_attribute(value: AttributeValue) -> Result<OffsetDateTime, Attribute
     }
 }
 
-/// The same form for `Option<OffsetDateTime>` fields.
-pub mod option {
-    use super::*;
-
-    /// Serializes a present timestamp as its sortable UTC text.
-    pub fn serialize<S: Serializer>(
-        value: &Option<OffsetDateTime>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(value) => super::serialize(value, serializer),
-            None => serializer.serialize_none(),
-        }
-    }
-
-    /// Deserializes a timestamp from its sortable UTC text.
-    pub fn deserialize<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Option<OffsetDateTime>, D::Error> {
-        super::deserialize(deserializer).map(Some)
-    }
-}
+super::time_option::time_option_module!("as its sortable UTC text");
