@@ -228,12 +228,7 @@ pub fn key_error(
     field: &'static str,
     err: KeyPartError,
 ) -> Error {
-    Error::Key(KeyError {
-        entity,
-        attribute,
-        field: Some(field),
-        kind: crate::key::KeyErrorKind::Part(err),
-    })
+    Error::Key(KeyError::of_part(entity, attribute, field, err))
 }
 
 /// One attribute's value of an index partition key, checked as a partition key value.

@@ -160,6 +160,11 @@ impl WriteMeta {
     };
 }
 
+/// Attribute of a lookup item holding its owner's partition key.
+pub const OWNER_PK: &str = "_owner_pk";
+/// Attribute of a lookup item holding its owner's sort key.
+pub const OWNER_SK: &str = "_owner_sk";
+
 /// The key of one lookup item, rendered from its owner's fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LookupKey {

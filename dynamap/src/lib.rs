@@ -130,20 +130,24 @@ pub mod admin;
 pub mod batch;
 pub mod codec;
 mod db;
+mod decode;
 pub mod derived;
 mod entity;
 mod error;
+mod expiry;
 pub mod expr;
 pub mod key;
 pub mod limits;
 pub mod ops;
 pub mod query;
 pub mod retry;
+mod span;
 #[cfg(feature = "streams")]
 pub mod streams;
 mod table;
 pub mod timeseries;
 pub mod transact;
+mod write;
 
 #[doc(hidden)]
 pub mod __private;

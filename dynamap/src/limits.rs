@@ -31,6 +31,19 @@ pub fn item_size(item: &Item) -> usize {
         .sum()
 }
 
+/// Refuses an item of `entity` that DynamoDB would refuse for its size.
+pub(crate) fn check_item_size(entity: &'static str, item: &Item) -> crate::Result<()> {
+    let size = item_size(item);
+    if size > MAX_ITEM_BYTES {
+        return Err(crate::Error::ItemTooLarge {
+            entity,
+            size,
+            limit: MAX_ITEM_BYTES,
+        });
+    }
+    Ok(())
+}
+
 /// A value's size, following DynamoDB's documented rules: strings and binaries by length,
 /// numbers by about one byte per two significant digits plus one, booleans and nulls one
 /// byte, lists and maps three bytes plus one byte per element plus their contents.

@@ -48,7 +48,7 @@ pub use aws_lambda_events;
 pub use aws_sdk_dynamodbstreams;
 
 use crate::codec::Item;
-use crate::query::{Decode, UnknownEntity};
+use crate::decode::{Decode, UnknownEntity};
 use crate::table::Table;
 use crate::{Error, Result};
 

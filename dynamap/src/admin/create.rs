@@ -17,7 +17,7 @@ use super::schema::{
     attribute_definitions, build_error, index_key, key_schema, projection, table_key,
 };
 use super::tag_limits::{MAX_KEY_CHARS, MAX_TAGS, MAX_VALUE_CHARS};
-use crate::ops::call_span;
+use crate::span::call_span;
 use crate::table::{Table, TableSchema};
 use crate::{Db, Error, Result};
 

@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::client::Waiters;
 use aws_sdk_dynamodb::types::TableDescription;
 use tracing::Instrument;
 
-use crate::ops::call_span;
+use crate::span::call_span;
 use crate::{Db, Error, Result};
 
 /// How long deleting a table waits for it to be gone.

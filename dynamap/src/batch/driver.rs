@@ -3,6 +3,7 @@
 //! after the policy's number of calls in a row without progress.
 
 use std::future::Future;
+use std::sync::Arc;
 
 use super::call::Ctx;
 use crate::Error;
@@ -27,12 +28,22 @@ pub(super) trait Chunk: Send {
 
     /// Takes in a call's answer: what it did is no longer pending.
     fn absorb(&mut self, answer: Self::Answer);
+
+    /// Gives up on everything still pending, which fails with `error`.
+    fn fail_pending(&mut self, error: Arc<Error>);
 }
 
-/// Sends `chunk` until nothing is pending (`None`), or returns the error its pending entries
-/// fail with: an error retrying cannot fix, the last retryable error once the policy's
-/// number of calls in a row made no progress, or [`Error::Unprocessed`].
-pub(super) async fn drive<C: Chunk>(ctx: &Ctx<'_>, chunk: &mut C, seed: u64) -> Option<Error> {
+/// Sends `chunk` until nothing is pending, or fails what is left with an error retrying
+/// cannot fix, the last retryable error once the policy's number of calls in a row made no
+/// progress, or [`Error::Unprocessed`].
+pub(super) async fn drive<C: Chunk>(ctx: &Ctx<'_>, chunk: &mut C, seed: u64) {
+    if let Some(error) = give_up_reason(ctx, chunk, seed).await {
+        chunk.fail_pending(Arc::new(error));
+    }
+}
+
+/// The retry loop of [`drive`]: `None` when nothing is left pending.
+async fn give_up_reason<C: Chunk>(ctx: &Ctx<'_>, chunk: &mut C, seed: u64) -> Option<Error> {
     let mut rng = SplitMix64::seeded(seed);
     let (mut calls, mut stalls) = (0, 0);
     loop {

@@ -7,7 +7,7 @@ use super::ItemKey;
 use super::call::{Ctx, capacity_units, classify};
 use crate::Error;
 use crate::codec::Item;
-use crate::ops::call_span;
+use crate::span::call_span;
 
 pub(super) const OPERATION: &str = "BatchGetItem";
 

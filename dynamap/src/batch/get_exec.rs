@@ -14,8 +14,8 @@ use super::get_call::{Answer, OPERATION, Target, call, key_of};
 use super::pending::has_key;
 use super::{BatchGetReport, FailedGet, ItemKey, MAX_GET_CHUNK};
 use crate::codec::Item;
+use crate::expiry;
 use crate::key::KeyError;
-use crate::ops::expiry;
 use crate::retry::SplitMix64;
 use crate::table::TableSchema;
 use crate::{Db, Error, Result};
@@ -185,6 +185,11 @@ impl Chunk for GetChunk {
         self.pending
             .retain(|key| unprocessed.iter().any(|u| has_key(u, names, key)));
     }
+
+    fn fail_pending(&mut self, error: Arc<Error>) {
+        let failed = self.pending.drain(..).map(|key| (key, Arc::clone(&error)));
+        self.outcome.failed.extend(failed);
+    }
 }
 
 /// Reads one chunk until every key is answered, or until the policy gives up on it.
@@ -204,14 +209,6 @@ async fn get_chunk(
         target,
         outcome,
     };
-    let Some(error) = drive(ctx, &mut chunk, seed).await else {
-        return chunk.outcome;
-    };
-    let error = Arc::new(error);
-    let failed = chunk
-        .pending
-        .into_iter()
-        .map(|key| (key, Arc::clone(&error)));
-    chunk.outcome.failed.extend(failed);
+    drive(ctx, &mut chunk, seed).await;
     chunk.outcome
 }

@@ -7,8 +7,8 @@ use aws_sdk_dynamodb::types::{AttributeValue, DeleteRequest, PutRequest, WriteRe
 use super::{FailedWrite, ItemKey, WriteAction};
 use crate::codec::Item;
 use crate::key::Key;
-use crate::ops::item_for_write;
 use crate::table::Table;
+use crate::write::item_for_write;
 use crate::{Entity, Error};
 
 /// One valid write, ready to send.

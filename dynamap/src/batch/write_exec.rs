@@ -13,8 +13,8 @@ use super::driver::{Chunk, drive};
 use super::pending::PendingWrite;
 use super::write_report::ProgressFn;
 use super::{BatchWriteReport, FailedWrite, MAX_WRITE_CHUNK, Progress};
-use crate::ops::call_span;
 use crate::retry::SplitMix64;
+use crate::span::call_span;
 use crate::{Db, Error, Result};
 
 const OPERATION: &str = "BatchWriteItem";
@@ -115,6 +115,11 @@ impl Chunk for WriteChunk {
         self.outcome.written += before - self.pending.len();
         self.outcome.capacity += capacity;
     }
+
+    fn fail_pending(&mut self, error: Arc<Error>) {
+        let failed = self.pending.drain(..).map(|w| w.fail(Arc::clone(&error)));
+        self.outcome.failed.extend(failed);
+    }
 }
 
 /// Sends one chunk until every item is written, or until the policy gives up on it; then
@@ -128,15 +133,7 @@ async fn write_chunk(ctx: &Ctx<'_>, pending: Vec<PendingWrite>, seed: u64) -> Ch
         throttled: 0,
     };
     let mut chunk = WriteChunk { pending, outcome };
-    let Some(error) = drive(ctx, &mut chunk, seed).await else {
-        return chunk.outcome;
-    };
-    let error = Arc::new(error);
-    let failed = chunk
-        .pending
-        .into_iter()
-        .map(|w| w.fail(Arc::clone(&error)));
-    chunk.outcome.failed.extend(failed);
+    drive(ctx, &mut chunk, seed).await;
     chunk.outcome
 }
 

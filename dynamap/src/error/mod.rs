@@ -1,6 +1,10 @@
 //! The error types every dynamap operation returns.
 
+mod action_failure;
+
 use std::fmt;
+
+pub use action_failure::{ActionFailure, describe};
 
 use crate::key::KeyError;
 
@@ -187,10 +191,10 @@ pub enum Error {
     },
 
     /// DynamoDB canceled a transaction; `reasons` says which actions failed and why.
-    #[error("transaction canceled: {}", crate::transact::describe(reasons))]
+    #[error("transaction canceled: {}", describe(reasons))]
     TransactionCanceled {
         /// One entry per action that failed, in request order.
-        reasons: Vec<crate::transact::ActionFailure>,
+        reasons: Vec<ActionFailure>,
     },
 
     /// A condition or filter could not be built: a value that does not encode, or an `in`
@@ -236,7 +240,7 @@ pub enum Error {
     },
 
     /// A mixed query met an item whose entity type is none of the enum's, and the query's
-    /// policy is [`UnknownEntity::Error`](crate::query::UnknownEntity::Error).
+    /// policy is [`UnknownEntity::Error`](crate::decode::UnknownEntity::Error).
     #[error(
         "item has entity type {found:?} in attribute `{attribute}`, which `{target}` does not know"
     )]

@@ -133,6 +133,23 @@ pub enum KeyErrorKind {
     },
 }
 
+impl KeyError {
+    /// The error of template field `field` of key attribute `attribute`, whose part failed.
+    pub(crate) fn of_part(
+        entity: &'static str,
+        attribute: &'static str,
+        field: &'static str,
+        err: KeyPartError,
+    ) -> Self {
+        KeyError {
+            entity,
+            attribute,
+            field: Some(field),
+            kind: KeyErrorKind::Part(err),
+        }
+    }
+}
+
 impl fmt::Display for KeyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

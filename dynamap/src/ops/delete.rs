@@ -3,11 +3,13 @@
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
+use aws_sdk_dynamodb::operation::delete_item::DeleteItemOutput;
 use tracing::Instrument;
 
-use super::{call_span, key_item, record_capacity};
 use crate::key::Key;
+use crate::span::call_span;
 use crate::table::Table;
+use crate::write::{conditional_answer, key_item};
 use crate::{Db, Entity, Error, Result};
 
 /// A pending DeleteItem, sent when awaited. Made by [`Db::delete`].
@@ -73,30 +75,25 @@ impl<E: Entity> Delete<'_, E> {
             .delete_item()
             .table_name(self.db.table_name())
             .set_key(Some(key))
-            .set_return_consumed_capacity(crate::ops::capacity_wanted());
+            .set_return_consumed_capacity(crate::span::capacity_wanted());
         if self.must_exist {
             request = request
                 .condition_expression("attribute_exists(#pk)")
                 .expression_attribute_names("#pk", <E::Table as Table>::SCHEMA.pk);
         }
         let span = call_span("DeleteItem", self.db.table_name(), E::ENTITY_TYPE);
-        match request.send().instrument(span.clone()).await {
-            Ok(output) => {
-                record_capacity(&span, output.consumed_capacity());
-                Ok(())
-            }
-            Err(err)
-                if err
-                    .as_service_error()
-                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
-            {
-                Err(Error::ConditionalCheckFailed {
-                    entity: E::ENTITY_TYPE,
-                    operation: "delete",
-                })
-            }
-            Err(err) => Err(Error::service("DeleteItem", err)),
-        }
+        let result = request.send().instrument(span.clone()).await;
+        conditional_answer(
+            &span,
+            "DeleteItem",
+            result,
+            DeleteItemOutput::consumed_capacity,
+            || Error::ConditionalCheckFailed {
+                entity: E::ENTITY_TYPE,
+                operation: "delete",
+            },
+        )?;
+        Ok(())
     }
 }
 

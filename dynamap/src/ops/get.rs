@@ -5,9 +5,11 @@ use std::pin::Pin;
 
 use tracing::Instrument;
 
-use super::{call_span, expiry, key_item, record_capacity};
+use crate::expiry;
 use crate::key::Key;
+use crate::span::{call_span, record_capacity};
 use crate::table::Table;
+use crate::write::key_item;
 use crate::{Db, Entity, Error, Result};
 
 /// A pending GetItem, sent when awaited. Made by [`Db::get`].
@@ -96,9 +98,9 @@ impl<E: Entity> Get<'_, E> {
     /// }
     /// # Ok(()) }
     /// ```
-    pub async fn decode_as<U: crate::query::Decode<Table = E::Table>>(self) -> Result<Option<U>> {
+    pub async fn decode_as<U: crate::decode::Decode<Table = E::Table>>(self) -> Result<Option<U>> {
         match self.fetch().await? {
-            Some(item) => U::decode(item, crate::query::UnknownEntity::Error),
+            Some(item) => U::decode(item, crate::decode::UnknownEntity::Error),
             None => Ok(None),
         }
     }
@@ -113,7 +115,7 @@ impl<E: Entity> Get<'_, E> {
             .table_name(self.db.table_name())
             .set_key(Some(key))
             .consistent_read(self.consistent)
-            .set_return_consumed_capacity(crate::ops::capacity_wanted());
+            .set_return_consumed_capacity(crate::span::capacity_wanted());
         let span = call_span("GetItem", self.db.table_name(), E::ENTITY_TYPE);
         let output = request
             .send()

@@ -3,58 +3,25 @@
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
+use aws_sdk_dynamodb::operation::put_item::PutItemOutput;
 use tracing::Instrument;
 
-use super::condition::{finish, put_condition, put_failed, versioned_item};
-use super::{call_span, record_capacity, sync};
+use super::sync;
 use crate::codec::Item;
 use crate::entity::LookupKey;
 use crate::expr::{Condition, Placeholders};
-use crate::{Db, Entity, Error, Result};
-
-/// What a put requires of the item already stored under the same key.
-///
-/// # Examples
-///
-/// ```no_run
-/// # use dynamap::{Entity, Table};
-/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
-/// # struct Sensor { id: String, city: String }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
-/// let sensor = Sensor { id: "S1".into(), city: "Poznań".into() };
-/// db.put(&sensor).await?;      // PutMode::Upsert: create or overwrite
-/// db.create(&sensor).await.ok(); // PutMode::Create: fails when the key exists
-/// db.replace(&sensor).await?;  // PutMode::Replace: fails when it does not
-/// # Ok(()) }
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum PutMode {
-    /// Write whether or not an item is there, replacing it whole.
-    Upsert,
-    /// Write only if no item is there; otherwise fail with a conditional-check error.
-    Create,
-    /// Write only if an item is there; otherwise fail with a conditional-check error.
-    Replace,
-}
-
-impl PutMode {
-    pub(crate) fn operation(self) -> &'static str {
-        match self {
-            PutMode::Upsert => "put",
-            PutMode::Create => "create",
-            PutMode::Replace => "replace",
-        }
-    }
-}
+use crate::span::{call_span, capacity_wanted};
+use crate::write::{
+    PutMode, conditional_answer, finish, put_condition, put_failed, versioned_item,
+};
+use crate::{Db, Entity, Result};
 
 /// A pending PutItem, sent when awaited. Made by [`Db::put`], [`Db::create`] and
 /// [`Db::replace`].
 ///
 /// For an entity with a `#[dynamap(version)]` field, the write conditions on the stored
 /// version being the one the value holds (no item, for version 0) and stores the next
-/// version; a mismatch is [`Error::VersionConflict`]. [`Db::save`] also updates the value's
+/// version; a mismatch is [`Error::VersionConflict`](crate::Error::VersionConflict). [`Db::save`] also updates the value's
 /// version field. For an entity with `lookup(...)` items, the put is a transaction that keeps
 /// them in sync (see [`sync`](crate::ops::sync)).
 ///
@@ -102,13 +69,13 @@ impl Db {
     }
 
     /// Writes `entity` only if no item has its key; otherwise the error answers
-    /// [`is_conditional_check_failed`](Error::is_conditional_check_failed).
+    /// [`is_conditional_check_failed`](crate::Error::is_conditional_check_failed).
     pub fn create<'a, E: Entity>(&'a self, entity: &E) -> Put<'a, E> {
         Put::new(self, entity, PutMode::Create)
     }
 
     /// Writes `entity` only if an item with its key exists; otherwise the error answers
-    /// [`is_conditional_check_failed`](Error::is_conditional_check_failed).
+    /// [`is_conditional_check_failed`](crate::Error::is_conditional_check_failed).
     pub fn replace<'a, E: Entity>(&'a self, entity: &E) -> Put<'a, E> {
         Put::new(self, entity, PutMode::Replace)
     }
@@ -195,22 +162,17 @@ impl<'a, E: Entity> Put<'a, E> {
             .set_condition_expression(condition.expression)
             .set_expression_attribute_names(condition.names)
             .set_expression_attribute_values(condition.values)
-            .set_return_consumed_capacity(crate::ops::capacity_wanted());
+            .set_return_consumed_capacity(capacity_wanted());
         let span = call_span("PutItem", self.db.table_name(), E::ENTITY_TYPE);
-        match request.send().instrument(span.clone()).await {
-            Ok(output) => {
-                record_capacity(&span, output.consumed_capacity());
-                Ok(())
-            }
-            Err(err)
-                if err
-                    .as_service_error()
-                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
-            {
-                Err(put_failed::<E>(self.mode, prepared.expected_version))
-            }
-            Err(err) => Err(Error::service("PutItem", err)),
-        }
+        let result = request.send().instrument(span.clone()).await;
+        conditional_answer(
+            &span,
+            "PutItem",
+            result,
+            PutItemOutput::consumed_capacity,
+            || put_failed::<E>(self.mode, prepared.expected_version),
+        )?;
+        Ok(())
     }
 }
 

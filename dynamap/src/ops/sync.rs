@@ -39,22 +39,20 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::PutMode;
-use super::condition::{finish, put_condition, put_failed};
 use super::update::Plan;
 use crate::codec::Item;
 use crate::entity::LookupKey;
+use crate::error::ActionFailure;
 use crate::expr::update::Change;
 use crate::expr::{Condition, DocPath, Placeholders};
 use crate::retry::{RetryPolicy, SplitMix64, pause};
 use crate::table::Table;
-use crate::transact::{Action, ActionFailure, raw_delete, raw_put};
+use crate::write::{
+    Action, PutMode, finish, put_condition, put_failed, raw_delete, raw_put, send_actions,
+};
 use crate::{Db, Entity, Error, Result};
 
-/// Attribute of the lookup item holding its owner's partition key.
-pub const OWNER_PK: &str = "_owner_pk";
-/// Attribute of the lookup item holding its owner's sort key.
-pub const OWNER_SK: &str = "_owner_sk";
+pub use crate::entity::{OWNER_PK, OWNER_SK};
 
 /// How many times a put or delete starts over after losing a race to a concurrent change.
 const MAX_ROUNDS: u32 = 50;
@@ -72,14 +70,14 @@ pub(crate) struct SyncedWrite {
 }
 
 /// The owner's key, and the lookup keys a stored owner records.
-pub(super) struct Owner {
-    pub(super) key: Item,
+pub(crate) struct Owner {
+    pub(crate) key: Item,
 }
 
-pub(super) type Recorded = HashMap<&'static str, (String, Option<String>)>;
+pub(crate) type Recorded = HashMap<&'static str, (String, Option<String>)>;
 
 impl Owner {
-    pub(super) fn of<E: Entity>(item: &Item) -> Owner {
+    pub(crate) fn of<E: Entity>(item: &Item) -> Owner {
         let schema = <E::Table as Table>::SCHEMA;
         let key = std::iter::once(schema.pk)
             .chain(schema.sk)
@@ -93,7 +91,7 @@ impl Owner {
     }
 
     /// Reads which lookups the stored owner records; `None` when there is no owner item.
-    pub(super) async fn recorded<E: Entity>(&self, db: &Db) -> Result<Option<Recorded>> {
+    pub(crate) async fn recorded<E: Entity>(&self, db: &Db) -> Result<Option<Recorded>> {
         let mut p = Placeholders::default();
         let schema = <E::Table as Table>::SCHEMA;
         let mut projection = vec![p.name(schema.pk)];
@@ -233,7 +231,7 @@ fn lookup_put<E: Entity>(db: &Db, owner: &Owner, lookup: &LookupKey) -> Result<A
 }
 
 /// The write with the owner's item recording the keys of the lookups it holds.
-pub(super) fn recording(write: SyncedWrite) -> SyncedWrite {
+pub(crate) fn recording(write: SyncedWrite) -> SyncedWrite {
     let mut item = write.item;
     for lookup in &write.lookups {
         item.insert(
@@ -328,7 +326,7 @@ pub(crate) async fn put_with_lookups<E: Entity>(
 /// The writes of a put of an owner whose stored item records `current` lookups: the owner
 /// (guarded by `current`), each lookup (free or already its), and a delete of each lookup
 /// whose key changed. The owner comes first, then the lookups in `write.lookups` order.
-pub(super) fn put_actions<E: Entity>(
+pub(crate) fn put_actions<E: Entity>(
     db: &Db,
     owner: &Owner,
     write: &SyncedWrite,
@@ -364,7 +362,7 @@ pub(super) fn put_actions<E: Entity>(
 
 /// The writes of a delete of an owner that records `current` lookups: the owner (guarded,
 /// and on `condition`) and a delete of each of its lookups.
-pub(super) fn delete_actions<E: Entity>(
+pub(crate) fn delete_actions<E: Entity>(
     db: &Db,
     owner: &Owner,
     condition: Option<&Condition<E>>,
@@ -407,11 +405,8 @@ async fn put_round<E: Entity>(
     if !precondition_holds {
         return Err(put_failed::<E>(mode, write.expected_version));
     }
-    let mut tx = db.transaction();
-    for action in put_actions::<E>(db, owner, write, mode, condition, current.as_ref())? {
-        tx = tx.push_action(action);
-    }
-    match tx.send().await {
+    let actions = put_actions::<E>(db, owner, write, mode, condition, current.as_ref())?;
+    match send_actions(db, actions, None).await {
         Ok(()) => Ok(true),
         Err(Error::TransactionCanceled { reasons }) => {
             let decisive =
@@ -462,17 +457,17 @@ async fn update_round<E: Entity>(db: &Db, owner: &Owner, plan: &Plan<E>) -> Resu
         }
     }
     let owner_update = plan.action(db, records, |p| guard::<E>(current.as_ref(), p))?;
-    let mut tx = db.transaction().push_action(owner_update);
+    let mut actions = vec![owner_update];
     for lookup in &plan.lookups {
-        tx = tx.push_action(lookup_put::<E>(db, owner, lookup)?);
+        actions.push(lookup_put::<E>(db, owner, lookup)?);
     }
     for (name, (pk, sk)) in current.iter().flatten() {
         let moved = plan.lookups.iter().find(|l| l.name == *name);
         if moved.is_some_and(|l| l.pk != *pk || l.sk != *sk) {
-            tx = tx.push_action(release::<E>(db, owner, pk, sk.as_deref())?);
+            actions.push(release::<E>(db, owner, pk, sk.as_deref())?);
         }
     }
-    match tx.send().await {
+    match send_actions(db, actions, None).await {
         Ok(()) => Ok(true),
         Err(Error::TransactionCanceled { reasons }) => {
             let decisive =
@@ -511,11 +506,8 @@ async fn delete_round<E: Entity>(db: &Db, owner: &Owner, must_exist: bool) -> Re
             Ok(true)
         };
     };
-    let mut tx = db.transaction();
-    for action in delete_actions::<E>(db, owner, None, Some(&current))? {
-        tx = tx.push_action(action);
-    }
-    match tx.send().await {
+    let actions = delete_actions::<E>(db, owner, None, Some(&current))?;
+    match send_actions(db, actions, None).await {
         Ok(()) => Ok(true),
         Err(Error::TransactionCanceled { .. }) => Ok(false),
         Err(err) => Err(err),

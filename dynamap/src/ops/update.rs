@@ -9,13 +9,12 @@ mod plan;
 
 pub(crate) use plan::Plan;
 
-use super::key_item;
 use crate::codec::Item;
 use crate::derived::{DerivedChange, UpdatedValues};
 use crate::expr::update::{Change, encode};
 use crate::expr::{Condition, DocPath, Target};
-use crate::key::Key;
-use crate::transact::Action;
+use crate::key::{Key, KeyError};
+use crate::write::{Action, key_item};
 use crate::{Db, Entity, Error, Result};
 
 /// A pending UpdateItem, sent when awaited (or by [`returning_new`](Update::returning_new)),
@@ -506,12 +505,8 @@ fn check_changes<E: Entity>(changes: &[Change]) -> Result<()> {
             change,
         ) {
             crate::key::check_key_value(value.clone(), *limit).map_err(|err| {
-                crate::__private::key_error(
-                    E::ENTITY_TYPE,
-                    attribute_static::<E>(attribute),
-                    attribute_static::<E>(attribute),
-                    err,
-                )
+                let attribute = attribute_static::<E>(attribute);
+                Error::Key(KeyError::of_part(E::ENTITY_TYPE, attribute, attribute, err))
             })?;
         }
     }

@@ -4,12 +4,12 @@
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
-use super::condition::versioned_item;
 use super::update::Plan;
 use crate::codec::Item;
 use crate::expr::update::Change;
 use crate::expr::{Condition, DocPath};
 use crate::table::Table;
+use crate::write::versioned_item;
 use crate::{Db, Entity, Result};
 
 /// A pending upsert, sent when awaited. Made by [`Db::upsert`].

@@ -12,7 +12,7 @@ use super::{Decode, Page, Query, UnknownEntity};
 use crate::codec::{AttributeValue, Item};
 use crate::expr::Placeholders;
 use crate::key::Segment;
-use crate::ops::{call_span, record_capacity};
+use crate::span::{call_span, record_capacity};
 use crate::table::Table;
 use crate::{Db, Result};
 
@@ -434,7 +434,7 @@ impl Prepared {
         let span = call_span("Query", db.table_name(), self.entity);
         let output = self
             .request(db, start, limit, count)
-            .set_return_consumed_capacity(crate::ops::capacity_wanted())
+            .set_return_consumed_capacity(crate::span::capacity_wanted())
             .send()
             .instrument(span.clone())
             .await

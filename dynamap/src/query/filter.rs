@@ -1,8 +1,8 @@
 //! The filter every typed read sends: the entity type (so other entities sharing the
 //! partition or table are left out), unexpired items, and the caller's condition.
 
-use super::decode::Decode;
 use crate::Result;
+use crate::decode::Decode;
 use crate::expr::Condition;
 use crate::table::Table;
 
@@ -15,7 +15,7 @@ pub(super) fn read_filter<T: Decode>(
 ) -> Result<Option<String>> {
     let mut filters = Vec::new();
     if !include_expired {
-        filters.extend(crate::ops::expiry::unexpired_filter(
+        filters.extend(crate::expiry::unexpired_filter(
             &<T::Table as Table>::SCHEMA,
             p,
         ));

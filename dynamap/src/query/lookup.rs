@@ -3,8 +3,8 @@
 use std::fmt;
 
 use crate::codec::{AttributeValue, Item};
+use crate::entity::{OWNER_PK, OWNER_SK};
 use crate::key::Key;
-use crate::ops::sync::{OWNER_PK, OWNER_SK};
 use crate::query::{Decode, Query, UnknownEntity};
 use crate::{Entity, Error, Result};
 

@@ -35,7 +35,6 @@
 //! entity-type attribute. [`Query::mixed`] reads every item of the partition into an enum.
 
 mod cursor;
-mod decode;
 mod exec;
 mod filter;
 mod lookup;
@@ -46,8 +45,8 @@ mod sort_condition;
 
 use std::marker::PhantomData;
 
+pub use crate::decode::{Decode, UnknownEntity};
 pub use cursor::Cursor;
-pub use decode::{Decode, UnknownEntity};
 pub use lookup::{LookupTypes, OwnerKey};
 pub use page::Page;
 pub use projection::Projected;

@@ -10,7 +10,7 @@ use tracing::Instrument;
 use super::{Decode, UnknownEntity};
 use crate::codec::Item;
 use crate::expr::{Condition, NameMap, Placeholders, ValueMap};
-use crate::ops::call_span;
+use crate::span::call_span;
 use crate::table::Table;
 use crate::{Db, Error, Result};
 

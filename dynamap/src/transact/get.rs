@@ -8,10 +8,12 @@ use tracing::Instrument;
 
 use super::MAX_ACTIONS;
 use crate::codec::Item;
+use crate::decode::{Decode, UnknownEntity};
+use crate::expiry;
 use crate::key::Key;
-use crate::ops::{call_span, expiry, key_item};
-use crate::query::{Decode, UnknownEntity};
+use crate::span::call_span;
 use crate::table::{Table, TableSchema};
+use crate::write::key_item;
 use crate::{Db, Entity, Error, Result};
 
 /// Tells one read transaction's slots from another's.
@@ -202,7 +204,7 @@ fn validate(reads: &[Read]) -> Result<()> {
             limit: MAX_ACTIONS,
         });
     }
-    if let Some((first, second)) = super::limits::first_repeat(reads.iter().map(|r| &r.key)) {
+    if let Some((first, second)) = crate::write::first_repeat(reads.iter().map(|r| &r.key)) {
         return Err(Error::DuplicateTransactionItem {
             first_entity: reads[first].entity,
             entity: reads[second].entity,

@@ -23,46 +23,26 @@
 //! [`Error::TransactionCanceled`] lists each failed action with its index (in the order the
 //! actions were added), its entity and DynamoDB's reason code.
 
-mod actions;
-mod failure;
 mod get;
-mod limits;
-mod write;
+mod retry;
+mod synced;
 
 use aws_sdk_dynamodb::types::TransactWriteItem;
 
-pub use failure::{ActionFailure, describe};
+pub use crate::error::{ActionFailure, describe};
+pub use crate::write::{MAX_ACTIONS, MAX_TRANSACTION_BYTES};
 pub use get::{ReadResults, Slot, TransactGet};
 
-use actions::{check_action, delete_action};
-pub(crate) use actions::{put_action, raw_delete, raw_put};
-use write::send_actions;
+use synced::{SyncedAction, SyncedDelete, SyncedPut};
 
-use crate::codec::Item;
 use crate::expr::Condition;
 use crate::key::Key;
-use crate::ops::condition::versioned_item;
 use crate::ops::sync::SyncedWrite;
-use crate::ops::sync_tx::{SyncedAction, SyncedDelete, SyncedPut};
-use crate::ops::{PutMode, key_item};
+use crate::write::{
+    Action, PutMode, check_action, delete_action, key_item, put_action, send_actions,
+    versioned_item,
+};
 use crate::{Db, Entity, Error, Result};
-
-/// The most actions DynamoDB accepts in one transaction.
-pub const MAX_ACTIONS: usize = 100;
-/// The most item bytes DynamoDB accepts in one transaction.
-pub const MAX_TRANSACTION_BYTES: usize = 4 * 1024 * 1024;
-
-/// One action, with what is needed to check the transaction and explain a failure.
-#[derive(Clone)]
-pub(crate) struct Action {
-    pub(crate) entity: &'static str,
-    pub(crate) operation: &'static str,
-    pub(crate) key: Item,
-    pub(crate) write: TransactWriteItem,
-    /// The action's only condition is the entity's version: when it fails, the item was
-    /// written since it was read (a conflict, cured by reading again), not a rule broken.
-    pub(crate) version_only: bool,
-}
 
 /// A pending transaction; see the [module docs](self).
 #[must_use = "a transaction does nothing until it is sent"]
@@ -70,7 +50,7 @@ pub struct Transaction<'a> {
     db: &'a Db,
     actions: Vec<Action>,
     /// Actions of entities with lookup items, by position: their writes are completed when
-    /// the transaction is sent (see [`ops::sync_tx`](crate::ops::sync_tx)).
+    /// the transaction is sent (see `synced.rs`).
     synced: Vec<(usize, Box<dyn SyncedAction>)>,
     token: Option<String>,
     error: Option<Error>,
@@ -111,10 +91,6 @@ impl<'a> Transaction<'a> {
             }
         }
         self
-    }
-
-    pub(crate) fn push_action(self, action: Action) -> Self {
-        self.push(Ok(action))
     }
 
     /// Adds an action of an entity with lookups; its writes are completed when sent.

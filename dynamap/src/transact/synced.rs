@@ -6,18 +6,17 @@
 //! read when the transaction is sent; the owner's write is guarded on them still being
 //! recorded, and each lookup's put on it being free or already the owner's. When a
 //! concurrent write changes the owner between the read and the transaction, DynamoDB
-//! cancels the whole transaction and [`Transaction::send`](crate::transact::Transaction::send)
+//! cancels the whole transaction and [`Transaction::send`](super::Transaction::send)
 //! reads again and resends it (unless it carries an idempotency token, whose request may
 //! not change): nothing is applied twice, and a lookup never outlives its owner.
 
 use std::future::Future;
 use std::pin::Pin;
 
-use super::PutMode;
-use super::sync::{Owner, Recorded, SyncedWrite, delete_actions, put_actions};
 use crate::entity::LookupKey;
 use crate::expr::Condition;
-use crate::transact::Action;
+use crate::ops::sync::{Owner, Recorded, SyncedWrite, delete_actions, put_actions, recording};
+use crate::write::{Action, PutMode};
 use crate::{Db, Entity, Result};
 
 /// The writes of one synced action, for the state just read.
@@ -61,7 +60,7 @@ impl<E: Entity> SyncedPut<E> {
     ) -> SyncedPut<E> {
         SyncedPut {
             owner: Owner::of::<E>(&write.item),
-            write: super::sync::recording(write),
+            write: recording(write),
             mode,
             condition,
         }

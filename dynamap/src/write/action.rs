@@ -3,13 +3,25 @@
 
 use aws_sdk_dynamodb::types::{ConditionCheck, Delete, Put, TransactWriteItem};
 
-use super::Action;
+use super::PutMode;
+use super::condition::{RenderedCondition, finish, put_condition};
+use super::item::{key_item, versioned_item};
 use crate::codec::Item;
 use crate::expr::{Condition, Placeholders};
 use crate::key::Key;
-use crate::ops::condition::{RenderedCondition, finish, put_condition, versioned_item};
-use crate::ops::{PutMode, key_item};
 use crate::{Db, Entity, Error, Result};
+
+/// One action, with what is needed to check the transaction and explain a failure.
+#[derive(Clone)]
+pub(crate) struct Action {
+    pub(crate) entity: &'static str,
+    pub(crate) operation: &'static str,
+    pub(crate) key: Item,
+    pub(crate) write: TransactWriteItem,
+    /// The action's only condition is the entity's version: when it fails, the item was
+    /// written since it was read (a conflict, cured by reading again), not a rule broken.
+    pub(crate) version_only: bool,
+}
 
 pub(super) fn build_error(err: aws_sdk_dynamodb::error::BuildError) -> Error {
     Error::InvalidRequest {
@@ -45,7 +57,7 @@ pub(crate) fn put_action<E: Entity>(
     })
 }
 
-pub(super) fn delete_action<E: Entity>(
+pub(crate) fn delete_action<E: Entity>(
     db: &Db,
     key: Key<E>,
     condition: Option<&Condition<E>>,
@@ -109,7 +121,7 @@ pub(crate) fn raw_delete(
     })
 }
 
-pub(super) fn check_action<E: Entity>(
+pub(crate) fn check_action<E: Entity>(
     db: &Db,
     key: Key<E>,
     condition: &Condition<E>,

@@ -1,47 +1,12 @@
-//! The parts of a write that conditions and versions add: shared by single puts and
-//! transactions.
+//! The conditions a write carries: existence for create and replace, the expected version,
+//! and the caller's own; and the error a failed one means.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::item_for_write;
-use crate::codec::Item;
+use super::PutMode;
 use crate::expr::{Condition, NameMap, Placeholders, ValueMap};
-use crate::limits::{MAX_ITEM_BYTES, item_size};
-use crate::ops::PutMode;
 use crate::table::Table;
 use crate::{Entity, Error, Result};
-
-/// An item ready to write: the version bumped, with the version it expects to replace.
-pub(crate) struct VersionedItem {
-    pub(crate) item: Item,
-    /// The version the write conditions on, for versioned entities.
-    pub(crate) expected_version: Option<u64>,
-}
-
-/// The item for `entity`, its version attribute set one past the version it was read with.
-pub(crate) fn versioned_item<E: Entity>(entity: &E) -> Result<VersionedItem> {
-    let mut item = item_for_write(entity)?;
-    let expected_version = E::WRITE.version.map(|attribute| {
-        let version = entity.version();
-        item.insert(
-            attribute.to_owned(),
-            AttributeValue::N(version.saturating_add(1).to_string()),
-        );
-        version
-    });
-    let size = item_size(&item);
-    if size > MAX_ITEM_BYTES {
-        return Err(Error::ItemTooLarge {
-            entity: E::ENTITY_TYPE,
-            size,
-            limit: MAX_ITEM_BYTES,
-        });
-    }
-    Ok(VersionedItem {
-        item,
-        expected_version,
-    })
-}
 
 /// A rendered condition expression with its placeholders.
 #[derive(Debug, Default)]

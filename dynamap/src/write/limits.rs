@@ -5,10 +5,15 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::TransactWriteItem;
 
-use super::{Action, MAX_ACTIONS, MAX_TRANSACTION_BYTES};
+use super::Action;
 use crate::codec::Item;
 use crate::limits::item_size;
 use crate::{Error, Result};
+
+/// The most actions DynamoDB accepts in one transaction.
+pub const MAX_ACTIONS: usize = 100;
+/// The most item bytes DynamoDB accepts in one transaction.
+pub const MAX_TRANSACTION_BYTES: usize = 4 * 1024 * 1024;
 
 /// What one action adds to the transaction's payload, as DynamoDB counts it against its
 /// 4 MB: the item or key, the expressions, and their attribute names and values. Update
@@ -94,7 +99,7 @@ pub(super) fn validate(actions: &[Action]) -> Result<()> {
 
 /// The positions of the first key that comes again, and of its repeat: DynamoDB refuses a
 /// transaction (write or read) naming one item twice.
-pub(super) fn first_repeat<'a>(keys: impl Iterator<Item = &'a Item>) -> Option<(usize, usize)> {
+pub(crate) fn first_repeat<'a>(keys: impl Iterator<Item = &'a Item>) -> Option<(usize, usize)> {
     let mut seen: HashMap<Vec<(&String, &str)>, usize> = HashMap::new();
     for (index, key) in keys.enumerate() {
         let mut parts: Vec<(&String, &str)> = key

@@ -5,11 +5,11 @@ use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use tracing::Instrument;
 
 use super::{Action, failure, limits};
-use crate::ops::call_span;
+use crate::span::{call_span, capacity_wanted};
 use crate::{Db, Error, Result};
 
 /// Checks and sends `actions` as one TransactWriteItems.
-pub(super) async fn send_actions(
+pub(crate) async fn send_actions(
     db: &Db,
     actions: Vec<Action>,
     token: Option<String>,
@@ -29,7 +29,7 @@ pub(super) async fn send_actions(
         .transact_write_items()
         .set_transact_items(Some(actions.into_iter().map(|a| a.write).collect()))
         .set_client_request_token(token)
-        .set_return_consumed_capacity(crate::ops::capacity_wanted())
+        .set_return_consumed_capacity(capacity_wanted())
         .send()
         .instrument(span.clone())
         .await;

@@ -1,6 +1,7 @@
 //! An update ready to send: its changes with what they imply (versions, timestamps), its
 //! conditions, and the lookups it moves; rendered as one UpdateItem or transaction action.
 
+use aws_sdk_dynamodb::operation::update_item::UpdateItemOutput;
 use aws_sdk_dynamodb::types::{ReturnValue, TransactWriteItem, Update as SdkUpdate};
 use tracing::Instrument;
 
@@ -9,9 +10,9 @@ use crate::derived::Timestamps;
 use crate::entity::LookupKey;
 use crate::expr::update::{Change, render};
 use crate::expr::{Condition, DocPath, NameMap, Placeholders, ValueMap};
-use crate::ops::{call_span, record_capacity};
+use crate::span::call_span;
 use crate::table::Table;
-use crate::transact::Action;
+use crate::write::{Action, conditional_answer};
 use crate::{Db, Entity, Error, Result};
 
 /// An update ready to render: its changes, conditions and the lookups it moves.
@@ -152,24 +153,18 @@ impl<E: Entity> Plan<E> {
             .set_expression_attribute_names(rendered.names)
             .set_expression_attribute_values(rendered.values)
             .set_return_values(return_new.then_some(ReturnValue::AllNew))
-            .set_return_consumed_capacity(crate::ops::capacity_wanted())
+            .set_return_consumed_capacity(crate::span::capacity_wanted())
             .send()
             .instrument(span.clone())
             .await;
-        match result {
-            Ok(output) => {
-                record_capacity(&span, output.consumed_capacity());
-                Ok(output.attributes)
-            }
-            Err(err)
-                if err
-                    .as_service_error()
-                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
-            {
-                Err(self.failed())
-            }
-            Err(err) => Err(Error::service("UpdateItem", err)),
-        }
+        let output = conditional_answer(
+            &span,
+            "UpdateItem",
+            result,
+            UpdateItemOutput::consumed_capacity,
+            || self.failed(),
+        )?;
+        Ok(output.attributes)
     }
 
     /// The update as a transaction action, with `extra` changes and `guard` conditions.

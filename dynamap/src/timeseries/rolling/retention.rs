@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::client::Waiters;
 use tracing::Instrument;
 
 use super::{RolledTable, RollingTables, WriteMonth};
-use crate::ops::call_span;
+use crate::span::call_span;
 use crate::{Error, Result, Table};
 
 /// How long retention waits for one dropped table to disappear.

@@ -11,7 +11,7 @@ use futures_util::lock::Mutex as AsyncMutex;
 use tracing::Instrument;
 
 use super::{RolledTable, TableNaming};
-use crate::ops::call_span;
+use crate::span::call_span;
 use crate::{Db, Error, Result, Table};
 
 /// Per table name: whether this process has made sure the table exists. The async mutex

@@ -5,7 +5,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::EventId;
 use crate::codec::Item;
-use crate::limits::{MAX_ITEM_BYTES, item_size};
+use crate::limits::check_item_size;
 use crate::table::Table;
 use crate::{Entity, Error, Result};
 
@@ -149,15 +149,8 @@ pub(crate) fn create_item<E: Entity>(event: &SplitEvent, row: u32, cap: usize) -
             .collect();
         item.insert(name.clone(), AttributeValue::M(map));
     }
-    let size = item_size(&item);
-    if size > MAX_ITEM_BYTES {
-        // Alone in a row and still too large: no row can hold it.
-        return Err(Error::ItemTooLarge {
-            entity: E::ENTITY_TYPE,
-            size,
-            limit: MAX_ITEM_BYTES,
-        });
-    }
+    // Alone in a row and still too large: no row can hold it.
+    check_item_size(E::ENTITY_TYPE, &item)?;
     Ok(item)
 }
 
@@ -306,6 +299,7 @@ fn string_of(item: &Item, name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::item_size;
 
     #[test]
     fn overflow_rows_sort_after_their_timestamp_in_order() {

@@ -13,7 +13,7 @@ use tracing::Instrument;
 use super::layout::{CAP, IDS, MAX_ROWS, SplitEvent, ids, row_sk};
 use crate::codec::Item;
 use crate::expr::Placeholders;
-use crate::ops::{call_span, record_capacity};
+use crate::span::{call_span, record_capacity};
 use crate::table::Table;
 use crate::{Db, Entity, Error, Result};
 
@@ -59,7 +59,7 @@ pub(crate) async fn find<E: Entity>(db: &Db, event: &SplitEvent) -> Result<(Resu
             .set_expression_attribute_values(values.clone())
             .consistent_read(true)
             .set_exclusive_start_key(start.take())
-            .set_return_consumed_capacity(crate::ops::capacity_wanted())
+            .set_return_consumed_capacity(crate::span::capacity_wanted())
             .send()
             .instrument(span.clone())
             .await

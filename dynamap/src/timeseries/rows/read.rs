@@ -12,7 +12,7 @@ use tracing::Instrument;
 
 use super::layout::{MAX_ROWS, ROW, decode_row, row_sk};
 use crate::codec::Item;
-use crate::ops::{call_span, record_capacity};
+use crate::span::{call_span, record_capacity};
 use crate::table::Table;
 use crate::{Db, Entity, Error, Result};
 
@@ -58,7 +58,7 @@ impl RowQuery {
             .expression_attribute_values(":type", AttributeValue::S(E::ENTITY_TYPE.to_owned()))
             .consistent_read(self.consistent)
             .set_exclusive_start_key(start)
-            .set_return_consumed_capacity(crate::ops::capacity_wanted())
+            .set_return_consumed_capacity(crate::span::capacity_wanted())
             .send()
             .instrument(span.clone())
             .await

@@ -4,13 +4,17 @@
 //! another read.
 
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValuesOnConditionCheckFailure};
+use aws_sdk_dynamodb::operation::put_item::PutItemError;
+use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
+use aws_sdk_dynamodb::types::{
+    AttributeValue, ConsumedCapacity, ReturnValuesOnConditionCheckFailure,
+};
 use tracing::Instrument;
 
 use super::layout::{CAP, IDS, SplitEvent, create_item, row_key};
 use crate::codec::Item;
 use crate::expr::Placeholders;
-use crate::ops::{call_span, record_capacity};
+use crate::span::{call_span, record_capacity};
 use crate::table::Table;
 use crate::{Db, Entity, Error, Result};
 
@@ -27,16 +31,26 @@ pub(crate) enum Attempt {
     Invalid(Error),
 }
 
-/// Splits a failed call into the outcomes a write handles and the errors it returns.
-fn classify<E, R>(
+/// What a conditional write's answer means: done (its capacity recorded), refused with the
+/// row as it stood (`refused_item` picks it out of the condition's failure), invalid for the
+/// stored row, or an error to return.
+fn answered<E, R>(
+    span: &tracing::Span,
     operation: &'static str,
-    err: SdkError<E, R>,
+    result: std::result::Result<Option<ConsumedCapacity>, SdkError<E, R>>,
     refused_item: impl FnOnce(&E) -> Option<Option<Item>>,
 ) -> Result<Attempt>
 where
     E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
     R: std::fmt::Debug + Send + Sync + 'static,
 {
+    let err = match result {
+        Ok(consumed) => {
+            record_capacity(span, consumed.as_ref());
+            return Ok(Attempt::Done);
+        }
+        Err(err) => err,
+    };
     if let Some(refused) = err.as_service_error().and_then(refused_item) {
         return Ok(Attempt::Refused(refused));
     }
@@ -146,24 +160,19 @@ async fn update<E: Entity>(
         .set_expression_attribute_names(names)
         .set_expression_attribute_values(values)
         .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
-        .set_return_consumed_capacity(crate::ops::capacity_wanted())
+        .set_return_consumed_capacity(crate::span::capacity_wanted())
         .send()
         .instrument(span.clone())
         .await;
-    match result {
-        Ok(output) => {
-            record_capacity(&span, output.consumed_capacity());
-            Ok(Attempt::Done)
-        }
-        Err(err) => classify("UpdateItem", err, |e| {
-            match e {
-            aws_sdk_dynamodb::operation::update_item::UpdateItemError::ConditionalCheckFailedException(e) => {
-                Some(e.item.clone())
-            }
+    answered(
+        &span,
+        "UpdateItem",
+        result.map(|o| o.consumed_capacity),
+        |e| match e {
+            UpdateItemError::ConditionalCheckFailedException(e) => Some(e.item.clone()),
             _ => None,
-        }
-        }),
-    }
+        },
+    )
 }
 
 /// Creates row `row` holding just `event`. Refused when the row exists.
@@ -184,24 +193,19 @@ pub(crate) async fn create<E: Entity>(
         .condition_expression("attribute_not_exists(#pk)")
         .expression_attribute_names("#pk", schema.pk)
         .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
-        .set_return_consumed_capacity(crate::ops::capacity_wanted())
+        .set_return_consumed_capacity(crate::span::capacity_wanted())
         .send()
         .instrument(span.clone())
         .await;
-    match result {
-        Ok(output) => {
-            record_capacity(&span, output.consumed_capacity());
-            Ok(Attempt::Done)
-        }
-        Err(err) => classify("PutItem", err, |e| {
-            match e {
-            aws_sdk_dynamodb::operation::put_item::PutItemError::ConditionalCheckFailedException(e) => {
-                Some(e.item.clone())
-            }
+    answered(
+        &span,
+        "PutItem",
+        result.map(|o| o.consumed_capacity),
+        |e| match e {
+            PutItemError::ConditionalCheckFailedException(e) => Some(e.item.clone()),
             _ => None,
-        }
-        }),
-    }
+        },
+    )
 }
 
 /// Row `row` as stored, read consistently.
@@ -213,7 +217,7 @@ pub(crate) async fn get<E: Entity>(db: &Db, event: &SplitEvent, row: u32) -> Res
         .table_name(db.table_name())
         .set_key(Some(row_key::<E>(event, row)))
         .consistent_read(true)
-        .set_return_consumed_capacity(crate::ops::capacity_wanted())
+        .set_return_consumed_capacity(crate::span::capacity_wanted())
         .send()
         .instrument(span.clone())
         .await

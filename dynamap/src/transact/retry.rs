@@ -1,0 +1,78 @@
+//! Build, send, retry: the optimistic-locking loop for transactions, as `modify` is for one
+//! versioned entity.
+
+use super::Transaction;
+use crate::retry::{RetryPolicy, SplitMix64, pause};
+use crate::{Db, Result};
+
+impl Db {
+    /// Builds a transaction with `build` and sends it; when a concurrent writer wins, builds
+    /// it again and resends, with capped exponential backoff, up to the default
+    /// [`RetryPolicy`]'s attempts. After the last attempt the last error is returned.
+    ///
+    /// A writer won when [`Error::is_conflict`](crate::Error::is_conflict) says so: another transaction held an item
+    /// (`TransactionConflict`), or the version condition of a versioned `put` failed because
+    /// the item was written after `build` read it. Errors [`Error::is_retryable`](crate::Error::is_retryable) names
+    /// (throttling) are retried too. Anything else, such as a condition of your own that
+    /// does not hold, ends the loop at once.
+    ///
+    /// `build` runs once per attempt, so it should read what the transaction depends on
+    /// (consistently) and compute from that alone. It returns a future (`|| async move {
+    /// ... }`), so the loop can run in a spawned task.
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Clone)] #[dynamap(table = App, entity = "Repo", pk = "REPO#{name}", sk = "REPO")]
+    /// # struct Repo { name: String, issues: u64, #[dynamap(version)] version: u64 }
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Issue", pk = "REPO#{repo}", sk = "ISSUE#{number}")]
+    /// # struct Issue { repo: String, number: u64, title: String }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// // Number a new issue from the repository's counter: both writes or neither, and
+    /// // concurrent callers each get their own number.
+    /// let db = &db;
+    /// db.transact_retry(|| async move {
+    ///     let mut repo = db.get(Repo::key("dynamap")).consistent().await?.expect("repo exists");
+    ///     repo.issues += 1;
+    ///     let issue = Issue { repo: repo.name.clone(), number: repo.issues, title: "Bug".into() };
+    ///     Ok(db.transaction().put(&repo).create(&issue))
+    /// })
+    /// .await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn transact_retry<'a, Fut>(&'a self, build: impl FnMut() -> Fut) -> Result<()>
+    where
+        Fut: Future<Output = Result<Transaction<'a>>>,
+    {
+        self.transact_retry_with(RetryPolicy::default(), build)
+            .await
+    }
+
+    /// [`Db::transact_retry`] with a retry policy of your own (attempts, backoff).
+    pub async fn transact_retry_with<'a, Fut>(
+        &'a self,
+        policy: RetryPolicy,
+        mut build: impl FnMut() -> Fut,
+    ) -> Result<()>
+    where
+        Fut: Future<Output = Result<Transaction<'a>>>,
+    {
+        let mut rng = SplitMix64::from_entropy();
+        let attempts = policy.attempts();
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let outcome = match build().await {
+                Ok(transaction) => transaction.send().await,
+                Err(err) => Err(err),
+            };
+            match outcome {
+                Ok(()) => return Ok(()),
+                Err(err) if attempt < attempts && (err.is_conflict() || err.is_retryable()) => {
+                    pause(self, &policy, attempt - 1, &mut rng).await;
+                }
+                Err(err) => return Err(err),
+            }
+        }
+    }
+}

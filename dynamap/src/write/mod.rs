@@ -1,0 +1,27 @@
+//! The write layer under single operations, lookup maintenance and transactions: the item
+//! a put writes (timestamps, version, size checked), the conditions a write carries, the
+//! actions of a transaction, and the TransactWriteItems call that sends them (limits
+//! checked first, a cancellation explained action by action).
+//!
+//! It sits below `ops/` and `transact/`, which both build on it: a put of an entity with
+//! lookup items is a transaction of actions built here, and a transaction's actions are
+//! built with the same conditions as single writes. Nothing here imports either of them.
+
+mod action;
+mod answer;
+mod condition;
+mod failure;
+mod item;
+mod limits;
+mod put_mode;
+mod send;
+
+pub use limits::{MAX_ACTIONS, MAX_TRANSACTION_BYTES};
+pub use put_mode::PutMode;
+
+pub(crate) use action::{Action, check_action, delete_action, put_action, raw_delete, raw_put};
+pub(crate) use answer::conditional_answer;
+pub(crate) use condition::{finish, put_condition, put_failed};
+pub(crate) use item::{item_for_write, key_item, versioned_item};
+pub(crate) use limits::first_repeat;
+pub(crate) use send::send_actions;
