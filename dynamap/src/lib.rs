@@ -201,7 +201,7 @@ pub use codec::Attribute;
 pub use db::Db;
 pub use dynamap_derive::{Attribute, Entity, EntityEnum, KeyPart, Table};
 pub use entity::{AsEntity, Entity, LookupKey, WriteMeta};
-pub use error::{Error, Result};
+pub use error::{ActionFailure, Error, ErrorKind, Result, ServiceError};
 pub use key::{Key, KeyError, KeyPart, PartitionKey};
 pub use table::{
     IndexSchema, KeyAttributeSchema, MAX_KEY_ATTRIBUTES, Projection, ScalarType, Table, TableSchema,

@@ -260,5 +260,6 @@ fn non_finite_floats_are_refused_before_sending() {
         ),
         "{error:?}"
     );
-    assert!(error.to_string().contains("finite"), "{error}");
+    let cause = std::error::Error::source(&error).map(ToString::to_string);
+    assert!(cause.is_some_and(|c| c.contains("finite")), "{error:?}");
 }

@@ -185,6 +185,7 @@ async fn a_value_over_its_budget_is_refused_before_writing() {
             attribute,
             size,
             budget,
+            ..
         } => {
             assert_eq!((entity, attribute, budget), ("Tight", "values", 64));
             assert!(size > 64);
@@ -277,6 +278,7 @@ async fn corrupt_stored_values_are_typed_errors() {
                 entity: "Night",
                 attribute: "events",
                 source,
+                ..
             } => {
                 if case == "unknown codec" {
                     assert_eq!(source, &CodecError::UnknownCodec(200));

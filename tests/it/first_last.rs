@@ -51,7 +51,7 @@ async fn first_last_limit_and_descending_in_every_combination() {
     ] {
         let err = page(query).await.expect_err("first/last set the order");
         assert!(
-            matches!(&err, Error::InvalidRequest { reason } if reason.contains("drop `.descending()`")),
+            matches!(&err, Error::InvalidRequest { reason, .. } if reason.contains("drop `.descending()`")),
             "{err:?}"
         );
     }

@@ -85,7 +85,8 @@ async fn create_fails_when_the_item_exists() {
         err,
         Error::ConditionalCheckFailed {
             entity: "Sensor",
-            operation: "create"
+            operation: "create",
+            ..
         }
     ));
     let stored = db
@@ -168,7 +169,8 @@ async fn decoding_names_the_missing_attribute() {
             err,
             Error::MissingAttribute {
                 entity: "Sensor",
-                attribute: "city"
+                attribute: "city",
+                ..
             }
         ),
         "{err:?}"

@@ -25,7 +25,7 @@ async fn an_item_over_400_kb_is_rejected_before_sending() {
         .await
         .expect_err("over the limit");
     assert!(
-        matches!(err, Error::ItemTooLarge { entity: "Sensor", size, limit: 409_600 } if size == MAX_ITEM_BYTES + 1),
+        matches!(err, Error::ItemTooLarge { entity: "Sensor", size, limit: 409_600, .. } if size == MAX_ITEM_BYTES + 1),
         "{err:?}"
     );
     assert_eq!(

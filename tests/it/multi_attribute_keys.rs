@@ -274,7 +274,7 @@ async fn conditions_dynamodb_would_reject_are_refused_before_sending() {
         .all()
         .await;
     assert!(
-        matches!(&mixed, Err(dynamap::Error::InvalidRequest { reason }) if reason.contains("equal on the attributes before it")),
+        matches!(&mixed, Err(dynamap::Error::InvalidRequest { reason, .. }) if reason.contains("equal on the attributes before it")),
         "{mixed:?}"
     );
     let uneven = db

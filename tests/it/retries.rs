@@ -122,7 +122,7 @@ async fn a_failed_condition_of_your_own_is_not_retried() {
         })
         .await;
     match result {
-        Err(ref err @ Error::TransactionCanceled { ref reasons }) => {
+        Err(ref err @ Error::TransactionCanceled { ref reasons, .. }) => {
             assert!(!err.is_conflict(), "{err}");
             assert_eq!(reasons.len(), 1, "{err}");
             assert_eq!((reasons[0].index, reasons[0].operation), (1, "create"));

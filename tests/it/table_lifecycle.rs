@@ -82,10 +82,7 @@ async fn created_with_provisioned_capacity_a_stream_and_deletion_protection() {
     assert!(
         matches!(
             refused,
-            Error::Service {
-                operation: "DeleteTable",
-                ..
-            }
+            Error::Service(ref service) if service.operation() == "DeleteTable"
         ),
         "{refused}"
     );
@@ -181,7 +178,7 @@ async fn options_are_checked_before_anything_is_sent() {
     ];
     for (result, expected) in cases {
         match result {
-            Err(Error::InvalidRequest { reason }) => {
+            Err(Error::InvalidRequest { reason, .. }) => {
                 assert!(
                     reason.contains(expected),
                     "{reason:?} should say {expected:?}"
@@ -208,10 +205,7 @@ async fn point_in_time_recovery_is_asked_for_after_creating_and_local_refuses_it
     assert!(
         matches!(
             err,
-            Error::Service {
-                operation: "UpdateContinuousBackups",
-                ..
-            }
+            Error::Service(ref service) if service.operation() == "UpdateContinuousBackups"
         ),
         "{err}"
     );

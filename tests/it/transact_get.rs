@@ -60,6 +60,7 @@ async fn more_than_100_items_or_an_item_twice_are_refused_before_sending() {
         Err(Error::TooManyActions {
             actions: 101,
             limit: 100,
+            ..
         }) => {}
         other => panic!("expected TooManyActions, got {other:?}"),
     }
@@ -74,6 +75,7 @@ async fn more_than_100_items_or_an_item_twice_are_refused_before_sending() {
             second: 2,
             first_entity,
             entity,
+            ..
         }) => {
             assert_eq!((first_entity, entity), ("Sensor", "Sensor"));
         }
@@ -91,7 +93,7 @@ async fn a_slot_is_only_good_for_its_own_results() {
     let _ = second.get(Sensor::key("S1"));
     let second = second.send().await.expect("read");
     match second.get(slot) {
-        Err(Error::InvalidRequest { reason }) => {
+        Err(Error::InvalidRequest { reason, .. }) => {
             assert!(reason.contains("another read transaction"), "{reason}")
         }
         other => panic!("expected a refusal, got {other:?}"),

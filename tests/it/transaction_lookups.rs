@@ -80,7 +80,7 @@ async fn transaction_puts_and_deletes_keep_lookups_in_sync() {
         .send()
         .await
         .expect_err("check fails");
-    let Error::TransactionCanceled { reasons } = &err else {
+    let Error::TransactionCanceled { reasons, .. } = &err else {
         panic!("{err:?}")
     };
     assert_eq!(reasons[0].index, 0, "{reasons:?}");
@@ -127,7 +127,8 @@ async fn a_lookup_held_by_another_item_fails_the_transaction() {
             err,
             Error::LookupTaken {
                 entity: "Member",
-                lookup: "email"
+                lookup: "email",
+                ..
             }
         ),
         "{err:?}"

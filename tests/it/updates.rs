@@ -66,7 +66,8 @@ async fn typed_changes_apply_and_return_the_new_item() {
             err,
             Err(Error::ConditionalCheckFailed {
                 entity: "Device",
-                operation: "update"
+                operation: "update",
+                ..
             })
         ),
         "{err:?}"
@@ -96,7 +97,7 @@ async fn updates_that_would_break_keys_indexes_or_lookups_are_refused() {
     let db = fresh_db::<App>("update_refusals").await;
     db.put(&sensor("S1")).await.expect("put");
     let refused = |result: Result<(), Error>, what: &str| match result {
-        Err(Error::InvalidRequest { reason }) => assert!(reason.contains(what), "{reason}"),
+        Err(Error::InvalidRequest { reason, .. }) => assert!(reason.contains(what), "{reason}"),
         other => panic!("expected a refusal about {what}, got {other:?}"),
     };
     refused(
@@ -224,7 +225,7 @@ async fn updates_join_transactions() {
         .send()
         .await
         .expect_err("insufficient balance");
-    let Error::TransactionCanceled { reasons } = &err else {
+    let Error::TransactionCanceled { reasons, .. } = &err else {
         panic!("{err:?}")
     };
     assert_eq!(

@@ -17,6 +17,7 @@ use super::schema::{
     attribute_definitions, build_error, index_key, key_schema, projection, table_key,
 };
 use super::tag_limits::{MAX_KEY_CHARS, MAX_TAGS, MAX_VALUE_CHARS};
+use crate::error::ServiceError;
 use crate::span::call_span;
 use crate::table::{Table, TableSchema};
 use crate::{Db, Error, Result};
@@ -272,11 +273,12 @@ impl<T: Table> CreateTable<'_, T> {
             .table_name(db.table_name())
             .wait(ACTIVE_TIMEOUT)
             .await
-            .map_err(|err| Error::Service {
-                operation: "DescribeTable",
-                code: None,
-                message: format!("table `{}` did not become active: {err}", db.table_name()),
-                source: Box::new(err),
+            .map_err(|err| {
+                Error::Service(ServiceError::other(
+                    "DescribeTable",
+                    format!("table `{}` did not become active: {err}", db.table_name()),
+                    Some(Box::new(err)),
+                ))
             })?;
         if let Some(attribute) = schema.ttl {
             enable_ttl(db, attribute).await?;

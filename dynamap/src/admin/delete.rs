@@ -6,6 +6,7 @@ use aws_sdk_dynamodb::client::Waiters;
 use aws_sdk_dynamodb::types::TableDescription;
 use tracing::Instrument;
 
+use crate::error::ServiceError;
 use crate::span::call_span;
 use crate::{Db, Error, Result};
 
@@ -33,11 +34,12 @@ impl Db {
             .instrument(span)
             .await
             .map_err(|err| Error::service("DescribeTable", err))?;
-        described.table.ok_or_else(|| Error::Service {
-            operation: "DescribeTable",
-            code: None,
-            message: format!("DynamoDB described no table `{}`", self.table_name()),
-            source: "DescribeTable answered without a table".into(),
+        described.table.ok_or_else(|| {
+            Error::Service(ServiceError::other(
+                "DescribeTable",
+                format!("DynamoDB described no table `{}`", self.table_name()),
+                None,
+            ))
         })
     }
 
@@ -76,14 +78,15 @@ impl Db {
             .table_name(self.table_name())
             .wait(GONE_TIMEOUT)
             .await
-            .map_err(|err| Error::Service {
-                operation: "DescribeTable",
-                code: None,
-                message: format!(
-                    "table `{}` was not deleted in time: {err}",
-                    self.table_name()
-                ),
-                source: Box::new(err),
+            .map_err(|err| {
+                Error::Service(ServiceError::other(
+                    "DescribeTable",
+                    format!(
+                        "table `{}` was not deleted in time: {err}",
+                        self.table_name()
+                    ),
+                    Some(Box::new(err)),
+                ))
             })?;
         Ok(())
     }

@@ -7,6 +7,7 @@ use aws_sdk_dynamodb::types::{
     ScalarAttributeType,
 };
 
+use crate::error::ServiceError;
 use crate::table::{IndexSchema, Projection, ScalarType, TableSchema};
 use crate::{Error, Result};
 
@@ -115,10 +116,9 @@ pub(super) fn build_error(
     operation: &'static str,
     err: aws_sdk_dynamodb::error::BuildError,
 ) -> Error {
-    Error::Service {
+    Error::Service(ServiceError::other(
         operation,
-        code: None,
-        message: err.to_string(),
-        source: Box::new(err),
-    }
+        err.to_string(),
+        Some(Box::new(err)),
+    ))
 }

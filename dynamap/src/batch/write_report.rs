@@ -100,12 +100,12 @@ impl fmt::Display for FailedWrite {
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
 /// # struct Sensor { id: String, city: String }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db) -> Result<(), Box<dyn std::error::Error>> {
 /// let sensors: Vec<Sensor> = Vec::new();
 /// let report = db.put_all(&sensors).await?;
 /// println!("{} written in {} calls ({} retried, {} throttled)", report.written, report.calls, report.retries, report.throttled);
 /// if !report.is_complete() {
-///     return Err(dynamap::Error::InvalidRequest { reason: report.to_string() });
+///     return Err(report.to_string().into());
 /// }
 /// # Ok(()) }
 /// ```

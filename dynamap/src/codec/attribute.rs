@@ -8,10 +8,7 @@ use serde::de::Error as _;
 
 use super::{AttributeValue, number_text};
 
-/// The error of a direct conversion; the same type serde's path reports, so
-/// [`Error::Encode`](crate::Error::Encode) and
-/// [`Error::InvalidAttribute`](crate::Error::InvalidAttribute) carry either.
-pub type AttributeError = serde_dynamo::Error;
+pub use super::attribute_error::AttributeError;
 
 /// A type dynamap stores as one attribute value by direct code.
 ///
@@ -63,7 +60,9 @@ pub type AttributeError = serde_dynamo::Error;
 ///
 /// let value = Dimensions { width_mm: 210, height_mm: 297, label: None };
 /// let stored = value.to_attribute()?;
-/// assert_eq!(stored, serde_dynamo::to_attribute_value(&value)?);
+/// let through_serde: dynamap::codec::AttributeValue =
+///     serde_dynamo::to_attribute_value(&value).expect("serde stores it");
+/// assert_eq!(stored, through_serde);
 /// assert_eq!(Dimensions::from_attribute(stored)?, value);
 /// # Ok::<(), dynamap::codec::AttributeError>(())
 /// ```

@@ -16,6 +16,7 @@
 //! guide chapter on compressed attributes.
 
 mod attribute;
+mod attribute_error;
 mod columnar;
 mod columns;
 mod compressed;

@@ -14,7 +14,7 @@ use std::fmt::Write;
 /// # struct Sensor { id: String, city: String }
 /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
 /// match db.transaction().create(&Sensor { id: "S1".into(), city: "Poznań".into() }).send().await {
-///     Err(dynamap::Error::TransactionCanceled { reasons }) => {
+///     Err(dynamap::Error::TransactionCanceled { reasons, .. }) => {
 ///         for failure in &reasons {
 ///             if failure.is_conditional_check_failed() {
 ///                 eprintln!("action {} ({} of {}) found the item there", failure.index, failure.operation, failure.entity);

@@ -1,12 +1,19 @@
 //! The error types every dynamap operation returns.
 
 mod action_failure;
+mod kind;
+mod service;
+#[cfg(test)]
+mod tests;
 
-use std::fmt;
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 pub use action_failure::{ActionFailure, describe};
+pub use kind::ErrorKind;
+pub use service::ServiceError;
 
-use crate::key::KeyError;
+use crate::key::{KeyError, KeyErrorKind};
 
 /// The result type of dynamap operations.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -36,6 +43,7 @@ pub enum Error {
 
     /// The item is larger than DynamoDB's 400 KB (409,600 bytes) item limit.
     #[error("item of entity `{entity}` is {size} bytes, over DynamoDB's limit of {limit} bytes")]
+    #[non_exhaustive]
     ItemTooLarge {
         /// The entity the item belongs to.
         entity: &'static str,
@@ -46,18 +54,20 @@ pub enum Error {
     },
 
     /// A field's value could not be turned into a DynamoDB attribute.
-    #[error("cannot encode attribute `{attribute}` of entity `{entity}`: {source}")]
+    #[error("cannot encode attribute `{attribute}` of entity `{entity}`")]
+    #[non_exhaustive]
     Encode {
         /// The entity being written.
         entity: &'static str,
         /// The attribute name in the item.
         attribute: &'static str,
-        /// What serialization reported.
-        source: serde_dynamo::Error,
+        /// What the conversion reported.
+        source: crate::codec::AttributeError,
     },
 
     /// A stored item lacks an attribute its entity requires.
     #[error("item of entity `{entity}` has no attribute `{attribute}`")]
+    #[non_exhaustive]
     MissingAttribute {
         /// The entity being read.
         entity: &'static str,
@@ -66,20 +76,22 @@ pub enum Error {
     },
 
     /// A stored attribute holds a value of the wrong type or shape for its field.
-    #[error("attribute `{attribute}` of entity `{entity}` cannot be decoded: {source}")]
+    #[error("attribute `{attribute}` of entity `{entity}` cannot be decoded")]
+    #[non_exhaustive]
     InvalidAttribute {
         /// The entity being read.
         entity: &'static str,
         /// The attribute that failed to decode.
         attribute: &'static str,
-        /// What deserialization reported.
-        source: serde_dynamo::Error,
+        /// What the conversion reported.
+        source: crate::codec::AttributeError,
     },
 
     /// A `#[dynamap(compress)]` field could not be compressed, or its stored value could
     /// not be read back: truncated, corrupted, written by an unknown codec or for another
     /// type. `source` says which.
-    #[error("compressed attribute `{attribute}` of entity `{entity}`: {source}")]
+    #[error("compressed attribute `{attribute}` of entity `{entity}` cannot be stored or read")]
+    #[non_exhaustive]
     Compressed {
         /// The entity being written or read.
         entity: &'static str,
@@ -94,6 +106,7 @@ pub enum Error {
     #[error(
         "compressed attribute `{attribute}` of entity `{entity}` is {size} bytes, over its budget of {budget} bytes"
     )]
+    #[non_exhaustive]
     CompressedTooLarge {
         /// The entity being written.
         entity: &'static str,
@@ -107,6 +120,7 @@ pub enum Error {
 
     /// A stored item belongs to another entity type than the one asked for.
     #[error("item has entity type {found:?} in attribute `{attribute}`, expected `{expected}`")]
+    #[non_exhaustive]
     WrongEntityType {
         /// The entity type asked for.
         expected: &'static str,
@@ -119,6 +133,7 @@ pub enum Error {
     /// A conditional write found the item in the wrong state: `create` found an item already
     /// there, `replace` or a conditional delete found none.
     #[error("conditional check failed: {operation} of entity `{entity}`")]
+    #[non_exhaustive]
     ConditionalCheckFailed {
         /// The entity written.
         entity: &'static str,
@@ -129,6 +144,7 @@ pub enum Error {
     /// A versioned write found another version stored than the one the value was read with:
     /// someone else wrote the item in between. Read it again and retry.
     #[error("version conflict on entity `{entity}`: expected stored version {expected}")]
+    #[non_exhaustive]
     VersionConflict {
         /// The entity written.
         entity: &'static str,
@@ -138,6 +154,7 @@ pub enum Error {
 
     /// A lookup item (such as a uniqueness guard) already belongs to another item.
     #[error("lookup `{lookup}` of entity `{entity}` already belongs to another item")]
+    #[non_exhaustive]
     LookupTaken {
         /// The entity written.
         entity: &'static str,
@@ -147,6 +164,7 @@ pub enum Error {
 
     /// A write kept losing the race to concurrent writers of the same item and gave up.
     #[error("gave up writing entity `{entity}` after {rounds} rounds of concurrent changes")]
+    #[non_exhaustive]
     Contention {
         /// The entity written.
         entity: &'static str,
@@ -156,6 +174,7 @@ pub enum Error {
 
     /// A transaction has more actions than DynamoDB's 100.
     #[error("transaction has {actions} actions, over DynamoDB's limit of {limit}")]
+    #[non_exhaustive]
     TooManyActions {
         /// Actions in the transaction.
         actions: usize,
@@ -168,6 +187,7 @@ pub enum Error {
     #[error(
         "transaction payload adds up to {size} bytes (items, keys, update and condition values), over DynamoDB's limit of {limit} bytes"
     )]
+    #[non_exhaustive]
     TransactionTooLarge {
         /// The total size of the transaction's payload.
         size: usize,
@@ -179,6 +199,7 @@ pub enum Error {
     #[error(
         "transaction actions {first} ({first_entity}) and {second} ({entity}) both address one item"
     )]
+    #[non_exhaustive]
     DuplicateTransactionItem {
         /// The entity of the first action.
         first_entity: &'static str,
@@ -192,6 +213,7 @@ pub enum Error {
 
     /// DynamoDB canceled a transaction; `reasons` says which actions failed and why.
     #[error("transaction canceled: {}", describe(reasons))]
+    #[non_exhaustive]
     TransactionCanceled {
         /// One entry per action that failed, in request order.
         reasons: Vec<ActionFailure>,
@@ -200,6 +222,7 @@ pub enum Error {
     /// A condition or filter could not be built: a value that does not encode, or an `in`
     /// with no values or more than DynamoDB's 100.
     #[error("invalid expression: {reason}")]
+    #[non_exhaustive]
     InvalidExpression {
         /// What is wrong.
         reason: String,
@@ -208,6 +231,7 @@ pub enum Error {
     /// A request asks for something DynamoDB does not offer, such as a consistent read on
     /// a global secondary index. Found before sending.
     #[error("invalid request: {reason}")]
+    #[non_exhaustive]
     InvalidRequest {
         /// What is wrong.
         reason: String,
@@ -216,6 +240,7 @@ pub enum Error {
     /// A page cursor was edited, made for another query (table, index or partition), or
     /// signed with another key.
     #[error("invalid cursor: {reason}")]
+    #[non_exhaustive]
     InvalidCursor {
         /// What is wrong.
         reason: &'static str,
@@ -228,6 +253,7 @@ pub enum Error {
         "an update of `{entity}` changes {key} ({template:?}) but does not set {}; set every field of the template in the same update, or put the whole entity",
         missing.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
     )]
+    #[non_exhaustive]
     IncompleteKeyUpdate {
         /// The entity updated.
         entity: &'static str,
@@ -244,6 +270,7 @@ pub enum Error {
     #[error(
         "item has entity type {found:?} in attribute `{attribute}`, which `{target}` does not know"
     )]
+    #[non_exhaustive]
     UnknownEntityType {
         /// The enum decoding the item.
         target: &'static str,
@@ -253,24 +280,16 @@ pub enum Error {
         found: Option<String>,
     },
 
-    /// DynamoDB (or the transport to it) answered with an error.
-    #[error("{operation} failed{}: {message}", code.as_deref().map(|c| format!(" with {c}")).unwrap_or_default())]
-    Service {
-        /// The DynamoDB operation, such as `PutItem`.
-        operation: &'static str,
-        /// The DynamoDB error code, such as `ProvisionedThroughputExceededException`.
-        code: Option<String>,
-        /// The service's message, or a description of a transport failure.
-        message: String,
-        /// The SDK error.
-        #[source]
-        source: Box<dyn std::error::Error + Send + Sync>,
-    },
+    /// DynamoDB answered with an error, or could not be reached. [`ServiceError`] keeps
+    /// the code, message, HTTP status, request id and the SDK's own error.
+    #[error(transparent)]
+    Service(ServiceError),
 
     /// A batch names the same item more than once. DynamoDB rejects a whole call that does
     /// this, and across calls the outcome would depend on timing, so the batch writes the
     /// first occurrence and reports every later one with this error.
     #[error("key (pk {pk:?}{}) of entity `{entity}` appears more than once in one batch", sk.as_ref().map(|sk| format!(", sk {sk:?}")).unwrap_or_default())]
+    #[non_exhaustive]
     DuplicateKey {
         /// The entity of the repeated occurrence.
         entity: &'static str,
@@ -283,6 +302,7 @@ pub enum Error {
     /// DynamoDB kept returning the item (or key) as unprocessed, usually because its
     /// partition was throttled, until the batch's retry policy gave up.
     #[error("{operation} left the item unprocessed after {attempts} attempts")]
+    #[non_exhaustive]
     Unprocessed {
         /// The DynamoDB operation, such as `BatchWriteItem`.
         operation: &'static str,
@@ -293,6 +313,7 @@ pub enum Error {
     /// A table name, or a prefix for generated table names, breaks DynamoDB's rules: 3 to
     /// 255 characters, each one of `a-z`, `A-Z`, `0-9`, `_`, `-` and `.`. Found before sending.
     #[error("invalid table name {name:?}: {reason}")]
+    #[non_exhaustive]
     InvalidTableName {
         /// The name or prefix.
         name: String,
@@ -304,6 +325,7 @@ pub enum Error {
     /// [`timeseries::rows`](crate::timeseries::rows)): it has a version field, lookup items or
     /// index templates, or stores an attribute the rows use themselves.
     #[error("entity `{entity}` cannot be stored in event rows: {reason}")]
+    #[non_exhaustive]
     EventRowUnsupported {
         /// The entity.
         entity: &'static str,
@@ -313,6 +335,7 @@ pub enum Error {
 
     /// A stored multi-event row does not have the layout event rows write.
     #[error("event row (pk {pk:?}, sk {sk:?}) of entity `{entity}` is malformed: {reason}")]
+    #[non_exhaustive]
     MalformedEventRow {
         /// The entity read.
         entity: &'static str,
@@ -326,6 +349,7 @@ pub enum Error {
 
     /// Every row a timestamp may have (its first row and all its overflow rows) is full.
     #[error("all {rows} event rows of entity `{entity}` at sort key {sk:?} are full")]
+    #[non_exhaustive]
     EventRowsFull {
         /// The entity written.
         entity: &'static str,
@@ -336,22 +360,57 @@ pub enum Error {
     },
 }
 
-/// Error codes DynamoDB uses when a request was throttled.
-const THROTTLING_CODES: &[&str] = &[
-    "ProvisionedThroughputExceededException",
-    "ThrottlingException",
-    "RequestLimitExceeded",
-    "TransactionInProgressException",
-];
-
-/// Error codes of DynamoDB's server-side failures (HTTP 5xx).
-const SERVER_ERROR_CODES: &[&str] = &[
-    "InternalServerError",
-    "ServiceUnavailable",
-    "InternalFailure",
-];
-
 impl Error {
+    /// The category of the error, to match on without naming every variant.
+    ///
+    /// ```
+    /// use dynamap::ErrorKind;
+    ///
+    /// # fn check(err: dynamap::Error) {
+    /// match err.kind() {
+    ///     ErrorKind::Condition => println!("the item was not in the state asked for"),
+    ///     ErrorKind::Conflict | ErrorKind::Throttled => println!("try again: {err}"),
+    ///     _ => println!("failed: {err}"),
+    /// }
+    /// # }
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Key(key) => match key.kind {
+                KeyErrorKind::TooLong { .. } => ErrorKind::Limit,
+                KeyErrorKind::NoMatch { .. } => ErrorKind::Decode,
+                _ => ErrorKind::InvalidRequest,
+            },
+            Error::ItemTooLarge { .. }
+            | Error::CompressedTooLarge { .. }
+            | Error::TooManyActions { .. }
+            | Error::TransactionTooLarge { .. }
+            | Error::DuplicateTransactionItem { .. }
+            | Error::DuplicateKey { .. }
+            | Error::EventRowsFull { .. } => ErrorKind::Limit,
+            Error::Encode { .. } => ErrorKind::Encode,
+            Error::MissingAttribute { .. }
+            | Error::InvalidAttribute { .. }
+            | Error::Compressed { .. }
+            | Error::WrongEntityType { .. }
+            | Error::UnknownEntityType { .. }
+            | Error::MalformedEventRow { .. } => ErrorKind::Decode,
+            Error::ConditionalCheckFailed { .. } | Error::LookupTaken { .. } => {
+                ErrorKind::Condition
+            }
+            Error::VersionConflict { .. } | Error::Contention { .. } => ErrorKind::Conflict,
+            Error::TransactionCanceled { reasons } => canceled_kind(reasons),
+            Error::InvalidExpression { .. }
+            | Error::InvalidRequest { .. }
+            | Error::InvalidCursor { .. }
+            | Error::IncompleteKeyUpdate { .. }
+            | Error::InvalidTableName { .. }
+            | Error::EventRowUnsupported { .. } => ErrorKind::InvalidRequest,
+            Error::Service(service) => service.kind(),
+            Error::Unprocessed { .. } => ErrorKind::Throttled,
+        }
+    }
+
     /// True when a conditional write failed because the item was in the wrong state.
     pub fn is_conditional_check_failed(&self) -> bool {
         match self {
@@ -361,26 +420,26 @@ impl Error {
             Error::TransactionCanceled { reasons } => reasons
                 .iter()
                 .any(|r| r.code.as_deref() == Some("ConditionalCheckFailed")),
-            Error::Service { code, .. } => {
-                code.as_deref() == Some("ConditionalCheckFailedException")
-            }
+            Error::Service(service) => service.code() == Some("ConditionalCheckFailedException"),
             _ => false,
         }
     }
 
-    /// True when DynamoDB throttled the request; retrying later may succeed.
+    /// True when DynamoDB throttled the request, or kept batch items unprocessed until the
+    /// retry policy gave up ([`ErrorKind::Throttled`]); retrying later may succeed.
     pub fn is_throttled(&self) -> bool {
-        self.code().is_some_and(|c| THROTTLING_CODES.contains(&c))
+        self.kind() == ErrorKind::Throttled
     }
 
-    /// True when retrying the same request later may succeed: throttling, server errors
-    /// (5xx), failures to reach DynamoDB at all, and transactions cancelled only because
-    /// another transaction held one of their items (`TransactionConflict`).
+    /// True when retrying the same request later may succeed: throttling and unprocessed
+    /// batch items, server errors (5xx), failures to reach DynamoDB at all, a transaction
+    /// conflict, and transactions cancelled only because another transaction held one of
+    /// their items or they were throttled.
     ///
     /// Not retryable as they are: failed conditions, including [`Error::VersionConflict`]:
     /// the item changed, so the write must be recomputed from a fresh read
     /// ([`is_conflict`](Error::is_conflict) answers for those; [`Db::modify`](crate::Db::modify)
-    /// does the whole loop).
+    /// does the whole loop); and every error found before sending, which would be found again.
     pub fn is_retryable(&self) -> bool {
         match self {
             Error::TransactionCanceled { reasons } => {
@@ -389,13 +448,8 @@ impl Error {
                         r.is_busy() || r.code.as_deref().is_some_and(|c| c == "ThrottlingError")
                     })
             }
-            Error::Service { code: None, .. } => true,
-            Error::Service {
-                code: Some(code), ..
-            } => {
-                THROTTLING_CODES.contains(&code.as_str())
-                    || SERVER_ERROR_CODES.contains(&code.as_str())
-            }
+            Error::Service(service) => service.is_retryable(),
+            Error::Unprocessed { .. } => true,
             _ => false,
         }
     }
@@ -407,6 +461,7 @@ impl Error {
         match self {
             Error::VersionConflict { .. } | Error::Contention { .. } => true,
             Error::TransactionCanceled { reasons } => reasons.iter().any(|r| r.is_conflict()),
+            Error::Service(service) => service.kind() == ErrorKind::Conflict,
             _ => false,
         }
     }
@@ -414,15 +469,32 @@ impl Error {
     /// The DynamoDB error code, when DynamoDB answered with one.
     pub fn code(&self) -> Option<&str> {
         match self {
-            Error::Service { code, .. } => code.as_deref(),
+            Error::Service(service) => service.code(),
+            _ => None,
+        }
+    }
+
+    /// The HTTP status of DynamoDB's answer, for [`Error::Service`].
+    pub fn http_status(&self) -> Option<u16> {
+        match self {
+            Error::Service(service) => service.http_status(),
+            _ => None,
+        }
+    }
+
+    /// The request id DynamoDB gave the failed call, for [`Error::Service`]: what AWS
+    /// support asks for.
+    pub fn request_id(&self) -> Option<&str> {
+        match self {
+            Error::Service(service) => service.request_id(),
             _ => None,
         }
     }
 
     /// An error of a raw SDK call made next to dynamap's (`db.client().query()...`), as a
-    /// dynamap [`Error::Service`] keeping the code and message, so one error type serves
-    /// both. `operation` names the call, such as `"Query"`. The `?` operator converts too,
-    /// naming the operation `"DynamoDB"`.
+    /// dynamap [`Error::Service`] keeping the code, message, HTTP status, request id and the
+    /// SDK error itself, so one error type serves both. `operation` names the call, such as
+    /// `"Query"`. The `?` operator converts too, naming the operation `"DynamoDB"`.
     ///
     /// ```no_run
     /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
@@ -430,82 +502,53 @@ impl Error {
     ///     .map_err(|err| dynamap::Error::from_sdk("ListTables", err))?;
     /// # Ok(()) }
     /// ```
-    pub fn from_sdk<E, R>(
-        operation: &'static str,
-        err: aws_sdk_dynamodb::error::SdkError<E, R>,
-    ) -> Self
+    pub fn from_sdk<E>(operation: &'static str, err: SdkError<E, HttpResponse>) -> Self
     where
-        E: aws_sdk_dynamodb::error::ProvideErrorMetadata
-            + std::error::Error
-            + Send
-            + Sync
-            + 'static,
-        R: fmt::Debug + Send + Sync + 'static,
+        E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
     {
-        Self::service(operation, err)
+        Error::Service(ServiceError::from_sdk(operation, err))
     }
 
     /// Wraps an SDK error, keeping its code and message.
-    pub(crate) fn service<E, R>(
-        operation: &'static str,
-        err: aws_sdk_dynamodb::error::SdkError<E, R>,
-    ) -> Self
+    pub(crate) fn service<E>(operation: &'static str, err: SdkError<E, HttpResponse>) -> Self
     where
-        E: aws_sdk_dynamodb::error::ProvideErrorMetadata
-            + std::error::Error
-            + Send
-            + Sync
-            + 'static,
-        R: fmt::Debug + Send + Sync + 'static,
+        E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
     {
-        use aws_sdk_dynamodb::error::ProvideErrorMetadata;
-        let code = err.code().map(str::to_owned);
-        let message = err
-            .message()
-            .map(str::to_owned)
-            .unwrap_or_else(|| short_cause(&err));
-        Error::Service {
-            operation,
-            code,
-            message,
-            source: Box::new(err),
-        }
+        Self::from_sdk(operation, err)
     }
 }
 
-impl<E, R> From<aws_sdk_dynamodb::error::SdkError<E, R>> for Error
+/// The category of a canceled transaction, by its failed actions: a concurrent writer won,
+/// a condition did not hold, it was throttled, or something else.
+fn canceled_kind(reasons: &[ActionFailure]) -> ErrorKind {
+    if reasons.iter().any(ActionFailure::is_conflict) {
+        ErrorKind::Conflict
+    } else if reasons
+        .iter()
+        .any(ActionFailure::is_conditional_check_failed)
+    {
+        ErrorKind::Condition
+    } else if !reasons.is_empty()
+        && reasons
+            .iter()
+            .all(|r| r.code.as_deref() == Some("ThrottlingError"))
+    {
+        ErrorKind::Throttled
+    } else if reasons
+        .iter()
+        .any(|r| r.code.as_deref() == Some("ValidationError"))
+    {
+        ErrorKind::InvalidRequest
+    } else {
+        ErrorKind::Service
+    }
+}
+
+impl<E> From<SdkError<E, HttpResponse>> for Error
 where
-    E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
-    R: fmt::Debug + Send + Sync + 'static,
+    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
 {
-    fn from(err: aws_sdk_dynamodb::error::SdkError<E, R>) -> Self {
+    fn from(err: SdkError<E, HttpResponse>) -> Self {
         Error::service("DynamoDB", err)
-    }
-}
-
-/// A transport failure in a line: what kind of failure, and its innermost cause ("dispatch
-/// failure: Connection refused (os error 111)"), not the SDK's nested debug dump.
-fn short_cause<E, R>(err: &aws_sdk_dynamodb::error::SdkError<E, R>) -> String
-where
-    E: std::error::Error + 'static,
-    R: fmt::Debug,
-{
-    use aws_sdk_dynamodb::error::SdkError;
-    let kind = match err {
-        SdkError::DispatchFailure(_) => "dispatch failure (DynamoDB could not be reached)",
-        SdkError::TimeoutError(_) => "timed out",
-        SdkError::ResponseError(_) => "unreadable response",
-        SdkError::ConstructionFailure(_) => "request could not be built",
-        _ => "request failed",
-    };
-    let mut innermost = None;
-    let mut cause = std::error::Error::source(err);
-    while let Some(inner) = cause {
-        innermost = Some(inner);
-        cause = inner.source();
-    }
-    match innermost.map(ToString::to_string) {
-        Some(cause) if !cause.is_empty() => format!("{kind}: {cause}"),
-        _ => kind.to_owned(),
     }
 }

@@ -4,6 +4,7 @@ use std::fmt;
 
 use crate::codec::{AttributeValue, Item};
 use crate::entity::{OWNER_PK, OWNER_SK};
+use crate::error::ServiceError;
 use crate::key::Key;
 use crate::query::{Decode, Query, UnknownEntity};
 use crate::{Entity, Error, Result};
@@ -105,14 +106,8 @@ where
         if let Some(first) = failed.next() {
             // The others may share the error; dropped, they let it be taken back.
             drop(failed);
-            return Err(
-                std::sync::Arc::try_unwrap(first.error).unwrap_or_else(|shared| Error::Service {
-                    operation: "BatchGetItem",
-                    code: shared.code().map(str::to_owned),
-                    message: shared.to_string(),
-                    source: Box::new(shared),
-                }),
-            );
+            return Err(std::sync::Arc::try_unwrap(first.error)
+                .unwrap_or_else(|shared| Error::Service(ServiceError::shared(shared))));
         }
         Ok(report.found().collect())
     }

@@ -9,6 +9,7 @@ use tracing::Instrument;
 use super::MAX_ACTIONS;
 use crate::codec::Item;
 use crate::decode::{Decode, UnknownEntity};
+use crate::error::ServiceError;
 use crate::expiry;
 use crate::key::Key;
 use crate::span::call_span;
@@ -181,16 +182,15 @@ impl TransactGet<'_> {
             .map(|response| response.item)
             .collect();
         if results.items.len() != results.schemas.len() {
-            return Err(Error::Service {
-                operation: "TransactGetItems",
-                code: None,
-                message: format!(
+            return Err(Error::Service(ServiceError::other(
+                "TransactGetItems",
+                format!(
                     "{} items asked for, {} answers",
                     results.schemas.len(),
                     results.items.len()
                 ),
-                source: "TransactGetItems answered another number of items".into(),
-            });
+                None,
+            )));
         }
         Ok(results)
     }

@@ -423,7 +423,7 @@ impl<'a> Transaction<'a> {
     /// # struct Account { id: String, balance: i64 }
     /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
     /// match db.transaction().create(&alice).send().await {
-    ///     Err(dynamap::Error::TransactionCanceled { reasons }) => eprintln!("{}", dynamap::transact::describe(&reasons)),
+    ///     Err(dynamap::Error::TransactionCanceled { reasons, .. }) => eprintln!("{}", dynamap::transact::describe(&reasons)),
     ///     other => other?,
     /// }
     /// # Ok(()) }

@@ -1,6 +1,7 @@
 //! The answer of one conditional write call (PutItem, DeleteItem, UpdateItem), read the same
 //! way for every operation.
 
+use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::ConsumedCapacity;
 
@@ -9,16 +10,15 @@ use crate::{Error, Result};
 
 /// The call's output (its consumed capacity recorded on `span`), `failed()` when its
 /// condition did not hold, or the service error.
-pub(crate) fn conditional_answer<O, E, R>(
+pub(crate) fn conditional_answer<O, E>(
     span: &tracing::Span,
     operation: &'static str,
-    result: std::result::Result<O, SdkError<E, R>>,
+    result: std::result::Result<O, SdkError<E, HttpResponse>>,
     consumed: impl FnOnce(&O) -> Option<&ConsumedCapacity>,
     failed: impl FnOnce() -> Error,
 ) -> Result<O>
 where
     E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
-    R: std::fmt::Debug + Send + Sync + 'static,
 {
     match result {
         Ok(output) => {

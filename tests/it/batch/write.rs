@@ -86,7 +86,7 @@ async fn batch_keeps_the_first_of_duplicate_keys_and_reports_the_rest() {
     let mut failed: Vec<_> = report.failed.iter().map(|f| (f.index, f.action)).collect();
     failed.sort_by_key(|f| f.0);
     assert_eq!(failed, [(2, WriteAction::Put), (3, WriteAction::Delete)]);
-    let Error::DuplicateKey { entity, pk, sk } = &*report.failed[0].error else {
+    let Error::DuplicateKey { entity, pk, sk, .. } = &*report.failed[0].error else {
         panic!("not a duplicate-key error: {}", report.failed[0].error);
     };
     assert_eq!(

@@ -6,6 +6,7 @@ use aws_sdk_dynamodb::client::Waiters;
 use tracing::Instrument;
 
 use super::{RolledTable, RollingTables, WriteMonth};
+use crate::error::ServiceError;
 use crate::span::call_span;
 use crate::{Error, Result, Table};
 
@@ -55,11 +56,12 @@ impl<T: Table> RollingTables<T> {
                 .table_name(table.name())
                 .wait(GONE_TIMEOUT)
                 .await
-                .map_err(|err| Error::Service {
-                    operation: "DescribeTable",
-                    code: None,
-                    message: format!("table `{table}` was not deleted in time: {err}"),
-                    source: Box::new(err),
+                .map_err(|err| {
+                    Error::Service(ServiceError::other(
+                        "DescribeTable",
+                        format!("table `{table}` was not deleted in time: {err}"),
+                        Some(Box::new(err)),
+                    ))
                 })?;
         }
         Ok(dropped)

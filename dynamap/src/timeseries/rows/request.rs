@@ -3,6 +3,7 @@
 //! ALL_OLD`), so the caller can tell "no row", "already there" and "full" apart without
 //! another read.
 
+use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
@@ -34,15 +35,14 @@ pub(crate) enum Attempt {
 /// What a conditional write's answer means: done (its capacity recorded), refused with the
 /// row as it stood (`refused_item` picks it out of the condition's failure), invalid for the
 /// stored row, or an error to return.
-fn answered<E, R>(
+fn answered<E>(
     span: &tracing::Span,
     operation: &'static str,
-    result: std::result::Result<Option<ConsumedCapacity>, SdkError<E, R>>,
+    result: std::result::Result<Option<ConsumedCapacity>, SdkError<E, HttpResponse>>,
     refused_item: impl FnOnce(&E) -> Option<Option<Item>>,
 ) -> Result<Attempt>
 where
     E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
-    R: std::fmt::Debug + Send + Sync + 'static,
 {
     let err = match result {
         Ok(consumed) => {

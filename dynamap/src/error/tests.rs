@@ -1,0 +1,444 @@
+//! `kind()`, `is_retryable()`, `is_throttled()` and `is_conflict()` for every variant, and
+//! causes printed once.
+
+use std::error::Error as _;
+
+use serde::ser::Error as _;
+
+use super::*;
+use crate::codec::{AttributeError, CodecError};
+use crate::key::KeyPartError;
+
+fn key(kind: KeyErrorKind) -> Error {
+    Error::Key(KeyError {
+        entity: "Sensor",
+        attribute: "PK",
+        field: Some("id"),
+        kind,
+    })
+}
+
+fn failure(code: &str, version_only: bool) -> ActionFailure {
+    ActionFailure {
+        index: 0,
+        entity: "Sensor",
+        operation: "put",
+        code: Some(code.to_owned()),
+        message: None,
+        version_only,
+    }
+}
+
+fn canceled(reasons: Vec<ActionFailure>) -> Error {
+    Error::TransactionCanceled { reasons }
+}
+
+fn service(code: &str, status: u16) -> Error {
+    Error::Service(ServiceError::answered(code, status))
+}
+
+/// Every variant (every service failure and transaction outcome too), with its kind and
+/// whether retrying the same request may succeed.
+fn cases() -> Vec<(Error, ErrorKind, bool)> {
+    let (entity, attribute) = ("Sensor", "city");
+    let reason = || "x".to_owned();
+    use ErrorKind::*;
+    vec![
+        (
+            key(KeyErrorKind::Part(KeyPartError::Empty)),
+            InvalidRequest,
+            false,
+        ),
+        (
+            key(KeyErrorKind::TooLong {
+                len: 3000,
+                limit: 2048,
+            }),
+            Limit,
+            false,
+        ),
+        (
+            key(KeyErrorKind::NoMatch {
+                key: "X".into(),
+                template: "SENSOR#{id}",
+            }),
+            Decode,
+            false,
+        ),
+        (
+            Error::ItemTooLarge {
+                entity,
+                size: 500_000,
+                limit: 409_600,
+            },
+            Limit,
+            false,
+        ),
+        (
+            Error::Encode {
+                entity,
+                attribute,
+                source: AttributeError::custom("not a city name"),
+            },
+            Encode,
+            false,
+        ),
+        (Error::MissingAttribute { entity, attribute }, Decode, false),
+        (
+            Error::InvalidAttribute {
+                entity,
+                attribute,
+                source: AttributeError::custom("not a city name"),
+            },
+            Decode,
+            false,
+        ),
+        (
+            Error::Compressed {
+                entity,
+                attribute,
+                source: CodecError::Corrupt("bytes out of order"),
+            },
+            Decode,
+            false,
+        ),
+        (
+            Error::CompressedTooLarge {
+                entity,
+                attribute,
+                size: 9,
+                budget: 8,
+            },
+            Limit,
+            false,
+        ),
+        (
+            Error::WrongEntityType {
+                expected: entity,
+                attribute,
+                found: None,
+            },
+            Decode,
+            false,
+        ),
+        (
+            Error::ConditionalCheckFailed {
+                entity,
+                operation: "create",
+            },
+            Condition,
+            false,
+        ),
+        (
+            Error::VersionConflict {
+                entity,
+                expected: 3,
+            },
+            Conflict,
+            false,
+        ),
+        (
+            Error::LookupTaken {
+                entity,
+                lookup: "email",
+            },
+            Condition,
+            false,
+        ),
+        (Error::Contention { entity, rounds: 50 }, Conflict, false),
+        (
+            Error::TooManyActions {
+                actions: 101,
+                limit: 100,
+            },
+            Limit,
+            false,
+        ),
+        (
+            Error::TransactionTooLarge {
+                size: 5 << 20,
+                limit: 4 << 20,
+            },
+            Limit,
+            false,
+        ),
+        (
+            Error::DuplicateTransactionItem {
+                first_entity: entity,
+                entity,
+                first: 0,
+                second: 1,
+            },
+            Limit,
+            false,
+        ),
+        (
+            canceled(vec![failure("ConditionalCheckFailed", false)]),
+            Condition,
+            false,
+        ),
+        (
+            canceled(vec![failure("ConditionalCheckFailed", true)]),
+            Conflict,
+            false,
+        ),
+        (
+            canceled(vec![failure("TransactionConflict", false)]),
+            Conflict,
+            true,
+        ),
+        (
+            canceled(vec![failure("ThrottlingError", false)]),
+            Throttled,
+            true,
+        ),
+        (
+            canceled(vec![failure("ValidationError", false)]),
+            InvalidRequest,
+            false,
+        ),
+        (
+            canceled(vec![failure("ItemCollectionSizeLimitExceeded", false)]),
+            Service,
+            false,
+        ),
+        (canceled(Vec::new()), Service, false),
+        (
+            Error::InvalidExpression { reason: reason() },
+            InvalidRequest,
+            false,
+        ),
+        (
+            Error::InvalidRequest { reason: reason() },
+            InvalidRequest,
+            false,
+        ),
+        (
+            Error::InvalidCursor { reason: "edited" },
+            InvalidRequest,
+            false,
+        ),
+        (
+            Error::IncompleteKeyUpdate {
+                entity,
+                key: reason(),
+                template: "{a}#{b}",
+                missing: vec!["b"],
+            },
+            InvalidRequest,
+            false,
+        ),
+        (
+            Error::UnknownEntityType {
+                target: "AnyEntity",
+                attribute,
+                found: None,
+            },
+            Decode,
+            false,
+        ),
+        (
+            service("ProvisionedThroughputExceededException", 400),
+            Throttled,
+            true,
+        ),
+        (service("ThrottlingException", 400), Throttled, true),
+        (service("RequestLimitExceeded", 400), Throttled, true),
+        (
+            service("TransactionInProgressException", 400),
+            Conflict,
+            true,
+        ),
+        (service("TransactionConflictException", 400), Conflict, true),
+        (
+            service("ConditionalCheckFailedException", 400),
+            Condition,
+            false,
+        ),
+        (service("ResourceNotFoundException", 400), NotFound, false),
+        (service("ValidationException", 400), InvalidRequest, false),
+        (
+            service("ItemCollectionSizeLimitExceededException", 400),
+            Limit,
+            false,
+        ),
+        (service("AccessDeniedException", 400), Service, false),
+        (service("InternalServerError", 500), Service, true),
+        (service("ServiceUnavailable", 503), Service, true),
+        (Error::Service(ServiceError::unreachable()), Transport, true),
+        (
+            Error::Service(ServiceError::not_built()),
+            InvalidRequest,
+            false,
+        ),
+        (
+            Error::Service(ServiceError::other("DescribeTable", reason(), None)),
+            Service,
+            false,
+        ),
+        (
+            Error::DuplicateKey {
+                entity,
+                pk: reason(),
+                sk: None,
+            },
+            Limit,
+            false,
+        ),
+        (
+            Error::Unprocessed {
+                operation: "BatchWriteItem",
+                attempts: 10,
+            },
+            Throttled,
+            true,
+        ),
+        (
+            Error::InvalidTableName {
+                name: reason(),
+                reason: reason(),
+            },
+            InvalidRequest,
+            false,
+        ),
+        (
+            Error::EventRowUnsupported {
+                entity,
+                reason: reason(),
+            },
+            InvalidRequest,
+            false,
+        ),
+        (
+            Error::MalformedEventRow {
+                entity,
+                pk: reason(),
+                sk: reason(),
+                reason: reason(),
+            },
+            Decode,
+            false,
+        ),
+        (
+            Error::EventRowsFull {
+                entity,
+                sk: reason(),
+                rows: 8,
+            },
+            Limit,
+            false,
+        ),
+    ]
+}
+
+/// Fails to compile when a variant is added without a row in [`cases`].
+fn variant_has_a_case(error: &Error) {
+    match error {
+        Error::Key(_)
+        | Error::ItemTooLarge { .. }
+        | Error::Encode { .. }
+        | Error::MissingAttribute { .. }
+        | Error::InvalidAttribute { .. }
+        | Error::Compressed { .. }
+        | Error::CompressedTooLarge { .. }
+        | Error::WrongEntityType { .. }
+        | Error::ConditionalCheckFailed { .. }
+        | Error::VersionConflict { .. }
+        | Error::LookupTaken { .. }
+        | Error::Contention { .. }
+        | Error::TooManyActions { .. }
+        | Error::TransactionTooLarge { .. }
+        | Error::DuplicateTransactionItem { .. }
+        | Error::TransactionCanceled { .. }
+        | Error::InvalidExpression { .. }
+        | Error::InvalidRequest { .. }
+        | Error::InvalidCursor { .. }
+        | Error::IncompleteKeyUpdate { .. }
+        | Error::UnknownEntityType { .. }
+        | Error::Service(_)
+        | Error::DuplicateKey { .. }
+        | Error::Unprocessed { .. }
+        | Error::InvalidTableName { .. }
+        | Error::EventRowUnsupported { .. }
+        | Error::MalformedEventRow { .. }
+        | Error::EventRowsFull { .. } => {}
+    }
+}
+
+#[test]
+fn every_variant_has_its_kind_and_retryability() {
+    let cases = cases();
+    let variants: std::collections::HashSet<_> = cases
+        .iter()
+        .map(|(error, _, _)| {
+            variant_has_a_case(error);
+            std::mem::discriminant(error)
+        })
+        .collect();
+    assert_eq!(variants.len(), 28, "a variant without a case");
+    for (error, kind, retryable) in &cases {
+        assert_eq!(error.kind(), *kind, "kind of {error:?}");
+        assert_eq!(
+            error.is_retryable(),
+            *retryable,
+            "is_retryable of {error:?}"
+        );
+        assert_eq!(
+            error.is_throttled(),
+            *kind == ErrorKind::Throttled,
+            "{error:?}"
+        );
+    }
+}
+
+#[test]
+fn conflicts_are_the_errors_a_fresh_read_cures() {
+    for (error, kind, _) in cases() {
+        let transaction_conflict = matches!(&error, Error::TransactionCanceled { reasons }
+            if reasons.iter().any(ActionFailure::is_conflict));
+        assert_eq!(
+            error.is_conflict(),
+            kind == ErrorKind::Conflict || transaction_conflict,
+            "{error:?}"
+        );
+    }
+}
+
+#[test]
+fn a_cause_is_printed_once() {
+    for (error, _, _) in cases() {
+        let Some(source) = error.source() else {
+            continue;
+        };
+        let (message, cause) = (error.to_string(), source.to_string());
+        assert!(
+            !message.contains(&cause),
+            "{message:?} repeats its source {cause:?}"
+        );
+    }
+}
+
+#[test]
+fn service_errors_say_what_dynamodb_said_without_a_source() {
+    let error = service("ValidationException", 400);
+    assert_eq!(
+        error.to_string(),
+        "PutItem failed with ValidationException: test"
+    );
+    assert!(error.source().is_none());
+    assert_eq!(error.http_status(), Some(400));
+    assert_eq!(error.code(), Some("ValidationException"));
+}
+
+#[test]
+fn a_duplicate_batch_key_shows_its_sort_key_as_a_value() {
+    let err = Error::DuplicateKey {
+        entity: "Counter",
+        pk: "COUNTER#c".into(),
+        sk: Some("COUNTER".into()),
+    };
+    assert_eq!(
+        err.to_string(),
+        "key (pk \"COUNTER#c\", sk \"COUNTER\") of entity `Counter` appears more than once in one batch"
+    );
+}
