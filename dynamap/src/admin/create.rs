@@ -37,6 +37,7 @@ const ACTIVE_TIMEOUT: Duration = Duration::from_secs(300);
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Throughput {
     /// Read capacity units (at least 1).
     pub read: i64,

@@ -11,9 +11,6 @@ use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
 use crate::retry::{RetryPolicy, SplitMix64};
 use crate::{Db, Error, Result};
 
-/// Server-side error codes that say "try again later" without being throttling.
-const TRANSIENT_CODES: &[&str] = &["InternalServerError", "ServiceUnavailable"];
-
 /// How a batch runs; what its builder sets.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Settings {
@@ -72,9 +69,10 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// Converts a failed call's error, and says whether retrying it may succeed: throttling,
-/// server errors (5xx) and transport failures may; anything else (a validation error, a
-/// missing table, bad credentials) will fail again the same way.
+/// Converts a failed call's error, and says whether retrying it may succeed
+/// ([`Error::is_retryable`]): throttling, server errors (5xx) and transport failures may;
+/// anything else (a validation error, a missing table, bad credentials) will fail again the
+/// same way.
 ///
 /// Transport failures include timeouts after the request was sent, which may have been
 /// applied: retrying is still right, because batch puts and deletes are idempotent.
@@ -82,21 +80,8 @@ pub(super) fn classify<E>(operation: &'static str, err: SdkError<E, HttpResponse
 where
     E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
 {
-    let transient = match &err {
-        SdkError::TimeoutError(_) | SdkError::DispatchFailure(_) | SdkError::ResponseError(_) => {
-            true
-        }
-        SdkError::ServiceError(service) => {
-            service.raw().status().is_server_error()
-                || service
-                    .err()
-                    .code()
-                    .is_some_and(|c| TRANSIENT_CODES.contains(&c))
-        }
-        _ => false,
-    };
     let error = Error::service(operation, err);
-    let retry = transient || error.is_throttled();
+    let retry = error.is_retryable();
     (error, retry)
 }
 

@@ -123,6 +123,7 @@ pub const DEFAULT_CONCURRENCY: usize = 16;
 
 /// The primary key of one item in a batch, as stored: the rendered key values.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct ItemKey {
     /// The partition key value.
     pub pk: String,

@@ -26,6 +26,7 @@ use std::fmt::Write;
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ActionFailure {
     /// The action's position in the transaction, from 0, in the order it was added.
     pub index: usize,
@@ -68,18 +69,19 @@ impl ActionFailure {
 ///
 /// # Examples
 ///
-/// ```
-/// use dynamap::transact::{ActionFailure, describe};
-///
-/// let failure = ActionFailure {
-///     index: 1,
-///     entity: "Account",
-///     operation: "update",
-///     code: Some("ConditionalCheckFailed".into()),
-///     message: None,
-///     version_only: false,
-/// };
-/// assert_eq!(describe(&[failure]), "action 1 (update of `Account`): ConditionalCheckFailed");
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+/// # struct Account { id: String, balance: i64 }
+/// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+/// if let Err(dynamap::Error::TransactionCanceled { reasons, .. }) =
+///     db.transaction().create(&alice).send().await
+/// {
+///     // action 0 (create of `Account`): ConditionalCheckFailed
+///     eprintln!("{}", dynamap::transact::describe(&reasons));
+/// }
+/// # Ok(()) }
 /// ```
 pub fn describe(reasons: &[ActionFailure]) -> String {
     let mut out = String::new();

@@ -442,3 +442,15 @@ fn a_duplicate_batch_key_shows_its_sort_key_as_a_value() {
         "key (pk \"COUNTER#c\", sk \"COUNTER\") of entity `Counter` appears more than once in one batch"
     );
 }
+
+#[test]
+fn a_canceled_transaction_names_each_failed_action() {
+    let mut other = failure("TransactionConflict", false);
+    other.index = 2;
+    other.message = Some("busy".to_owned());
+    assert_eq!(
+        describe(&[failure("ConditionalCheckFailed", false), other]),
+        "action 0 (put of `Sensor`): ConditionalCheckFailed; action 2 (put of `Sensor`): TransactionConflict (busy)"
+    );
+    assert_eq!(describe(&[]), "no reason given");
+}

@@ -86,7 +86,8 @@ pub use template::{KeyReader, KeyWriter};
 /// assert_eq!((err.entity, err.attribute, err.field), ("Sensor", "PK", Some("id")));
 /// println!("{err}");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct KeyError {
     /// The entity whose key it is.
     pub entity: &'static str,
@@ -112,7 +113,7 @@ pub struct KeyError {
 /// let err = Sensor::key("x".repeat(3000)).values().unwrap_err();
 /// assert!(matches!(err.kind, KeyErrorKind::TooLong { limit: 2048, .. }));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum KeyErrorKind {
     /// A part could not be rendered or parsed.
@@ -286,6 +287,14 @@ impl<E> fmt::Debug for Key<E> {
 impl<E> PartialEq for Key<E> {
     fn eq(&self, other: &Self) -> bool {
         self.values == other.values
+    }
+}
+
+impl<E> Eq for Key<E> {}
+
+impl<E> std::hash::Hash for Key<E> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.values.hash(state);
     }
 }
 
@@ -489,5 +498,19 @@ impl<E, S> fmt::Debug for PartitionKey<E, S> {
 impl<E, S> PartialEq for PartitionKey<E, S> {
     fn eq(&self, other: &Self) -> bool {
         self.values == other.values && self.index == other.index
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_with_the_same_values_are_equal_and_hash_alike() {
+        let key = |pk: &str| Key::<()>::from_rendered(Ok(pk.to_owned()), Some(Ok("SK".to_owned())));
+        let keys: std::collections::HashSet<_> =
+            [key("A"), key("B"), key("A")].into_iter().collect();
+        assert_eq!(keys.len(), 2);
+        assert!(keys.contains(&key("B")));
     }
 }

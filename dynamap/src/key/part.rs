@@ -59,7 +59,7 @@ pub trait KeyPart: Sized {
 ///
 /// assert!(matches!(u32::parse_key_part("not a number"), Err(KeyPartError::Malformed { .. })));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum KeyPartError {
     /// The part rendered to empty text. DynamoDB rejects empty key values, and an empty

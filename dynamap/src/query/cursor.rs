@@ -1,4 +1,4 @@
-//! Opaque page cursors, bound to their query and protected against edits.
+//! Page cursors: signed, not encrypted, bound to their query and protected against edits.
 //!
 //! A cursor holds the key of the last item a page returned (DynamoDB's
 //! `ExclusiveStartKey`, each attribute with its type: string, number or binary) and what it
@@ -13,6 +13,10 @@
 //! - Without it, a fixed public key is used: edits by hand and transmission errors are still
 //!   caught, but a determined client could compute a valid tag. Set a key when cursors leave
 //!   your process.
+//!
+//! A cursor is signed, not encrypted: anyone holding one can decode the key of the item it
+//! resumes after. If keys hold what a client must not see, keep cursors on the server (in a
+//! session) instead of handing them out.
 //!
 //! Either way, a cursor is rejected, before anything is sent, by any query other than the
 //! one that made it: another table, index or partition, or the same partition with another
@@ -35,8 +39,9 @@ const VERSION: u8 = 2;
 const TAG_LEN: usize = 16;
 const PUBLIC_KEY: &[u8] = b"dynamap cursor v1 (no application key)";
 
-/// Where to resume a query: after the last item of a page. Opaque; pass it back unchanged
-/// with [`Query::after`](crate::query::Query::after).
+/// Where to resume a query: after the last item of a page. Not for parsing: pass it back
+/// unchanged with [`Query::after`](crate::query::Query::after). It is signed, not encrypted
+/// (see the [module docs](self)). With serde it is the same text as its `Display`.
 ///
 /// # Examples
 ///
@@ -55,7 +60,8 @@ const PUBLIC_KEY: &[u8] = b"dynamap cursor v1 (no application key)";
 /// }
 /// # Ok(()) }
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
 pub struct Cursor(String);
 
 impl Cursor {

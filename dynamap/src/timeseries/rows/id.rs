@@ -51,7 +51,10 @@ const DOMAIN: &[u8] = b"dynamap.event-id.v1\0";
 /// println!("stored as {}", outcome.id);
 /// # Ok(()) }
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct EventId(String);
 
 impl EventId {
@@ -154,6 +157,14 @@ mod tests {
 
     fn s(v: &str) -> AttributeValue {
         AttributeValue::S(v.to_owned())
+    }
+
+    #[test]
+    fn an_event_id_goes_through_serde_as_its_text() {
+        let id = EventId::of_item(&item(&[("at", s("1"))]));
+        let json = serde_json::to_value(&id).expect("serializes");
+        assert_eq!(json, serde_json::Value::String(id.to_string()));
+        assert_eq!(serde_json::from_value::<EventId>(json).ok(), Some(id));
     }
 
     fn item(pairs: &[(&str, AttributeValue)]) -> Item {

@@ -90,6 +90,7 @@ impl WritePath {
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WriteOutcome {
     /// The event's id.
     pub id: EventId,
