@@ -13,7 +13,7 @@ pub use crate::codec::{
     decoded, deserialized, encoded, inserted, missing_attribute, present, serialized,
 };
 pub use crate::derived::{AutoTimestamp, DerivedChange, Timestamps, UpdatedValues};
-pub use crate::entity::{AsEntity, Entity, LookupKey, WriteMeta};
+pub use crate::entity::{AsEntity, Entity, LookupKey, Versioned, WriteMeta};
 pub use crate::expr::Attr;
 pub use crate::key::{
     AttributeKey, AttributeKeys, KeyAttribute, KeyAttributeArg, Segment, SortArgs,

@@ -6,7 +6,25 @@ use aws_sdk_dynamodb::Client;
 
 /// A DynamoDB table, reached through an `aws_sdk_dynamodb::Client`.
 ///
-/// Cheap to clone: clones share the client and its connection pool.
+/// Cheap to clone: clones share the client and its connection pool. Every request builder
+/// (`db.get(..)`, `db.query(..)`, `db.transaction()`, ...) keeps a clone, so the request is
+/// `Send + 'static`: it can be spawned or stored without the `Db` it came from.
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+/// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+/// # struct Sensor { id: String }
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let reads: Vec<_> = ["S1", "S2"]
+///     .into_iter()
+///     .map(|id| tokio::spawn(db.get(Sensor::key(id)).into_future()))
+///     .collect();
+/// for read in reads {
+///     let sensor = read.await.expect("the task ran")?;
+/// }
+/// # Ok(()) }
+/// ```
 ///
 /// ```
 /// # fn example(client: aws_sdk_dynamodb::Client) {

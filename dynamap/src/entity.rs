@@ -160,6 +160,31 @@ impl WriteMeta {
     };
 }
 
+/// An entity with a `#[dynamap(version)]` field: optimistic locking detects a concurrent
+/// write to it, which is what [`Db::modify`](crate::Db::modify) relies on. The derive
+/// implements it for every entity that declares a version field; do not implement it by hand.
+///
+/// ```
+/// use dynamap::{Entity, Table, Versioned};
+///
+/// #[derive(Table)]
+/// #[dynamap(pk = "PK", sk = "SK")]
+/// struct App;
+///
+/// #[derive(Entity)]
+/// #[dynamap(table = App, entity = "Repo", pk = "REPO#{name}", sk = "REPO")]
+/// struct Repo { name: String, issues: u64, #[dynamap(version)] version: u64 }
+///
+/// fn modifiable<E: Versioned>() {}
+/// modifiable::<Repo>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no `#[dynamap(version)]` field, so a read-modify-write cannot detect concurrent writes",
+    label = "not versioned",
+    note = "add a `#[dynamap(version)] version: u64` field to `{Self}`, or change it with `Db::update`, which DynamoDB applies atomically"
+)]
+pub trait Versioned: Entity {}
+
 /// Attribute of a lookup item holding its owner's partition key.
 pub const OWNER_PK: &str = "_owner_pk";
 /// Attribute of a lookup item holding its owner's sort key.

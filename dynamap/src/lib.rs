@@ -200,7 +200,7 @@ pub use aws_sdk_dynamodb;
 pub use codec::Attribute;
 pub use db::Db;
 pub use dynamap_derive::{Attribute, Entity, EntityEnum, KeyPart, Table};
-pub use entity::{AsEntity, Entity, LookupKey, WriteMeta};
+pub use entity::{AsEntity, Entity, LookupKey, Versioned, WriteMeta};
 pub use error::{ActionFailure, Error, ErrorKind, Result, ServiceError};
 pub use key::{Key, KeyError, KeyPart, PartitionKey};
 pub use table::{

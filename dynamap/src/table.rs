@@ -17,7 +17,7 @@
 ///
 /// The table's *name* is not part of the layout: it is given to [`Db::new`](crate::Db::new),
 /// so one layout serves every stage and every test table.
-pub trait Table {
+pub trait Table: 'static {
     /// The layout.
     const SCHEMA: TableSchema;
 }

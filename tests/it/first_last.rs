@@ -21,7 +21,7 @@ async fn ten(test: &str) -> dynamap::Db {
     db
 }
 
-async fn page(query: dynamap::query::Query<'_, Score, (i64, String)>) -> dynamap::Result<Vec<i64>> {
+async fn page(query: dynamap::query::Query<Score, (i64, String)>) -> dynamap::Result<Vec<i64>> {
     query.send().await.map(|p| scores(&p.items))
 }
 

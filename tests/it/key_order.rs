@@ -55,11 +55,7 @@ enum Op {
 const OPS: [Op; 6] = [Op::Eq, Op::Lt, Op::Le, Op::Gt, Op::Ge, Op::Prefix];
 
 impl Op {
-    fn apply<'a, A: SortArgs<Parts>>(
-        self,
-        q: Query<'a, Spot, Parts>,
-        a: A,
-    ) -> Query<'a, Spot, Parts> {
+    fn apply<A: SortArgs<Parts>>(self, q: Query<Spot, Parts>, a: A) -> Query<Spot, Parts> {
         match self {
             Op::Eq => q.sk_eq(a),
             Op::Lt => q.sk_lt(a),
@@ -82,7 +78,7 @@ impl Op {
 }
 
 /// The leading parts `lead` of a tuple, as the typed argument of a sort condition.
-fn with_lead<'a>(q: Query<'a, Spot, Parts>, op: Op, lead: &[String]) -> Query<'a, Spot, Parts> {
+fn with_lead(q: Query<Spot, Parts>, op: Op, lead: &[String]) -> Query<Spot, Parts> {
     match lead {
         [] => op.apply(q, ()),
         [a] => op.apply(q, (a,)),
@@ -99,7 +95,7 @@ fn lead_of(t: &Parts, k: usize) -> Vec<String> {
         .collect()
 }
 
-async fn read(q: Query<'_, Spot, Parts>) -> Vec<Parts> {
+async fn read(q: Query<Spot, Parts>) -> Vec<Parts> {
     q.all().await.expect("query").iter().map(parts).collect()
 }
 
@@ -285,16 +281,12 @@ fn bounds_in_order(low: &[String], high: &[String]) -> bool {
     from <= to
 }
 
-fn between<'a>(
-    q: Query<'a, Spot, Parts>,
-    low: &[String],
-    high: &[String],
-) -> Query<'a, Spot, Parts> {
-    fn high_of<'a, L: SortArgs<Parts>>(
-        q: Query<'a, Spot, Parts>,
+fn between(q: Query<Spot, Parts>, low: &[String], high: &[String]) -> Query<Spot, Parts> {
+    fn high_of<L: SortArgs<Parts>>(
+        q: Query<Spot, Parts>,
         l: L,
         high: &[String],
-    ) -> Query<'a, Spot, Parts> {
+    ) -> Query<Spot, Parts> {
         match high {
             [] => q.sk_between(l, ()),
             [a] => q.sk_between(l, (a,)),

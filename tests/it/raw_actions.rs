@@ -93,7 +93,7 @@ async fn sdk_errors_convert_into_dynamap_errors() {
 
 /// A transaction of `actions` updates, each setting a 390 KB value on condition that it
 /// differs from another 390 KB value.
-fn big_updates(db: &dynamap::Db, actions: usize) -> dynamap::transact::Transaction<'_> {
+fn big_updates(db: &dynamap::Db, actions: usize) -> dynamap::transact::Transaction {
     use crate::write_models::Device;
     let body = "x".repeat(390_000);
     let mut tx = db.transaction();

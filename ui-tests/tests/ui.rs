@@ -21,7 +21,7 @@
 //! timestamp, two of them); event rows (with an index, a `time` field that is missing or not
 //! a time); multi-attribute index keys (one type per attribute, at most four, an entity
 //! listing another number of fields than the key has, a query skipping a leading sort
-//! attribute); and `multiple_errors.rs`, which shows that one build reports every mistake of a derive.
+//! attribute); `Db::modify` on an entity without a version field; and `multiple_errors.rs`, which shows that one build reports every mistake of a derive.
 //!
 //! After changing a diagnostic on purpose, regenerate the expectations with
 //! `TRYBUILD=overwrite cargo test --all-features -p dynamap-ui-tests` and review the diff of every `.stderr`.

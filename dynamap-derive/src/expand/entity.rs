@@ -39,6 +39,11 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     let write_meta = super::write_meta::write_meta(model);
     let aliases = &model.aliases;
     let key_changes = super::key_changes::key_changes(model);
+    let versioned = model
+        .fields
+        .iter()
+        .any(|f| f.version)
+        .then(|| quote!(impl ::dynamap::__private::Versioned for #ident {}));
     let event_rows = model
         .event_rows
         .as_ref()
@@ -80,6 +85,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 }
             }
 
+            #versioned
             #event_rows
         };
     }

@@ -102,8 +102,8 @@ impl StreamView {
 /// # Ok(()) }
 /// ```
 #[must_use = "a CreateTable does nothing until it is awaited"]
-pub struct CreateTable<'a, T> {
-    db: &'a Db,
+pub struct CreateTable<T> {
+    db: Db,
     table: Option<Throughput>,
     indexes: Vec<(String, Throughput)>,
     stream: Option<StreamView>,
@@ -129,9 +129,9 @@ impl Db {
     /// db.create_table::<App>().await?;
     /// # Ok(()) }
     /// ```
-    pub fn create_table<T: Table>(&self) -> CreateTable<'_, T> {
+    pub fn create_table<T: Table>(&self) -> CreateTable<T> {
         CreateTable {
-            db: self,
+            db: self.clone(),
             table: None,
             indexes: Vec::new(),
             stream: None,
@@ -143,7 +143,7 @@ impl Db {
     }
 }
 
-impl<T: Table> CreateTable<'_, T> {
+impl<T: Table> CreateTable<T> {
     /// Provisioned capacity instead of on-demand: `read` and `write` capacity units for the
     /// table, and for each index not given its own with [`index_provisioned`](Self::index_provisioned).
     ///
@@ -240,7 +240,7 @@ impl<T: Table> CreateTable<'_, T> {
     pub async fn send(self) -> Result<()> {
         let schema = T::SCHEMA;
         self.check(&schema)?;
-        let db = self.db;
+        let db = self.db.clone();
         let span = call_span("CreateTable", db.table_name(), "");
         let created = db
             .client()
@@ -282,10 +282,10 @@ impl<T: Table> CreateTable<'_, T> {
                 ))
             })?;
         if let Some(attribute) = schema.ttl {
-            enable_ttl(db, attribute).await?;
+            enable_ttl(&db, attribute).await?;
         }
         if self.point_in_time_recovery {
-            enable_point_in_time_recovery(db).await?;
+            enable_point_in_time_recovery(&db).await?;
         }
         Ok(())
     }
@@ -435,9 +435,9 @@ fn local_secondary_indexes(schema: &TableSchema) -> Result<Option<Vec<LocalSecon
         .map(Some)
 }
 
-impl<'a, T: Table + 'a> IntoFuture for CreateTable<'a, T> {
+impl<T: Table> IntoFuture for CreateTable<T> {
     type Output = Result<()>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Result<()>> + Send + 'a>>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Result<()>> + Send>>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.send())

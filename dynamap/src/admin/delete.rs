@@ -1,5 +1,7 @@
 //! DescribeTable and DeleteTable.
 
+use std::future::Future;
+
 use std::time::Duration;
 
 use aws_sdk_dynamodb::client::Waiters;
@@ -24,23 +26,27 @@ impl Db {
     /// println!("{:?} holds about {} items", table.table_status(), table.item_count().unwrap_or(0));
     /// # Ok(()) }
     /// ```
-    pub async fn describe_table(&self) -> Result<TableDescription> {
-        let span = call_span("DescribeTable", self.table_name(), "");
-        let described = self
-            .client()
-            .describe_table()
-            .table_name(self.table_name())
-            .send()
-            .instrument(span)
-            .await
-            .map_err(|err| Error::service("DescribeTable", err))?;
-        described.table.ok_or_else(|| {
-            Error::Service(ServiceError::other(
-                "DescribeTable",
-                format!("DynamoDB described no table `{}`", self.table_name()),
-                None,
-            ))
-        })
+    pub fn describe_table(&self) -> impl Future<Output = Result<TableDescription>> + Send + use<> {
+        let db = self.clone();
+        async move {
+            let this = &db;
+            let span = call_span("DescribeTable", this.table_name(), "");
+            let described = this
+                .client()
+                .describe_table()
+                .table_name(this.table_name())
+                .send()
+                .instrument(span)
+                .await
+                .map_err(|err| Error::service("DescribeTable", err))?;
+            described.table.ok_or_else(|| {
+                Error::Service(ServiceError::other(
+                    "DescribeTable",
+                    format!("DynamoDB described no table `{}`", this.table_name()),
+                    None,
+                ))
+            })
+        }
     }
 
     /// Deletes this handle's table and every item in it, and returns once it is gone.
@@ -53,41 +59,45 @@ impl Db {
     /// db.delete_table().await?;
     /// # Ok(()) }
     /// ```
-    pub async fn delete_table(&self) -> Result<()> {
-        let span = call_span("DeleteTable", self.table_name(), "");
-        let deleted = self
-            .client()
-            .delete_table()
-            .table_name(self.table_name())
-            .send()
-            .instrument(span)
-            .await;
-        match deleted {
-            Ok(_) => {}
-            Err(err)
-                if err
-                    .as_service_error()
-                    .is_some_and(|e| e.is_resource_not_found_exception()) =>
-            {
-                return Ok(());
+    pub fn delete_table(&self) -> impl Future<Output = Result<()>> + Send + use<> {
+        let db = self.clone();
+        async move {
+            let this = &db;
+            let span = call_span("DeleteTable", this.table_name(), "");
+            let deleted = this
+                .client()
+                .delete_table()
+                .table_name(this.table_name())
+                .send()
+                .instrument(span)
+                .await;
+            match deleted {
+                Ok(_) => {}
+                Err(err)
+                    if err
+                        .as_service_error()
+                        .is_some_and(|e| e.is_resource_not_found_exception()) =>
+                {
+                    return Ok(());
+                }
+                Err(err) => return Err(Error::service("DeleteTable", err)),
             }
-            Err(err) => return Err(Error::service("DeleteTable", err)),
+            this.client()
+                .wait_until_table_not_exists()
+                .table_name(this.table_name())
+                .wait(GONE_TIMEOUT)
+                .await
+                .map_err(|err| {
+                    Error::Service(ServiceError::other(
+                        "DescribeTable",
+                        format!(
+                            "table `{}` was not deleted in time: {err}",
+                            this.table_name()
+                        ),
+                        Some(Box::new(err)),
+                    ))
+                })?;
+            Ok(())
         }
-        self.client()
-            .wait_until_table_not_exists()
-            .table_name(self.table_name())
-            .wait(GONE_TIMEOUT)
-            .await
-            .map_err(|err| {
-                Error::Service(ServiceError::other(
-                    "DescribeTable",
-                    format!(
-                        "table `{}` was not deleted in time: {err}",
-                        self.table_name()
-                    ),
-                    Some(Box::new(err)),
-                ))
-            })?;
-        Ok(())
     }
 }

@@ -1,5 +1,7 @@
 //! The drift check: a live table compared with its layout.
 
+use std::future::Future;
+
 use std::collections::BTreeSet;
 use std::fmt;
 
@@ -176,103 +178,109 @@ impl Db {
     /// assert!(drift.is_empty());
     /// # Ok(()) }
     /// ```
-    pub async fn verify_table<T: Table>(&self) -> Result<Vec<Drift>> {
-        let schema = T::SCHEMA;
-        let live = self.describe_table().await?;
-        let mut drift = Vec::new();
+    pub fn verify_table<T: Table>(
+        &self,
+    ) -> impl Future<Output = Result<Vec<Drift>>> + Send + use<T> {
+        let db = self.clone();
+        async move {
+            let this = &db;
+            let schema = T::SCHEMA;
+            let live = this.describe_table().await?;
+            let mut drift = Vec::new();
 
-        let expected = show_key(&table_key(&schema));
-        let found = show_live_key(live.key_schema());
-        if expected != found {
-            drift.push(Drift::KeySchema {
-                index: None,
-                expected,
-                found,
-            });
-        }
-
-        for (attribute, kind) in key_attribute_types(&schema)? {
-            let live_type = live
-                .attribute_definitions()
-                .iter()
-                .find(|d| d.attribute_name() == attribute)
-                .map(|d| d.attribute_type().as_str().to_owned());
-            if let Some(found) = live_type
-                && found != kind.code()
-            {
-                drift.push(Drift::AttributeType {
-                    attribute: attribute.to_owned(),
-                    expected: kind.code().to_owned(),
+            let expected = show_key(&table_key(&schema));
+            let found = show_live_key(live.key_schema());
+            if expected != found {
+                drift.push(Drift::KeySchema {
+                    index: None,
+                    expected,
                     found,
                 });
             }
-        }
 
-        // Each live index: its name, whether it is local, its key and its projection.
-        type LiveIndex<'a> = (
-            &'a str,
-            bool,
-            &'a [KeySchemaElement],
-            Option<&'a SdkProjection>,
-        );
-        let global = live
-            .global_secondary_indexes()
-            .iter()
-            .filter_map(|i| Some((i.index_name()?, false, i.key_schema(), i.projection())));
-        let local = live
-            .local_secondary_indexes()
-            .iter()
-            .filter_map(|i| Some((i.index_name()?, true, i.key_schema(), i.projection())));
-        let live_indexes: Vec<LiveIndex<'_>> = global.chain(local).collect();
-        for index in schema.indexes {
-            let Some(&(_, local, key, projection)) =
-                live_indexes.iter().find(|(name, ..)| *name == index.name)
-            else {
-                drift.push(Drift::MissingIndex {
-                    index: index.name.to_owned(),
-                });
-                continue;
-            };
-            if local != index.local {
-                drift.push(Drift::IndexKind {
-                    index: index.name.to_owned(),
-                    expected_local: index.local,
-                });
-                continue;
+            for (attribute, kind) in key_attribute_types(&schema)? {
+                let live_type = live
+                    .attribute_definitions()
+                    .iter()
+                    .find(|d| d.attribute_name() == attribute)
+                    .map(|d| d.attribute_type().as_str().to_owned());
+                if let Some(found) = live_type
+                    && found != kind.code()
+                {
+                    drift.push(Drift::AttributeType {
+                        attribute: attribute.to_owned(),
+                        expected: kind.code().to_owned(),
+                        found,
+                    });
+                }
             }
-            let expected = show_key(&index_key(index));
-            let found_key = show_live_key(key);
-            if expected != found_key {
-                drift.push(Drift::KeySchema {
-                    index: Some(index.name.to_owned()),
-                    expected,
-                    found: found_key,
-                });
-            }
-            let expected = show_projection(&schema, index.projection);
-            let found_projection = show_live_projection(projection);
-            if expected != found_projection {
-                drift.push(Drift::Projection {
-                    index: index.name.to_owned(),
-                    expected,
-                    found: found_projection,
-                });
-            }
-        }
-        for &(name, ..) in &live_indexes {
-            if schema.index(name).is_none() {
-                drift.push(Drift::UnexpectedIndex {
-                    index: name.to_owned(),
-                });
-            }
-        }
 
-        let found = self.live_ttl().await?;
-        let expected = schema.ttl.map(str::to_owned);
-        if found != expected {
-            drift.push(Drift::Ttl { expected, found });
+            // Each live index: its name, whether it is local, its key and its projection.
+            type LiveIndex<'a> = (
+                &'a str,
+                bool,
+                &'a [KeySchemaElement],
+                Option<&'a SdkProjection>,
+            );
+            let global = live
+                .global_secondary_indexes()
+                .iter()
+                .filter_map(|i| Some((i.index_name()?, false, i.key_schema(), i.projection())));
+            let local = live
+                .local_secondary_indexes()
+                .iter()
+                .filter_map(|i| Some((i.index_name()?, true, i.key_schema(), i.projection())));
+            let live_indexes: Vec<LiveIndex<'_>> = global.chain(local).collect();
+            for index in schema.indexes {
+                let Some(&(_, local, key, projection)) =
+                    live_indexes.iter().find(|(name, ..)| *name == index.name)
+                else {
+                    drift.push(Drift::MissingIndex {
+                        index: index.name.to_owned(),
+                    });
+                    continue;
+                };
+                if local != index.local {
+                    drift.push(Drift::IndexKind {
+                        index: index.name.to_owned(),
+                        expected_local: index.local,
+                    });
+                    continue;
+                }
+                let expected = show_key(&index_key(index));
+                let found_key = show_live_key(key);
+                if expected != found_key {
+                    drift.push(Drift::KeySchema {
+                        index: Some(index.name.to_owned()),
+                        expected,
+                        found: found_key,
+                    });
+                }
+                let expected = show_projection(&schema, index.projection);
+                let found_projection = show_live_projection(projection);
+                if expected != found_projection {
+                    drift.push(Drift::Projection {
+                        index: index.name.to_owned(),
+                        expected,
+                        found: found_projection,
+                    });
+                }
+            }
+            for &(name, ..) in &live_indexes {
+                if schema.index(name).is_none() {
+                    drift.push(Drift::UnexpectedIndex {
+                        index: name.to_owned(),
+                    });
+                }
+            }
+
+            let found = this.live_ttl().await?;
+            let expected = schema.ttl.map(str::to_owned);
+            if found != expected {
+                drift.push(Drift::Ttl { expected, found });
+            }
+            Ok(drift)
         }
-        Ok(drift)
     }
 
     /// The attribute time to live reads, when it is on or being turned on.

@@ -46,8 +46,8 @@ use crate::{Db, Entity, Error, Result};
 /// # Ok(()) }
 /// ```
 #[must_use = "a batch get does nothing until it is awaited"]
-pub struct BatchGet<'a, T> {
-    db: &'a Db,
+pub struct BatchGet<T> {
+    db: Db,
     keys: Vec<Result<ItemKey, KeyError>>,
     consistent: bool,
     include_expired: bool,
@@ -57,7 +57,7 @@ pub struct BatchGet<'a, T> {
 
 impl Db {
     /// Reads the items `keys` name, all of entity `E`; see [`BatchGet`].
-    pub fn batch_get<E: Entity>(&self, keys: impl IntoIterator<Item = Key<E>>) -> BatchGet<'_, E> {
+    pub fn batch_get<E: Entity>(&self, keys: impl IntoIterator<Item = Key<E>>) -> BatchGet<E> {
         self.batch_get_as::<E>().keys(keys)
     }
 
@@ -90,9 +90,9 @@ impl Db {
     /// }
     /// # Ok(()) }
     /// ```
-    pub fn batch_get_as<U: Decode>(&self) -> BatchGet<'_, U> {
+    pub fn batch_get_as<U: Decode>(&self) -> BatchGet<U> {
         BatchGet {
-            db: self,
+            db: self.clone(),
             keys: Vec::new(),
             consistent: false,
             include_expired: self.includes_expired(),
@@ -102,7 +102,7 @@ impl Db {
     }
 }
 
-impl<'a, T: Decode> BatchGet<'a, T> {
+impl<T: Decode> BatchGet<T> {
     /// Adds the item `key` names; its entry in the report comes after those added before.
     ///
     /// ```no_run
@@ -180,7 +180,7 @@ impl<'a, T: Decode> BatchGet<'a, T> {
             include_expired: self.include_expired,
             decode: decode_as::<T>,
         };
-        get_exec::run(self.db, self.keys, reader, self.settings).await
+        get_exec::run(&self.db, self.keys, reader, self.settings).await
     }
 }
 
@@ -199,16 +199,16 @@ fn decode_as<T: Decode>(item: Item) -> Result<T> {
     })
 }
 
-impl<'a, T: Decode + Send + 'a> IntoFuture for BatchGet<'a, T> {
+impl<T: Decode + Send + 'static> IntoFuture for BatchGet<T> {
     type Output = Result<BatchGetReport<T>>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Result<BatchGetReport<T>>> + Send + 'a>>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Result<BatchGetReport<T>>> + Send>>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.send())
     }
 }
 
-impl<T> fmt::Debug for BatchGet<'_, T> {
+impl<T> fmt::Debug for BatchGet<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("BatchGet")
             .field("target", &std::any::type_name::<T>())

@@ -37,17 +37,19 @@ use crate::{AsEntity, Db, Entity, Result};
 /// ```
 #[must_use = "a batch write does nothing until it is awaited"]
 pub struct BatchWrite<'a> {
-    db: &'a Db,
+    db: Db,
     input: Input<'a>,
     settings: Settings,
     progress: Option<ProgressFn<'a>>,
 }
 
 impl Db {
-    /// An empty batch of writes; add puts and deletes, then await it.
-    pub fn batch_write(&self) -> BatchWrite<'_> {
+    /// An empty batch of writes; add puts and deletes, then await it. The batch owns a
+    /// handle on the table; its lifetime is that of the inputs and callback it is given, so
+    /// a batch of owned entities can be spawned.
+    pub fn batch_write<'a>(&self) -> BatchWrite<'a> {
         BatchWrite {
-            db: self,
+            db: self.clone(),
             input: Input::default(),
             settings: Settings::default(),
             progress: None,
@@ -69,7 +71,7 @@ impl Db {
     /// }
     /// # Ok(()) }
     /// ```
-    pub fn put_all<'a, I>(&'a self, entities: I) -> BatchWrite<'a>
+    pub fn put_all<'a, I>(&self, entities: I) -> BatchWrite<'a>
     where
         I: IntoIterator,
         I::Item: AsEntity,
@@ -155,7 +157,7 @@ impl<'a> BatchWrite<'a> {
     /// sleep is available for retries); everything that goes wrong with items is in the
     /// report.
     pub async fn send(self) -> Result<BatchWriteReport> {
-        write_exec::run(self.db, self.input, self.settings, self.progress).await
+        write_exec::run(&self.db, self.input, self.settings, self.progress).await
     }
 }
 

@@ -27,8 +27,8 @@ use crate::{Db, Entity, Error, Result};
 /// # Ok(()) }
 /// ```
 #[must_use = "a delete does nothing until it is awaited"]
-pub struct Delete<'a, E> {
-    db: &'a Db,
+pub struct Delete<E> {
+    db: Db,
     key: Key<E>,
     must_exist: bool,
 }
@@ -46,16 +46,16 @@ impl Db {
     /// db.delete(Sensor::key("S1")).await?;
     /// # Ok(()) }
     /// ```
-    pub fn delete<E: Entity>(&self, key: Key<E>) -> Delete<'_, E> {
+    pub fn delete<E: Entity>(&self, key: Key<E>) -> Delete<E> {
         Delete {
-            db: self,
+            db: self.clone(),
             key,
             must_exist: false,
         }
     }
 }
 
-impl<E: Entity> Delete<'_, E> {
+impl<E: Entity> Delete<E> {
     /// Fails with a conditional-check error when there is no item to delete.
     pub fn if_exists(mut self) -> Self {
         self.must_exist = true;
@@ -67,7 +67,7 @@ impl<E: Entity> Delete<'_, E> {
     pub async fn send(self) -> Result<()> {
         let key = key_item(self.key)?;
         if !E::WRITE.lookups.is_empty() {
-            return super::sync::delete_with_lookups::<E>(self.db, key, self.must_exist).await;
+            return super::sync::delete_with_lookups::<E>(&self.db, key, self.must_exist).await;
         }
         let mut request = self
             .db
@@ -97,9 +97,9 @@ impl<E: Entity> Delete<'_, E> {
     }
 }
 
-impl<'a, E: Entity + 'a> IntoFuture for Delete<'a, E> {
+impl<E: Entity> IntoFuture for Delete<E> {
     type Output = Result<()>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Result<()>> + Send + 'a>>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Result<()>> + Send>>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.send())

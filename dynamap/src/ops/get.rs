@@ -26,8 +26,8 @@ use crate::{Db, Entity, Error, Result};
 /// # Ok(()) }
 /// ```
 #[must_use = "a get does nothing until it is awaited"]
-pub struct Get<'a, E> {
-    db: &'a Db,
+pub struct Get<E> {
+    db: Db,
     key: Key<E>,
     consistent: bool,
     include_expired: bool,
@@ -45,9 +45,9 @@ impl Db {
     /// let sensor: Option<Sensor> = db.get(Sensor::key("S1")).consistent().await?;
     /// # Ok(()) }
     /// ```
-    pub fn get<E: Entity>(&self, key: Key<E>) -> Get<'_, E> {
+    pub fn get<E: Entity>(&self, key: Key<E>) -> Get<E> {
         Get {
-            db: self,
+            db: self.clone(),
             key,
             consistent: false,
             include_expired: self.includes_expired(),
@@ -55,7 +55,7 @@ impl Db {
     }
 }
 
-impl<E: Entity> Get<'_, E> {
+impl<E: Entity> Get<E> {
     /// Reads with strong consistency: the result reflects every write that succeeded
     /// before the read. Costs twice the read capacity.
     pub fn consistent(mut self) -> Self {
@@ -130,9 +130,9 @@ impl<E: Entity> Get<'_, E> {
     }
 }
 
-impl<'a, E: Entity + 'a> IntoFuture for Get<'a, E> {
+impl<E: Entity> IntoFuture for Get<E> {
     type Output = Result<Option<E>>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Result<Option<E>>> + Send + 'a>>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Result<Option<E>>> + Send>>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.send())

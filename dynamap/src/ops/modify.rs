@@ -2,9 +2,11 @@
 //! hand, built in for versioned entities. The same loop for transactions is
 //! `transact_retry` (`transact/retry.rs`).
 
+use std::future::Future;
+
 use crate::key::Key;
 use crate::retry::{RetryPolicy, SplitMix64, pause};
-use crate::{Db, Entity, Error, Result};
+use crate::{Db, Result, Versioned};
 
 impl Db {
     /// Reads the item `key` names, lets `change` modify it, and saves it on condition that
@@ -29,48 +31,52 @@ impl Db {
     /// # Ok(()) }
     /// ```
     ///
-    /// Entities without a version field are refused: nothing would detect a concurrent
-    /// write. (Use [`Db::update`] for changes DynamoDB can apply atomically, such as
-    /// increments.)
-    pub async fn modify<E: Entity>(
+    /// Only entities with a version field can be modified ([`Versioned`]): for any other,
+    /// nothing would detect a concurrent write, and the call does not compile. (Use
+    /// [`Db::update`] for changes DynamoDB can apply atomically, such as increments.)
+    pub fn modify<E, F>(
         &self,
         key: Key<E>,
-        change: impl FnMut(&mut E),
-    ) -> Result<Option<E>> {
-        self.modify_with(key, RetryPolicy::default(), change).await
+        change: F,
+    ) -> impl Future<Output = Result<Option<E>>> + Send + use<E, F>
+    where
+        E: Versioned + Send,
+        F: FnMut(&mut E) + Send,
+    {
+        self.modify_with(key, RetryPolicy::default(), change)
     }
 
     /// [`Db::modify`] with a retry policy of your own (attempts, backoff).
-    pub async fn modify_with<E: Entity>(
+    pub fn modify_with<E, F>(
         &self,
         key: Key<E>,
         policy: RetryPolicy,
-        mut change: impl FnMut(&mut E),
-    ) -> Result<Option<E>> {
-        if E::WRITE.version.is_none() {
-            return Err(Error::InvalidRequest {
-                reason: format!(
-                    "`{}` has no #[dynamap(version)] field, so modify cannot detect concurrent writes",
-                    E::ENTITY_TYPE
-                ),
-            });
-        }
-        let mut rng = SplitMix64::from_entropy();
-        let attempts = policy.attempts().max(1);
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let Some(mut entity) = self.get(key.clone()).consistent().await? else {
-                return Ok(None);
-            };
-            change(&mut entity);
-            let outcome = self.save(&mut entity).await;
-            match outcome {
-                Ok(()) => return Ok(Some(entity)),
-                Err(err) if attempt < attempts && (err.is_conflict() || err.is_retryable()) => {
-                    pause(self, &policy, attempt - 1, &mut rng).await;
+        mut change: F,
+    ) -> impl Future<Output = Result<Option<E>>> + Send + use<E, F>
+    where
+        E: Versioned + Send,
+        F: FnMut(&mut E) + Send,
+    {
+        let db = self.clone();
+        async move {
+            let this = &db;
+            let mut rng = SplitMix64::from_entropy();
+            let attempts = policy.attempts().max(1);
+            let mut attempt = 0;
+            loop {
+                attempt += 1;
+                let Some(mut entity) = this.get(key.clone()).consistent().await? else {
+                    return Ok(None);
+                };
+                change(&mut entity);
+                let outcome = this.save(&mut entity).await;
+                match outcome {
+                    Ok(()) => return Ok(Some(entity)),
+                    Err(err) if attempt < attempts && (err.is_conflict() || err.is_retryable()) => {
+                        pause(this, &policy, attempt - 1, &mut rng).await;
+                    }
+                    Err(err) => return Err(err),
                 }
-                Err(err) => return Err(err),
             }
         }
     }

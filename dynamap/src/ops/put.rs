@@ -38,8 +38,8 @@ use crate::{Db, Entity, Result};
 /// # Ok(()) }
 /// ```
 #[must_use = "a put does nothing until it is awaited"]
-pub struct Put<'a, E> {
-    db: &'a Db,
+pub struct Put<E> {
+    db: Db,
     prepared: Result<Prepared>,
     mode: PutMode,
     condition: Option<Condition<E>>,
@@ -64,20 +64,20 @@ impl Db {
     /// db.put(&Sensor { id: "S1".into() }).await?;
     /// # Ok(()) }
     /// ```
-    pub fn put<'a, E: Entity>(&'a self, entity: &E) -> Put<'a, E> {
-        Put::new(self, entity, PutMode::Upsert)
+    pub fn put<E: Entity>(&self, entity: &E) -> Put<E> {
+        Put::new(self.clone(), entity, PutMode::Upsert)
     }
 
     /// Writes `entity` only if no item has its key; otherwise the error answers
     /// [`is_conditional_check_failed`](crate::Error::is_conditional_check_failed).
-    pub fn create<'a, E: Entity>(&'a self, entity: &E) -> Put<'a, E> {
-        Put::new(self, entity, PutMode::Create)
+    pub fn create<E: Entity>(&self, entity: &E) -> Put<E> {
+        Put::new(self.clone(), entity, PutMode::Create)
     }
 
     /// Writes `entity` only if an item with its key exists; otherwise the error answers
     /// [`is_conditional_check_failed`](crate::Error::is_conditional_check_failed).
-    pub fn replace<'a, E: Entity>(&'a self, entity: &E) -> Put<'a, E> {
-        Put::new(self, entity, PutMode::Replace)
+    pub fn replace<E: Entity>(&self, entity: &E) -> Put<E> {
+        Put::new(self.clone(), entity, PutMode::Replace)
     }
 
     /// Puts a versioned entity and, once stored, sets its version field to the stored
@@ -98,17 +98,24 @@ impl Db {
     /// }
     /// # Ok(()) }
     /// ```
-    pub async fn save<E: Entity>(&self, entity: &mut E) -> Result<()> {
-        self.put(&*entity).await?;
-        if E::WRITE.version.is_some() {
-            entity.set_version(entity.version().saturating_add(1));
+    pub fn save<'e, E: Entity + Send>(
+        &self,
+        entity: &'e mut E,
+    ) -> impl Future<Output = Result<()>> + Send + use<'e, E> {
+        let db = self.clone();
+        async move {
+            let this = &db;
+            this.put(&*entity).await?;
+            if E::WRITE.version.is_some() {
+                entity.set_version(entity.version().saturating_add(1));
+            }
+            Ok(())
         }
-        Ok(())
     }
 }
 
-impl<'a, E: Entity> Put<'a, E> {
-    fn new(db: &'a Db, entity: &E, mode: PutMode) -> Self {
+impl<E: Entity> Put<E> {
+    fn new(db: Db, entity: &E, mode: PutMode) -> Self {
         let prepared = versioned_item(entity).and_then(|versioned| {
             Ok(Prepared {
                 item: versioned.item,
@@ -142,8 +149,13 @@ impl<'a, E: Entity> Put<'a, E> {
                 lookups: prepared.lookups,
                 expected_version: prepared.expected_version,
             };
-            return sync::put_with_lookups::<E>(self.db, write, self.mode, self.condition.as_ref())
-                .await;
+            return sync::put_with_lookups::<E>(
+                &self.db,
+                write,
+                self.mode,
+                self.condition.as_ref(),
+            )
+            .await;
         }
         let mut p = Placeholders::default();
         let parts = put_condition::<E>(
@@ -176,9 +188,9 @@ impl<'a, E: Entity> Put<'a, E> {
     }
 }
 
-impl<'a, E: Entity + 'a> IntoFuture for Put<'a, E> {
+impl<E: Entity> IntoFuture for Put<E> {
     type Output = Result<()>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Result<()>> + Send + 'a>>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Result<()>> + Send>>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.send())

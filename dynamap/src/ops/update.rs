@@ -59,8 +59,8 @@ use crate::{Db, Entity, Error, Result};
 /// removing a field that is not an `Option`, and changing a template or lookup field other
 /// than by setting it (an increment's result is not known, so its key cannot be rendered).
 #[must_use = "an update does nothing until it is sent"]
-pub struct Update<'a, E> {
-    db: &'a Db,
+pub struct Update<E> {
+    db: Db,
     key: Key<E>,
     changes: Vec<Change>,
     condition: Option<Condition<E>>,
@@ -83,9 +83,9 @@ impl Db {
     /// db.update(Device::key("d1")).set(Device::STATUS, "active").await?;
     /// # Ok(()) }
     /// ```
-    pub fn update<E: Entity>(&self, key: Key<E>) -> Update<'_, E> {
+    pub fn update<E: Entity>(&self, key: Key<E>) -> Update<E> {
         Update {
-            db: self,
+            db: self.clone(),
             key,
             changes: Vec::new(),
             condition: None,
@@ -111,12 +111,12 @@ impl Db {
     /// db.patch(Device::key("d1")).increment(Device::ALARMS, 1u32).await?;
     /// # Ok(()) }
     /// ```
-    pub fn patch<E: Entity>(&self, key: Key<E>) -> Update<'_, E> {
+    pub fn patch<E: Entity>(&self, key: Key<E>) -> Update<E> {
         self.update(key)
     }
 }
 
-impl<'a, E: Entity> Update<'a, E> {
+impl<E: Entity> Update<E> {
     fn change(mut self, change: std::result::Result<Change, String>) -> Self {
         match change {
             Ok(change) => self.changes.push(change),
@@ -337,7 +337,7 @@ impl<'a, E: Entity> Update<'a, E> {
 
     /// Checks the changes against the entity's keys, indexes and lookups, and adds what
     /// they imply: re-rendered index keys, moved lookups, the version and timestamps.
-    fn plan(self) -> Result<(&'a Db, Plan<E>)> {
+    fn plan(self) -> Result<(Db, Plan<E>)> {
         if let Some(reason) = self.error {
             return Err(Error::InvalidExpression { reason });
         }
@@ -383,7 +383,7 @@ impl<'a, E: Entity> Update<'a, E> {
 
     async fn run(self, return_new: bool) -> Result<Option<Item>> {
         let (db, plan) = self.plan()?;
-        plan.send(db, return_new).await
+        plan.send(&db, return_new).await
     }
 
     /// Sends the update.
@@ -438,7 +438,7 @@ impl<'a, E: Entity> Update<'a, E> {
                 lookup.name
             )));
         }
-        plan.action(db, Vec::new(), |_| Vec::new())
+        plan.action(&db, Vec::new(), |_| Vec::new())
     }
 }
 
@@ -523,9 +523,9 @@ fn attribute_static<E: Entity>(attribute: &str) -> &'static str {
         .unwrap_or("")
 }
 
-impl<'a, E: Entity + 'a> IntoFuture for Update<'a, E> {
+impl<E: Entity> IntoFuture for Update<E> {
     type Output = Result<()>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Result<()>> + Send + 'a>>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Result<()>> + Send>>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.send())

@@ -33,16 +33,16 @@ use crate::{Db, Entity, Result};
 /// # Ok(()) }
 /// ```
 #[must_use = "an upsert does nothing until it is awaited"]
-pub struct Upsert<'a, E> {
-    db: &'a Db,
+pub struct Upsert<E> {
+    db: Db,
     plan: Result<Plan<E>>,
 }
 
 impl Db {
     /// Creates the entity's item, or merges the entity's attributes into it; see [`Upsert`].
-    pub fn upsert<'a, E: Entity>(&'a self, entity: &E) -> Upsert<'a, E> {
+    pub fn upsert<E: Entity>(&self, entity: &E) -> Upsert<E> {
         Upsert {
-            db: self,
+            db: self.clone(),
             plan: plan(entity),
         }
     }
@@ -97,7 +97,7 @@ fn plan<E: Entity>(entity: &E) -> Result<Plan<E>> {
     .with_version_and_timestamps()
 }
 
-impl<E: Entity> Upsert<'_, E> {
+impl<E: Entity> Upsert<E> {
     /// Writes only if the stored item matches `condition` (an item that does not exist yet
     /// matches no condition on its attributes).
     pub fn condition(mut self, condition: Condition<E>) -> Self {
@@ -112,13 +112,13 @@ impl<E: Entity> Upsert<'_, E> {
 
     /// Sends the request.
     pub async fn send(self) -> Result<()> {
-        self.plan?.send(self.db, false).await.map(drop)
+        self.plan?.send(&self.db, false).await.map(drop)
     }
 }
 
-impl<'a, E: Entity + 'a> IntoFuture for Upsert<'a, E> {
+impl<E: Entity> IntoFuture for Upsert<E> {
     type Output = Result<()>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Result<()>> + Send + 'a>>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Result<()>> + Send>>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.send())

@@ -101,7 +101,7 @@ fn binding_text(value: &AttributeValue) -> String {
     }
 }
 
-impl<T: Decode, S> Query<'_, T, S> {
+impl<T: Decode, S> Query<T, S> {
     fn prepare(&self) -> Result<Prepared> {
         self.validate()?;
         let schema = <T::Table as Table>::SCHEMA;
@@ -198,19 +198,19 @@ impl<T: Decode, S> Query<'_, T, S> {
     pub async fn send(self) -> Result<Page<T>> {
         let prepared = self.prepare()?;
         let db = self.db;
-        let mut start = prepared.start_key(db, self.after.as_ref())?;
+        let mut start = prepared.start_key(&db, self.after.as_ref())?;
         let mut items = Vec::new();
         let mut last_returned: Option<Vec<(&'static str, AttributeValue)>> = None;
         loop {
             // One more than wanted, so a full page knows whether anything follows it.
             let request_limit = self.limit.map(|n| n - items.len() + 1);
             let (page, next) = prepared
-                .fetch(db, start.take(), request_limit, false)
+                .fetch(&db, start.take(), request_limit, false)
                 .await?;
             for raw in page {
                 if Some(items.len()) == self.limit {
                     return Ok(Page {
-                        cursor: last_returned.map(|keys| prepared.cursor(db, &keys)),
+                        cursor: last_returned.map(|keys| prepared.cursor(&db, &keys)),
                         items,
                     });
                 }
@@ -237,7 +237,7 @@ impl<T: Decode, S> Query<'_, T, S> {
                     };
                     return Ok(Page {
                         items,
-                        cursor: Some(prepared.cursor(db, &keys)),
+                        cursor: Some(prepared.cursor(&db, &keys)),
                     });
                 }
                 Some(next) => start = Some(next),
@@ -250,11 +250,11 @@ impl<T: Decode, S> Query<'_, T, S> {
         // Page by page rather than through `stream`: a whole page is decoded in one loop.
         let prepared = self.prepare()?;
         let db = self.db;
-        let mut start = prepared.start_key(db, self.after.as_ref())?;
+        let mut start = prepared.start_key(&db, self.after.as_ref())?;
         let mut items = Vec::new();
         loop {
             let remaining = self.limit.map(|n| n - items.len());
-            let (page, next) = prepared.fetch(db, start.take(), remaining, false).await?;
+            let (page, next) = prepared.fetch(&db, start.take(), remaining, false).await?;
             items.reserve(remaining.map_or(page.len(), |n| n.min(page.len())));
             for raw in page {
                 if Some(items.len()) == self.limit {
@@ -277,9 +277,9 @@ impl<T: Decode, S> Query<'_, T, S> {
         Self: 's,
         T: 's,
     {
-        let db = self.db;
+        let db = self.db.clone();
         let ready = self.prepare().and_then(|prepared| {
-            let start = prepared.start_key(db, self.after.as_ref())?;
+            let start = prepared.start_key(&db, self.after.as_ref())?;
             Ok((prepared, start))
         });
         match ready {
@@ -316,10 +316,10 @@ impl<T: Decode, S> Query<'_, T, S> {
             });
         }
         let prepared = self.prepare()?;
-        let mut start = prepared.start_key(self.db, self.after.as_ref())?;
+        let mut start = prepared.start_key(&self.db, self.after.as_ref())?;
         let mut total = 0;
         loop {
-            let output = prepared.request(self.db, start.take(), None, true).send();
+            let output = prepared.request(&self.db, start.take(), None, true).send();
             let span = call_span("Query", self.db.table_name(), prepared.entity);
             let output = output
                 .instrument(span)
@@ -334,8 +334,8 @@ impl<T: Decode, S> Query<'_, T, S> {
     }
 }
 
-struct StreamState<'a> {
-    db: &'a Db,
+struct StreamState {
+    db: Db,
     prepared: Prepared,
     start: Option<Item>,
     buffer: std::vec::IntoIter<Item>,
@@ -344,7 +344,7 @@ struct StreamState<'a> {
     unknown: UnknownEntity,
 }
 
-impl StreamState<'_> {
+impl StreamState {
     /// The next decoded item (`None` for a skipped one), or the end.
     async fn next<T: Decode>(mut self) -> Result<Option<(Option<T>, Self)>> {
         loop {
@@ -364,7 +364,7 @@ impl StreamState<'_> {
             }
             let (page, next) = self
                 .prepared
-                .fetch(self.db, self.start.take(), self.remaining, false)
+                .fetch(&self.db, self.start.take(), self.remaining, false)
                 .await?;
             self.more = next.is_some();
             self.start = next;

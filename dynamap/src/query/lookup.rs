@@ -91,7 +91,7 @@ impl<E: Entity + LookupTypes, const LOOKUP: usize> Decode for OwnerKey<E, LOOKUP
     }
 }
 
-impl<E, const LOOKUP: usize, S> Query<'_, OwnerKey<E, LOOKUP>, S>
+impl<E, const LOOKUP: usize, S> Query<OwnerKey<E, LOOKUP>, S>
 where
     E: Entity + LookupTypes + Send,
 {
@@ -99,7 +99,7 @@ where
     /// query (every page), then one batch get of the owners. An owner deleted between the
     /// two reads is left out; an owner that cannot be read fails the call with that error.
     pub async fn owners(self) -> Result<Vec<E>> {
-        let db = self.db;
+        let db = self.db.clone();
         let keys = self.all().await?.into_iter().map(OwnerKey::into_key);
         let mut report = db.batch_get(keys).await?;
         let mut failed = std::mem::take(&mut report.failed).into_iter();

@@ -63,8 +63,8 @@ use crate::{Db, Error, Result};
 ///
 /// `T` is what items decode into; `S` is the tuple of the sort key's part types.
 #[must_use = "a query does nothing until it is sent"]
-pub struct Query<'a, T, S = ()> {
-    db: &'a Db,
+pub struct Query<T, S = ()> {
+    db: Db,
     entity: &'static str,
     /// One value per partition key attribute (several in a multi-attribute index key).
     partition: std::result::Result<Vec<crate::codec::AttributeValue>, KeyError>,
@@ -101,9 +101,9 @@ impl Db {
     /// let scores: Vec<Score> = db.query(Score::partition("chess")).all().await?;
     /// # Ok(()) }
     /// ```
-    pub fn query<T: Decode, S>(&self, partition: PartitionKey<T, S>) -> Query<'_, T, S> {
+    pub fn query<T: Decode, S>(&self, partition: PartitionKey<T, S>) -> Query<T, S> {
         Query {
-            db: self,
+            db: self.clone(),
             entity: T::SINGLE_ENTITY.unwrap_or(std::any::type_name::<T>()),
             index_name: partition.index(),
             sort_template: partition.sort_template(),
@@ -123,7 +123,7 @@ impl Db {
     }
 }
 
-impl<'a, T: Decode, S> Query<'a, T, S> {
+impl<T: Decode, S> Query<T, S> {
     /// Reads every item of the partition, of any entity type, decoding each into the enum
     /// `U` by its entity-type attribute. Sort key conditions still apply.
     ///
@@ -142,7 +142,7 @@ impl<'a, T: Decode, S> Query<'a, T, S> {
     /// let everything = db.query(Score::partition("chess")).mixed::<GameItem>().all().await?;
     /// # Ok(()) }
     /// ```
-    pub fn mixed<U: Decode<Table = T::Table>>(self) -> Query<'a, U, S> {
+    pub fn mixed<U: Decode<Table = T::Table>>(self) -> Query<U, S> {
         Query {
             db: self.db,
             entity: self.entity,

@@ -38,8 +38,8 @@ const MAX_SEGMENTS: u32 = 1_000_000;
 /// # Ok(()) }
 /// ```
 #[must_use = "a scan does nothing until it is sent"]
-pub struct Scan<'a, T> {
-    db: &'a Db,
+pub struct Scan<T> {
+    db: Db,
     index: Option<&'static str>,
     filter: Option<Condition<T>>,
     segments: u32,
@@ -61,9 +61,9 @@ impl Db {
     /// let gas_sensors = db.scan::<Sensor>().filter(Sensor::KIND.eq("gas")).segments(4).all().await?;
     /// # Ok(()) }
     /// ```
-    pub fn scan<T: Decode>(&self) -> Scan<'_, T> {
+    pub fn scan<T: Decode>(&self) -> Scan<T> {
         Scan {
-            db: self,
+            db: self.clone(),
             index: None,
             filter: None,
             segments: 1,
@@ -75,7 +75,7 @@ impl Db {
     }
 }
 
-impl<T: Decode> Scan<'_, T> {
+impl<T: Decode> Scan<T> {
     /// Scans index `name` instead of the table.
     pub fn index(mut self, name: &'static str) -> Self {
         self.index = Some(name);

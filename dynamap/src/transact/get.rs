@@ -46,8 +46,8 @@ static NEXT_READ: AtomicU64 = AtomicU64::new(0);
 ///
 /// Checked before sending: at most 100 items, none named twice (DynamoDB rejects both).
 #[must_use = "a read transaction does nothing until it is sent"]
-pub struct TransactGet<'a> {
-    db: &'a Db,
+pub struct TransactGet {
+    db: Db,
     id: u64,
     reads: Vec<Read>,
     error: Option<Error>,
@@ -79,9 +79,9 @@ impl<E> Copy for Slot<E> {}
 
 impl Db {
     /// A new, empty read transaction on this table; see [`TransactGet`].
-    pub fn transact_get(&self) -> TransactGet<'_> {
+    pub fn transact_get(&self) -> TransactGet {
         TransactGet {
-            db: self,
+            db: self.clone(),
             id: NEXT_READ.fetch_add(1, Ordering::Relaxed),
             reads: Vec::new(),
             error: None,
@@ -89,7 +89,7 @@ impl Db {
     }
 }
 
-impl TransactGet<'_> {
+impl TransactGet {
     /// Adds the item `key` names, and returns the slot its result will be in.
     ///
     /// ```no_run

@@ -46,8 +46,8 @@ use crate::{Db, Entity, Error, Result};
 
 /// A pending transaction; see the [module docs](self).
 #[must_use = "a transaction does nothing until it is sent"]
-pub struct Transaction<'a> {
-    db: &'a Db,
+pub struct Transaction {
+    db: Db,
     actions: Vec<Action>,
     /// Actions of entities with lookup items, by position: their writes are completed when
     /// the transaction is sent (see `synced.rs`).
@@ -70,9 +70,9 @@ impl Db {
     /// db.transaction().put(&alice).send().await?;
     /// # Ok(()) }
     /// ```
-    pub fn transaction(&self) -> Transaction<'_> {
+    pub fn transaction(&self) -> Transaction {
         Transaction {
-            db: self,
+            db: self.clone(),
             actions: Vec::new(),
             synced: Vec::new(),
             token: None,
@@ -81,7 +81,7 @@ impl Db {
     }
 }
 
-impl<'a> Transaction<'a> {
+impl Transaction {
     /// Keeps the first error, reported by [`send`](Transaction::send).
     fn push(mut self, action: Result<Action>) -> Self {
         match action {
@@ -95,7 +95,7 @@ impl<'a> Transaction<'a> {
 
     /// Adds an action of an entity with lookups; its writes are completed when sent.
     fn push_synced(mut self, synced: Result<Box<dyn SyncedAction>>) -> Self {
-        match synced.and_then(|s| Ok((s.placeholder(self.db)?, s))) {
+        match synced.and_then(|s| Ok((s.placeholder(&self.db)?, s))) {
             Ok((placeholder, synced)) => {
                 self.synced.push((self.actions.len(), synced));
                 self.actions.push(placeholder);
@@ -125,7 +125,7 @@ impl<'a> Transaction<'a> {
             });
             return self.push_synced(synced);
         }
-        let action = put_action(self.db, entity, mode, condition);
+        let action = put_action(&self.db, entity, mode, condition);
         self.push(action)
     }
 
@@ -136,7 +136,7 @@ impl<'a> Transaction<'a> {
             });
             return self.push_synced(synced);
         }
-        let action = delete_action(self.db, key, condition.as_ref());
+        let action = delete_action(&self.db, key, condition.as_ref());
         self.push(action)
     }
 
@@ -263,7 +263,7 @@ impl<'a> Transaction<'a> {
     ///     .await?;
     /// # Ok(()) }
     /// ```
-    pub fn update<E: Entity>(self, update: crate::ops::Update<'_, E>) -> Self {
+    pub fn update<E: Entity>(self, update: crate::ops::Update<E>) -> Self {
         let action = update.into_action();
         self.push(action)
     }
@@ -345,7 +345,7 @@ impl<'a> Transaction<'a> {
     /// # Ok(()) }
     /// ```
     pub fn check<E: Entity>(self, key: Key<E>, condition: Condition<E>) -> Self {
-        let action = check_action(self.db, key, &condition);
+        let action = check_action(&self.db, key, &condition);
         self.push(action)
     }
 
@@ -433,13 +433,13 @@ impl<'a> Transaction<'a> {
             return Err(err);
         }
         if self.synced.is_empty() {
-            return send_actions(self.db, self.actions, self.token).await;
+            return send_actions(&self.db, self.actions, self.token).await;
         }
         for _ in 0..MAX_SYNC_ROUNDS {
             let mut actions = self.actions.clone();
             let mut resolved = Vec::with_capacity(self.synced.len());
             for (index, synced) in &self.synced {
-                let mut r = synced.resolve(self.db).await?;
+                let mut r = synced.resolve(&self.db).await?;
                 let extra = r.actions.split_off(1);
                 if let (Some(owner), Some(slot)) = (r.actions.pop(), actions.get_mut(*index)) {
                     *slot = owner;
@@ -447,7 +447,7 @@ impl<'a> Transaction<'a> {
                 resolved.push((*index, actions.len(), r.lookups, r.current));
                 actions.extend(extra);
             }
-            let result = send_actions(self.db, actions, self.token.clone()).await;
+            let result = send_actions(&self.db, actions, self.token.clone()).await;
             let Err(Error::TransactionCanceled { reasons }) = &result else {
                 return result;
             };
@@ -465,7 +465,7 @@ impl<'a> Transaction<'a> {
             // token pins the request.
             let mut raced = reasons.iter().any(|r| r.is_conflict());
             for ((_, synced), (_, _, _, current)) in self.synced.iter().zip(&resolved) {
-                raced |= synced.reread(self.db).await? != *current;
+                raced |= synced.reread(&self.db).await? != *current;
             }
             if !raced || self.token.is_some() {
                 return result;

@@ -40,38 +40,46 @@ impl Db {
     /// .await?;
     /// # Ok(()) }
     /// ```
-    pub async fn transact_retry<'a, Fut>(&'a self, build: impl FnMut() -> Fut) -> Result<()>
+    pub fn transact_retry<B, Fut>(
+        &self,
+        build: B,
+    ) -> impl Future<Output = Result<()>> + Send + use<B, Fut>
     where
-        Fut: Future<Output = Result<Transaction<'a>>>,
+        B: FnMut() -> Fut + Send,
+        Fut: Future<Output = Result<Transaction>> + Send,
     {
         self.transact_retry_with(RetryPolicy::default(), build)
-            .await
     }
 
     /// [`Db::transact_retry`] with a retry policy of your own (attempts, backoff).
-    pub async fn transact_retry_with<'a, Fut>(
-        &'a self,
+    pub fn transact_retry_with<B, Fut>(
+        &self,
         policy: RetryPolicy,
-        mut build: impl FnMut() -> Fut,
-    ) -> Result<()>
+        mut build: B,
+    ) -> impl Future<Output = Result<()>> + Send + use<B, Fut>
     where
-        Fut: Future<Output = Result<Transaction<'a>>>,
+        B: FnMut() -> Fut + Send,
+        Fut: Future<Output = Result<Transaction>> + Send,
     {
-        let mut rng = SplitMix64::from_entropy();
-        let attempts = policy.attempts();
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let outcome = match build().await {
-                Ok(transaction) => transaction.send().await,
-                Err(err) => Err(err),
-            };
-            match outcome {
-                Ok(()) => return Ok(()),
-                Err(err) if attempt < attempts && (err.is_conflict() || err.is_retryable()) => {
-                    pause(self, &policy, attempt - 1, &mut rng).await;
+        let db = self.clone();
+        async move {
+            let this = &db;
+            let mut rng = SplitMix64::from_entropy();
+            let attempts = policy.attempts();
+            let mut attempt = 0;
+            loop {
+                attempt += 1;
+                let outcome = match build().await {
+                    Ok(transaction) => transaction.send().await,
+                    Err(err) => Err(err),
+                };
+                match outcome {
+                    Ok(()) => return Ok(()),
+                    Err(err) if attempt < attempts && (err.is_conflict() || err.is_retryable()) => {
+                        pause(this, &policy, attempt - 1, &mut rng).await;
+                    }
+                    Err(err) => return Err(err),
                 }
-                Err(err) => return Err(err),
             }
         }
     }

@@ -1,5 +1,7 @@
 //! Range queries across rolled tables, merged in time order.
 
+use std::future::Future;
+
 use std::ops::RangeInclusive;
 
 use futures_util::Stream;
@@ -25,17 +27,24 @@ impl<T: Table> RollingTables<T> {
     /// The tables holding event times in `range` (milliseconds since the Unix epoch, both
     /// ends inclusive), including tables of late data written in later months. See
     /// [`RangeTables::query`].
-    pub async fn range(&self, range: RangeInclusive<i64>) -> Result<RangeTables> {
-        let tables = self
-            .tables_overlapping(range.clone())
-            .await?
-            .into_iter()
-            .map(|table| {
-                let db = self.db(&table);
-                (table, db)
-            })
-            .collect();
-        Ok(RangeTables { range, tables })
+    pub fn range(
+        &self,
+        range: RangeInclusive<i64>,
+    ) -> impl Future<Output = Result<RangeTables>> + Send + use<T> {
+        let owned = self.clone();
+        async move {
+            let this: &Self = &owned;
+            let tables = this
+                .tables_overlapping(range.clone())
+                .await?
+                .into_iter()
+                .map(|table| {
+                    let db = this.db(&table);
+                    (table, db)
+                })
+                .collect();
+            Ok(RangeTables { range, tables })
+        }
     }
 }
 
@@ -112,7 +121,7 @@ impl RangeTables {
     /// one table is passed on; stop there, or the rest of that table is missing.
     pub fn query<'a, E, S, K>(
         &'a self,
-        build: impl Fn(&'a Db) -> Query<'a, E, S>,
+        build: impl Fn(&'a Db) -> Query<E, S>,
         key: impl Fn(&E) -> K + 'a,
     ) -> impl Stream<Item = Result<E>> + 'a
     where
@@ -127,7 +136,7 @@ impl RangeTables {
     /// method calls [`Query::descending`] itself) and the results merged descending by `key`.
     pub fn query_descending<'a, E, S, K>(
         &'a self,
-        build: impl Fn(&'a Db) -> Query<'a, E, S>,
+        build: impl Fn(&'a Db) -> Query<E, S>,
         key: impl Fn(&E) -> K + 'a,
     ) -> impl Stream<Item = Result<E>> + 'a
     where
@@ -181,7 +190,7 @@ impl RangeTables {
 
     fn merge<'a, E, S, K>(
         &'a self,
-        build: impl Fn(&'a Db) -> Query<'a, E, S>,
+        build: impl Fn(&'a Db) -> Query<E, S>,
         key: impl Fn(&E) -> K + 'a,
         descending: bool,
     ) -> impl Stream<Item = Result<E>> + 'a

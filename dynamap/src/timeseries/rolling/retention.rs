@@ -1,5 +1,7 @@
 //! Retention: dropping rolled tables by the month their data was written in.
 
+use std::future::Future;
+
 use std::time::Duration;
 
 use aws_sdk_dynamodb::client::Waiters;
@@ -38,33 +40,40 @@ impl<T: Table> RollingTables<T> {
     /// }
     /// # Ok(()) }
     /// ```
-    pub async fn drop_written_before(&self, cutoff: WriteMonth) -> Result<Vec<RolledTable>> {
-        let doomed = self
-            .tables()
-            .await?
-            .into_iter()
-            .filter(|table| table.written() < cutoff);
-        let mut dropped = Vec::new();
-        for table in doomed {
-            if self.delete(&table).await? {
-                dropped.push(table);
+    pub fn drop_written_before(
+        &self,
+        cutoff: WriteMonth,
+    ) -> impl Future<Output = Result<Vec<RolledTable>>> + Send + use<T> {
+        let owned = self.clone();
+        async move {
+            let this: &Self = &owned;
+            let doomed = this
+                .tables()
+                .await?
+                .into_iter()
+                .filter(|table| table.written() < cutoff);
+            let mut dropped = Vec::new();
+            for table in doomed {
+                if this.delete(&table).await? {
+                    dropped.push(table);
+                }
             }
+            for table in &dropped {
+                this.client()
+                    .wait_until_table_not_exists()
+                    .table_name(table.name())
+                    .wait(GONE_TIMEOUT)
+                    .await
+                    .map_err(|err| {
+                        Error::Service(ServiceError::other(
+                            "DescribeTable",
+                            format!("table `{table}` was not deleted in time: {err}"),
+                            Some(Box::new(err)),
+                        ))
+                    })?;
+            }
+            Ok(dropped)
         }
-        for table in &dropped {
-            self.client()
-                .wait_until_table_not_exists()
-                .table_name(table.name())
-                .wait(GONE_TIMEOUT)
-                .await
-                .map_err(|err| {
-                    Error::Service(ServiceError::other(
-                        "DescribeTable",
-                        format!("table `{table}` was not deleted in time: {err}"),
-                        Some(Box::new(err)),
-                    ))
-                })?;
-        }
-        Ok(dropped)
     }
 
     /// Deletes one table; false when it was already gone.

@@ -1,6 +1,8 @@
 //! The router: from (event time, write time) to a table, created on first use; and the list
 //! of the tables that exist.
 
+use std::future::Future;
+
 use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::ops::RangeInclusive;
@@ -109,9 +111,17 @@ impl<T: Table> RollingTables<T> {
     /// time: the first creates it, the others wait for it. Across processes creation is
     /// idempotent too ([`Db::create_table`] accepts a table that already exists). A failed
     /// creation is not remembered: the next call tries again.
-    pub async fn db_for(&self, event_ms: i64, written_ms: i64) -> Result<Db> {
-        let table = self.naming.table_for(event_ms, written_ms)?;
-        self.created_db(&table).await
+    pub fn db_for(
+        &self,
+        event_ms: i64,
+        written_ms: i64,
+    ) -> impl Future<Output = Result<Db>> + Send + use<T> {
+        let owned = self.clone();
+        async move {
+            let this: &Self = &owned;
+            let table = this.naming.table_for(event_ms, written_ms)?;
+            this.created_db(&table).await
+        }
     }
 
     /// A handle on `table`, created with layout `T` if this process has not made sure of it
@@ -132,8 +142,12 @@ impl<T: Table> RollingTables<T> {
 
     /// [`db_for`](Self::db_for) with the write time taken from the system clock: what a
     /// writer uses, so that data always lands in a table of the current write month.
-    pub async fn db_for_now(&self, event_ms: i64) -> Result<Db> {
-        self.db_for(event_ms, super::now_millis()?).await
+    pub fn db_for_now(&self, event_ms: i64) -> impl Future<Output = Result<Db>> + Send + use<T> {
+        let owned = self.clone();
+        async move {
+            let this: &Self = &owned;
+            this.db_for(event_ms, super::now_millis()?).await
+        }
     }
 
     /// A handle on `table`, without creating anything.
@@ -143,40 +157,51 @@ impl<T: Table> RollingTables<T> {
 
     /// Every table of this naming in the account and region, in order of period, then write
     /// month. Reads every page of `ListTables`; other tables are skipped.
-    pub async fn tables(&self) -> Result<Vec<RolledTable>> {
-        let mut tables = Vec::new();
-        let mut start: Option<String> = None;
-        loop {
-            let span = call_span("ListTables", self.naming.prefix(), "");
-            let page = self
-                .client
-                .list_tables()
-                .set_exclusive_start_table_name(start.take())
-                .send()
-                .instrument(span)
-                .await
-                .map_err(|err| Error::service("ListTables", err))?;
-            tables.extend(
-                page.table_names()
-                    .iter()
-                    .filter_map(|name| self.naming.parse(name)),
-            );
-            match page.last_evaluated_table_name {
-                Some(last) => start = Some(last),
-                None => break,
+    pub fn tables(&self) -> impl Future<Output = Result<Vec<RolledTable>>> + Send + use<T> {
+        let owned = self.clone();
+        async move {
+            let this: &Self = &owned;
+            let mut tables = Vec::new();
+            let mut start: Option<String> = None;
+            loop {
+                let span = call_span("ListTables", this.naming.prefix(), "");
+                let page = this
+                    .client
+                    .list_tables()
+                    .set_exclusive_start_table_name(start.take())
+                    .send()
+                    .instrument(span)
+                    .await
+                    .map_err(|err| Error::service("ListTables", err))?;
+                tables.extend(
+                    page.table_names()
+                        .iter()
+                        .filter_map(|name| this.naming.parse(name)),
+                );
+                match page.last_evaluated_table_name {
+                    Some(last) => start = Some(last),
+                    None => break,
+                }
             }
+            tables.sort();
+            Ok(tables)
         }
-        tables.sort();
-        Ok(tables)
     }
 
     /// The tables holding event times in `range` (milliseconds, inclusive): one per period
     /// the range touches and write month data of that period was written in, so late data
     /// written months after its events is included.
-    pub async fn tables_overlapping(&self, range: RangeInclusive<i64>) -> Result<Vec<RolledTable>> {
-        let mut tables = self.tables().await?;
-        tables.retain(|table| table.overlaps(&range));
-        Ok(tables)
+    pub fn tables_overlapping(
+        &self,
+        range: RangeInclusive<i64>,
+    ) -> impl Future<Output = Result<Vec<RolledTable>>> + Send + use<T> {
+        let owned = self.clone();
+        async move {
+            let this: &Self = &owned;
+            let mut tables = this.tables().await?;
+            tables.retain(|table| table.overlaps(&range));
+            Ok(tables)
+        }
     }
 
     /// Forgets that `name` was created, so that the next [`db_for`](Self::db_for) of it

@@ -160,37 +160,47 @@ impl<E: EventRow> EventRows<E> {
 
     /// Writes every event, up to `concurrency` at a time (at least 1), and reports each
     /// one's outcome in the order given. One event's failure does not stop the others.
-    pub async fn write_all<'e, I>(&self, events: I, concurrency: usize) -> Vec<Result<WriteOutcome>>
+    pub fn write_all<'e, I>(
+        &self,
+        events: I,
+        concurrency: usize,
+    ) -> impl Future<Output = Vec<Result<WriteOutcome>>> + Send + use<'e, E, I>
     where
         I: IntoIterator<Item = &'e E>,
+        I::IntoIter: Send,
         E: 'e,
     {
+        let rows = self.clone();
         stream::iter(events)
-            .map(|event| self.write(event))
+            .map(move |event| rows.write(event))
             .buffered(concurrency.max(1))
             .collect()
-            .await
     }
 
     /// The events at the timestamp `key` names (the key an event at that timestamp has,
     /// `E::key(...)`), overflow rows included, each row in arrival order.
-    pub async fn at(&self, key: Key<E>) -> Result<Vec<E>> {
-        check_supported::<E>()?;
-        let (pk, sk) = key.into_values()?;
-        let sk = sk.unwrap_or_default();
-        let query = RowQuery {
-            pk,
-            high: last_row_sk(&sk),
-            low: sk.clone(),
-            consistent: self.consistent,
-        };
-        let mut events = Vec::new();
-        for row in query.all::<E>(&self.db).await? {
-            if is_row_of::<E>(&row, &sk) {
-                events.extend(decode_row::<E>(row)?);
+    pub fn at(&self, key: Key<E>) -> impl Future<Output = Result<Vec<E>>> + Send + use<E> {
+        let owned = self.clone();
+        async move {
+            let this: &Self = &owned;
+            check_supported::<E>()?;
+            let (pk, sk) = key.into_values()?;
+            let sk = sk.unwrap_or_default();
+            let query = RowQuery {
+                pk,
+                high: last_row_sk(&sk),
+                low: sk.clone(),
+                consistent: this.consistent,
+            };
+            let rows = query.all::<E>(&this.db).await?;
+            let mut events = Vec::new();
+            for row in rows {
+                if is_row_of::<E>(&row, &sk) {
+                    events.extend(decode_row::<E>(row)?);
+                }
             }
+            Ok(events)
         }
-        Ok(events)
     }
 
     /// The events of `partition` (`E::partition(...)`) whose timestamps lie between `from`

@@ -1,0 +1,168 @@
+//! Every request dynamap makes is a `Send + 'static` future (or stream): it owns a handle
+//! on the table instead of borrowing the `Db`, so it can be spawned, stored or sent to
+//! another thread. Only what a request is given by reference (a borrowed batch input, the
+//! entity `save` writes its version back into) can tie it to a lifetime.
+//!
+//! Nothing here is sent: the requests are built and their types checked. A request type
+//! that borrowed the `Db` again would fail to compile.
+
+use std::future::{Future, IntoFuture};
+
+use aws_sdk_dynamodb::config::retry::RetryConfig;
+use aws_sdk_dynamodb::config::{BehaviorVersion, Region};
+use dynamap::timeseries::rolling::{RollingTables, TableNaming, WriteMonth};
+use dynamap::timeseries::rows::EventRow;
+use dynamap::{Db, Entity, EntityEnum, Table};
+use futures_util::Stream;
+
+#[derive(Table)]
+#[dynamap(pk = "PK", sk = "SK")]
+struct App;
+
+#[derive(Entity, Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[dynamap(table = App, entity = "Repo", pk = "REPO#{name}", sk = "REPO")]
+struct Repo {
+    name: String,
+    issues: u64,
+    #[dynamap(version)]
+    version: u64,
+}
+
+#[derive(Entity, Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[dynamap(table = App, entity = "Ping", pk = "DEVICE#{device}", sk = "{at}")]
+struct Ping {
+    device: String,
+    at: i64,
+    value: u32,
+}
+
+impl EventRow for Ping {}
+
+// Only its type is used: nothing is decoded here.
+#[allow(dead_code)]
+#[derive(EntityEnum, Debug)]
+enum Any {
+    Repo(Repo),
+    Ping(Ping),
+}
+
+/// A `Db` whose client would fail every call: nothing is sent here.
+fn db() -> Db {
+    let config = aws_sdk_dynamodb::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .retry_config(RetryConfig::disabled())
+        .build();
+    Db::new(aws_sdk_dynamodb::Client::from_conf(config), "app")
+}
+
+fn repo() -> Repo {
+    Repo {
+        name: "dynamap".into(),
+        issues: 0,
+        version: 0,
+    }
+}
+
+fn spawnable<F>(request: F)
+where
+    F: IntoFuture + Send + 'static,
+    F::IntoFuture: Send + 'static,
+{
+    drop(request);
+}
+
+fn spawnable_future<F: Future + Send + 'static>(future: F) {
+    drop(future);
+}
+
+fn spawnable_stream<S: Stream + Send + 'static>(stream: S) {
+    drop(stream);
+}
+
+#[test]
+fn single_item_requests_are_send_and_static() {
+    let db = db();
+    spawnable(db.get(Repo::key("dynamap")).consistent());
+    spawnable_future(db.get(Repo::key("dynamap")).decode_as::<Any>());
+    spawnable(db.put(&repo()));
+    spawnable(db.create(&repo()));
+    spawnable(db.replace(&repo()));
+    spawnable(db.put(&repo()).condition(Repo::ISSUES.lt(10u64)));
+    spawnable(db.delete(Repo::key("dynamap")));
+    spawnable(db.update(Repo::key("dynamap")).add(Repo::ISSUES, 1u64));
+    spawnable_future(db.update(Repo::key("dynamap")).returning_new());
+    spawnable(db.upsert(&repo()));
+    spawnable_future(db.modify(Repo::key("dynamap"), |repo| repo.issues += 1));
+    // `save` writes the new version back into the entity it is given, so the future lives
+    // as long as that borrow; with an owned entity it is 'static too.
+    spawnable_future(db.save(Box::leak(Box::new(repo()))));
+}
+
+#[test]
+fn reads_of_many_items_are_send_and_static() {
+    let db = db();
+    spawnable_future(db.query(Repo::partition("dynamap")).limit(10).send());
+    spawnable_future(db.query(Repo::partition("dynamap")).all());
+    spawnable_future(db.query(Repo::partition("dynamap")).count());
+    spawnable_stream(db.query(Repo::partition("dynamap")).stream());
+    spawnable_future(db.scan::<Repo>().all());
+    spawnable_future(db.scan::<Repo>().count());
+    spawnable(db.batch_get([Repo::key("a"), Repo::key("b")]));
+    spawnable(db.batch_get_as::<Any>().key(Repo::key("a")));
+    let mut reads = db.transact_get();
+    let _slot = reads.get(Repo::key("a"));
+    spawnable_future(reads.send());
+}
+
+#[test]
+fn batches_and_transactions_of_owned_values_are_send_and_static() {
+    let db = db();
+    spawnable(db.batch_write().put(&repo()).delete(Repo::key("old")));
+    spawnable(db.put_all(vec![repo(), repo()]));
+    spawnable_future(
+        db.transaction()
+            .put(&repo())
+            .check(Repo::key("dynamap"), Repo::ISSUES.lt(10u64))
+            .send(),
+    );
+    let handle = db.clone();
+    spawnable_future(db.transact_retry(move || {
+        let db = handle.clone();
+        async move { Ok(db.transaction().put(&repo())) }
+    }));
+}
+
+#[test]
+fn table_administration_is_send_and_static() {
+    let db = db();
+    spawnable(db.create_table::<App>());
+    spawnable_future(db.describe_table());
+    spawnable_future(db.verify_table::<App>());
+    spawnable_future(db.delete_table());
+}
+
+#[test]
+fn time_series_requests_are_send_and_static() {
+    let db = db();
+    let rows = db.event_rows::<Ping>();
+    let ping = Ping {
+        device: "d1".into(),
+        at: 1,
+        value: 7,
+    };
+    spawnable_future(rows.write(&ping));
+    spawnable_future(rows.at(Ping::key("d1", 1)));
+    spawnable_stream(rows.range(Ping::partition("d1"), (0i64,), (9i64,)));
+    let pings: &'static [Ping] = Box::leak(Box::new([ping]));
+    spawnable_future(rows.write_all(pings, 4));
+
+    let naming = TableNaming::new("iot").expect("a valid prefix");
+    let rolling = RollingTables::<App>::new(db.client().clone(), naming);
+    spawnable_future(rolling.db_for(0, 0));
+    spawnable_future(rolling.db_for_now(0));
+    spawnable_future(rolling.tables());
+    spawnable_future(rolling.tables_overlapping(0..=1));
+    spawnable_future(rolling.range(0..=1));
+    spawnable_future(rolling.drop_written_before(WriteMonth::new(2020, 1).expect("a month")));
+}
