@@ -166,3 +166,38 @@ fn time_series_requests_are_send_and_static() {
     spawnable_future(rolling.range(0..=1));
     spawnable_future(rolling.drop_written_before(WriteMonth::new(2020, 1).expect("a month")));
 }
+
+fn debug<T: std::fmt::Debug>(request: T) -> String {
+    format!("{request:?}")
+}
+
+/// Every request builder prints what it would send, for logs and test failures: its name
+/// and its table, at least.
+#[test]
+fn every_request_builder_is_debug() {
+    let db = db();
+    let printed = [
+        ("Get", debug(db.get(Repo::key("dynamap")))),
+        ("Put", debug(db.put(&repo()))),
+        ("Delete", debug(db.delete(Repo::key("dynamap")))),
+        (
+            "Update",
+            debug(db.update(Repo::key("dynamap")).add(Repo::ISSUES, 1u64)),
+        ),
+        ("Upsert", debug(db.upsert(&repo()))),
+        ("Query", debug(db.query(Repo::partition("dynamap")))),
+        ("Scan", debug(db.scan::<Repo>())),
+        ("BatchGet", debug(db.batch_get([Repo::key("a")]))),
+        ("BatchWrite", debug(db.batch_write().put(&repo()))),
+        ("Transaction", debug(db.transaction().put(&repo()))),
+        ("TransactGet", debug(db.transact_get())),
+        ("CreateTable", debug(db.create_table::<App>())),
+    ];
+    for (name, text) in printed {
+        assert!(text.starts_with(name), "{text}");
+        assert!(
+            text.contains("\"app\""),
+            "{name} does not name its table: {text}"
+        );
+    }
+}

@@ -34,7 +34,7 @@ async fn items_of_several_entities_come_back_typed_and_absent_ones_as_none() {
     assert_eq!(results.get(missing).expect("decoded"), None);
     assert_eq!(results.get(r1).expect("decoded"), Some(reading("S1", 0.5)));
     assert_eq!(results.get(s2).expect("decoded"), Some(sensor("S2")));
-    assert_eq!(results.found(), 3);
+    assert_eq!(results.found_count(), 3);
     // Through an entity enum, by the item's entity type.
     assert_eq!(
         results.get_as::<_, SensorItem>(r1).expect("decoded"),
@@ -46,7 +46,7 @@ async fn items_of_several_entities_come_back_typed_and_absent_ones_as_none() {
 async fn an_empty_read_transaction_sends_nothing() {
     let db = fresh_db::<App>("tx-get-empty").await;
     let results = db.transact_get().send().await.expect("nothing to read");
-    assert_eq!(results.found(), 0);
+    assert_eq!(results.found_count(), 0);
 }
 
 #[tokio::test]

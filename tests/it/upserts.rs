@@ -114,10 +114,10 @@ async fn upsert_creates_then_merges_keeping_unknown_attributes() {
 }
 
 #[tokio::test]
-async fn patch_fails_on_a_missing_item_and_stamps_updated_at() {
+async fn update_fails_on_a_missing_item_and_stamps_updated_at() {
     let db = fresh_db::<App>("upsert_patch").await;
     let err = db
-        .patch(Account::key("a1"))
+        .update(Account::key("a1"))
         .set(Account::NAME, "x")
         .await
         .expect_err("missing");
@@ -130,7 +130,7 @@ async fn patch_fails_on_a_missing_item_and_stamps_updated_at() {
         .created_at
         .expect("put stamps created_at when the value has none");
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    db.patch(Account::key("a1"))
+    db.update(Account::key("a1"))
         .set(Account::NAME, "Grace")
         .await
         .expect("patch");
@@ -147,7 +147,7 @@ async fn patch_fails_on_a_missing_item_and_stamps_updated_at() {
 
     // So are values set and compared through the field's constant.
     let moment = time::macros::datetime!(2020-02-29 12:00 UTC);
-    db.patch(Account::key("a1"))
+    db.update(Account::key("a1"))
         .set(Account::CREATED_AT, moment)
         .condition(Account::CREATED_AT.eq(created))
         .await

@@ -113,6 +113,21 @@ pub struct CreateTable<T> {
     layout: PhantomData<fn() -> T>,
 }
 
+impl<T: Table> std::fmt::Debug for CreateTable<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CreateTable")
+            .field("table", &self.db.table_name())
+            .field("layout", &T::SCHEMA.type_name)
+            .field("throughput", &self.table)
+            .field("index_throughput", &self.indexes)
+            .field("stream", &self.stream)
+            .field("deletion_protection", &self.deletion_protection)
+            .field("tags", &self.tags)
+            .field("point_in_time_recovery", &self.point_in_time_recovery)
+            .finish()
+    }
+}
+
 impl Db {
     /// Creates this handle's table with layout `T`: on-demand billing, every global
     /// secondary index, and time to live enabled on the TTL attribute if `T` names one.

@@ -82,7 +82,7 @@ impl Db {
     ///     .key(User::key("alice"))
     ///     .keys(["dynamap", "serde"].map(|name| Repo::key("alice", name)))
     ///     .await?;
-    /// for item in report.found() {
+    /// for item in report.into_found() {
     ///     match item {
     ///         Item::User(user) => println!("user {}", user.name),
     ///         Item::Repo(repo) => println!("repo {}", repo.name),
@@ -211,6 +211,7 @@ impl<T: Decode + Send + 'static> IntoFuture for BatchGet<T> {
 impl<T> fmt::Debug for BatchGet<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("BatchGet")
+            .field("table", &self.db.table_name())
             .field("target", &std::any::type_name::<T>())
             .field("keys", &self.keys.len())
             .field("consistent", &self.consistent)

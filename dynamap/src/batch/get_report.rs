@@ -27,7 +27,7 @@ impl<E> BatchGetReport<E> {
     }
 
     /// The items found, in key order, without the gaps.
-    pub fn found(self) -> impl Iterator<Item = E> {
+    pub fn into_found(self) -> impl Iterator<Item = E> {
         self.items.into_iter().flatten()
     }
 }

@@ -33,6 +33,16 @@ pub struct Delete<E> {
     must_exist: bool,
 }
 
+impl<E: Entity> std::fmt::Debug for Delete<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Delete")
+            .field("table", &self.db.table_name())
+            .field("key", &self.key)
+            .field("must_exist", &self.must_exist)
+            .finish()
+    }
+}
+
 impl Db {
     /// Deletes the item `key` names. Deleting an item that is not there succeeds, unless
     /// [`if_exists`](Delete::if_exists) asks otherwise.

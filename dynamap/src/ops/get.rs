@@ -33,6 +33,17 @@ pub struct Get<E> {
     include_expired: bool,
 }
 
+impl<E: Entity> std::fmt::Debug for Get<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Get")
+            .field("table", &self.db.table_name())
+            .field("key", &self.key)
+            .field("consistent", &self.consistent)
+            .field("include_expired", &self.include_expired)
+            .finish()
+    }
+}
+
 impl Db {
     /// Reads the item `key` names: `None` when there is none.
     ///

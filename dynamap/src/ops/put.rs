@@ -45,6 +45,17 @@ pub struct Put<E> {
     condition: Option<Condition<E>>,
 }
 
+impl<E: Entity> std::fmt::Debug for Put<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Put")
+            .field("table", &self.db.table_name())
+            .field("entity", &E::ENTITY_TYPE)
+            .field("mode", &self.mode)
+            .field("condition", &self.condition)
+            .finish_non_exhaustive()
+    }
+}
+
 /// What a put computes from the value up front, so the value need not outlive the call.
 struct Prepared {
     item: Item,
@@ -65,7 +76,7 @@ impl Db {
     /// # Ok(()) }
     /// ```
     pub fn put<E: Entity>(&self, entity: &E) -> Put<E> {
-        Put::new(self.clone(), entity, PutMode::Upsert)
+        Put::new(self.clone(), entity, PutMode::Overwrite)
     }
 
     /// Writes `entity` only if no item has its key; otherwise the error answers

@@ -400,7 +400,7 @@ async fn put_round<E: Entity>(
     let precondition_holds = match mode {
         PutMode::Create => current.is_none(),
         PutMode::Replace => current.is_some(),
-        PutMode::Upsert => true,
+        PutMode::Overwrite => true,
     };
     if !precondition_holds {
         return Err(put_failed::<E>(mode, write.expected_version));
@@ -409,8 +409,9 @@ async fn put_round<E: Entity>(
     match send_actions(db, actions, None).await {
         Ok(()) => Ok(true),
         Err(Error::TransactionCanceled { reasons }) => {
-            let decisive =
-                mode != PutMode::Upsert || write.expected_version.is_some() || condition.is_some();
+            let decisive = mode != PutMode::Overwrite
+                || write.expected_version.is_some()
+                || condition.is_some();
             let cancel = Canceled {
                 reasons: &reasons,
                 lookups: &write.lookups,

@@ -38,8 +38,8 @@ use crate::{Db, Entity, Error, Result};
 /// # Ok(()) }
 /// ```
 ///
-/// Updates change existing items only (a missing item fails the condition; [`Db::patch`] is
-/// the same operation under the name other libraries use); [`Db::upsert`] creates or merges.
+/// Updates change existing items only (a missing item fails the condition, as `patch` does
+/// in other libraries); [`Db::upsert`] creates or merges.
 /// What an update touches, it keeps consistent:
 /// - **Index keys.** Setting a field an index template uses re-renders that index key in
 ///   the same request, provided the update sets every field of the template (every field
@@ -68,6 +68,18 @@ pub struct Update<E> {
     error: Option<String>,
 }
 
+impl<E: Entity> std::fmt::Debug for Update<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Update")
+            .field("table", &self.db.table_name())
+            .field("key", &self.key)
+            .field("changes", &self.changes.len())
+            .field("condition", &self.condition)
+            .field("expected_version", &self.expected_version)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Db {
     /// An update of the existing item `key` names.
     ///
@@ -92,27 +104,6 @@ impl Db {
             expected_version: None,
             error: None,
         }
-    }
-
-    /// An update that fails if the item does not exist: the same as [`Db::update`], named
-    /// as ElectroDB and DynamoDB Toolbox name it. Compare [`Db::upsert`], which creates the
-    /// item when it is missing.
-    ///
-    /// # Examples
-    ///
-    /// ```no_run
-    /// # use dynamap::{Entity, Table};
-    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
-    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
-    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
-    /// // Fails when there is no device d1, instead of creating one.
-    /// db.patch(Device::key("d1")).increment(Device::ALARMS, 1u32).await?;
-    /// # Ok(()) }
-    /// ```
-    pub fn patch<E: Entity>(&self, key: Key<E>) -> Update<E> {
-        self.update(key)
     }
 }
 

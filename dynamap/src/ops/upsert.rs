@@ -38,6 +38,15 @@ pub struct Upsert<E> {
     plan: Result<Plan<E>>,
 }
 
+impl<E: Entity> std::fmt::Debug for Upsert<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Upsert")
+            .field("table", &self.db.table_name())
+            .field("entity", &E::ENTITY_TYPE)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Db {
     /// Creates the entity's item, or merges the entity's attributes into it; see [`Upsert`].
     pub fn upsert<E: Entity>(&self, entity: &E) -> Upsert<E> {

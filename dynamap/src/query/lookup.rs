@@ -109,6 +109,6 @@ where
             return Err(std::sync::Arc::try_unwrap(first.error)
                 .unwrap_or_else(|shared| Error::Service(ServiceError::shared(shared))));
         }
-        Ok(report.found().collect())
+        Ok(report.into_found().collect())
     }
 }

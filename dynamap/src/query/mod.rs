@@ -84,6 +84,23 @@ pub struct Query<T, S = ()> {
     marker: PhantomData<fn() -> S>,
 }
 
+impl<T, S> std::fmt::Debug for Query<T, S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Query")
+            .field("table", &self.db.table_name())
+            .field("entity", &self.entity)
+            .field("index", &self.index_name)
+            .field("partition", &self.partition)
+            .field("filter", &self.filter)
+            .field("projection", &self.projection)
+            .field("descending", &self.descending)
+            .field("limit", &self.limit)
+            .field("consistent", &self.consistent)
+            .field("after", &self.after)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Db {
     /// A query on `partition`: `Entity::partition(...)` for the table, the generated
     /// index builder (`Entity::gsi1(...)`) for an index, or a lookup's builder

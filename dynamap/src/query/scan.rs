@@ -49,6 +49,19 @@ pub struct Scan<T> {
     marker: PhantomData<fn() -> T>,
 }
 
+impl<T> std::fmt::Debug for Scan<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scan")
+            .field("table", &self.db.table_name())
+            .field("target", &std::any::type_name::<T>())
+            .field("index", &self.index)
+            .field("filter", &self.filter)
+            .field("segments", &self.segments)
+            .field("consistent", &self.consistent)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Db {
     /// A scan of every item of type `T` (an entity, or an `EntityEnum` for every type).
     ///

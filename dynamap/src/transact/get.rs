@@ -53,6 +53,16 @@ pub struct TransactGet {
     error: Option<Error>,
 }
 
+impl std::fmt::Debug for TransactGet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TransactGet")
+            .field("table", &self.db.table_name())
+            .field("reads", &self.reads.len())
+            .field("error", &self.error)
+            .finish_non_exhaustive()
+    }
+}
+
 /// One item to read, with what decoding and checks need.
 struct Read {
     entity: &'static str,
@@ -247,7 +257,7 @@ impl ReadResults {
     }
 
     /// How many of the items were found (present and, by default, unexpired).
-    pub fn found(&self) -> usize {
+    pub fn found_count(&self) -> usize {
         (0..self.items.len())
             .filter(|&i| self.visible(i).is_some())
             .count()

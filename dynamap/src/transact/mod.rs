@@ -56,6 +56,22 @@ pub struct Transaction {
     error: Option<Error>,
 }
 
+impl std::fmt::Debug for Transaction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let actions: Vec<_> = self
+            .actions
+            .iter()
+            .map(|a| (a.operation, a.entity))
+            .collect();
+        f.debug_struct("Transaction")
+            .field("table", &self.db.table_name())
+            .field("actions", &actions)
+            .field("idempotency_token", &self.token)
+            .field("error", &self.error)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Db {
     /// A new, empty transaction on this table.
     ///
@@ -155,7 +171,7 @@ impl Transaction {
     /// # Ok(()) }
     /// ```
     pub fn put<E: Entity>(self, entity: &E) -> Self {
-        self.put_mode(entity, PutMode::Upsert, None)
+        self.put_mode(entity, PutMode::Overwrite, None)
     }
 
     /// Writes `entity` only if no item has its key.
@@ -208,7 +224,7 @@ impl Transaction {
     /// # Ok(()) }
     /// ```
     pub fn put_if<E: Entity>(self, entity: &E, condition: Condition<E>) -> Self {
-        self.put_mode(entity, PutMode::Upsert, Some(&condition))
+        self.put_mode(entity, PutMode::Overwrite, Some(&condition))
     }
 
     /// Deletes the item `key` names (and, for an entity with `lookup(...)` items, its

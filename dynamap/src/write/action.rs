@@ -38,7 +38,7 @@ pub(crate) fn put_action<E: Entity>(
     let versioned = versioned_item(entity)?;
     let version_only = E::WRITE.version.is_some()
         && versioned.expected_version.is_some()
-        && mode == PutMode::Upsert
+        && mode == PutMode::Overwrite
         && condition.is_none();
     let mut p = Placeholders::default();
     let parts = put_condition::<E>(mode, versioned.expected_version, condition, &mut p)?;

@@ -29,7 +29,7 @@ pub(crate) fn put_condition<E: Entity>(
     match mode {
         PutMode::Create => parts.push(format!("attribute_not_exists({})", p.name(schema.pk))),
         PutMode::Replace => parts.push(format!("attribute_exists({})", p.name(schema.pk))),
-        PutMode::Upsert => {}
+        PutMode::Overwrite => {}
     }
     if let (Some(attribute), Some(version), false) =
         (E::WRITE.version, expected_version, mode == PutMode::Create)

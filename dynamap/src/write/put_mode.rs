@@ -11,7 +11,7 @@
 /// # struct Sensor { id: String, city: String }
 /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
 /// let sensor = Sensor { id: "S1".into(), city: "Poznań".into() };
-/// db.put(&sensor).await?;      // PutMode::Upsert: create or overwrite
+/// db.put(&sensor).await?;      // PutMode::Overwrite: create, or replace whole
 /// db.create(&sensor).await.ok(); // PutMode::Create: fails when the key exists
 /// db.replace(&sensor).await?;  // PutMode::Replace: fails when it does not
 /// # Ok(()) }
@@ -20,7 +20,7 @@
 #[non_exhaustive]
 pub enum PutMode {
     /// Write whether or not an item is there, replacing it whole.
-    Upsert,
+    Overwrite,
     /// Write only if no item is there; otherwise fail with a conditional-check error.
     Create,
     /// Write only if an item is there; otherwise fail with a conditional-check error.
@@ -30,7 +30,7 @@ pub enum PutMode {
 impl PutMode {
     pub(crate) fn operation(self) -> &'static str {
         match self {
-            PutMode::Upsert => "put",
+            PutMode::Overwrite => "put",
             PutMode::Create => "create",
             PutMode::Replace => "replace",
         }

@@ -219,7 +219,7 @@ async fn batch_tracks_consumed_capacity_only_when_asked() {
         .track_capacity()
         .await
         .expect("batch runs");
-    assert_eq!(got.found().count(), 60);
+    assert_eq!(got.into_found().count(), 60);
 }
 
 #[tokio::test]

@@ -21,7 +21,7 @@ pub(crate) struct Plan<E> {
     pub(crate) changes: Vec<Change>,
     pub(crate) condition: Option<Condition<E>>,
     pub(crate) expected_version: Option<u64>,
-    /// `update`/`patch`: the item must exist. `upsert`: it may be created.
+    /// `update`: the item must exist. `upsert`: it may be created.
     pub(crate) must_exist: bool,
     /// The new keys of the lookup items the update moves.
     pub(crate) lookups: Vec<LookupKey>,
