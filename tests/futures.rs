@@ -167,31 +167,46 @@ fn time_series_requests_are_send_and_static() {
     spawnable_future(rolling.drop_written_before(WriteMonth::new(2020, 1).expect("a month")));
 }
 
+/// The request printed, after checking that a clone prints the same.
 fn debug<T: std::fmt::Debug>(request: T) -> String {
     format!("{request:?}")
 }
 
-/// Every request builder prints what it would send, for logs and test failures: its name
-/// and its table, at least.
+fn debug_and_clone<T: std::fmt::Debug + Clone>(request: T) -> String {
+    let text = debug(request.clone());
+    assert_eq!(debug(request), text, "a clone is the same request");
+    text
+}
+
+/// Every request builder prints what it would send, for logs and test failures (its name
+/// and its table, at least), and can be cloned to send the same request again. A batch
+/// write (which reads its input lazily, once) and a read transaction (whose slots belong to
+/// one transaction) are not `Clone`.
 #[test]
 fn every_request_builder_is_debug() {
     let db = db();
     let printed = [
-        ("Get", debug(db.get(Repo::key("dynamap")))),
-        ("Put", debug(db.put(&repo()))),
-        ("Delete", debug(db.delete(Repo::key("dynamap")))),
+        ("Get", debug_and_clone(db.get(Repo::key("dynamap")))),
+        ("Put", debug_and_clone(db.put(&repo()))),
+        ("Delete", debug_and_clone(db.delete(Repo::key("dynamap")))),
         (
             "Update",
-            debug(db.update(Repo::key("dynamap")).add(Repo::ISSUES, 1u64)),
+            debug_and_clone(db.update(Repo::key("dynamap")).add(Repo::ISSUES, 1u64)),
         ),
-        ("Upsert", debug(db.upsert(&repo()))),
-        ("Query", debug(db.query(Repo::partition("dynamap")))),
-        ("Scan", debug(db.scan::<Repo>())),
-        ("BatchGet", debug(db.batch_get([Repo::key("a")]))),
+        ("Upsert", debug_and_clone(db.upsert(&repo()))),
+        (
+            "Query",
+            debug_and_clone(db.query(Repo::partition("dynamap"))),
+        ),
+        ("Scan", debug_and_clone(db.scan::<Repo>())),
+        ("BatchGet", debug_and_clone(db.batch_get([Repo::key("a")]))),
         ("BatchWrite", debug(db.batch_write().put(&repo()))),
-        ("Transaction", debug(db.transaction().put(&repo()))),
+        (
+            "Transaction",
+            debug_and_clone(db.transaction().put(&repo())),
+        ),
         ("TransactGet", debug(db.transact_get())),
-        ("CreateTable", debug(db.create_table::<App>())),
+        ("CreateTable", debug_and_clone(db.create_table::<App>())),
     ];
     for (name, text) in printed {
         assert!(text.starts_with(name), "{text}");

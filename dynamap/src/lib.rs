@@ -128,6 +128,7 @@
 
 pub mod admin;
 pub mod batch;
+mod clone_builder;
 pub mod codec;
 mod db;
 mod decode;

@@ -17,6 +17,7 @@ use super::schema::{
     attribute_definitions, build_error, index_key, key_schema, projection, table_key,
 };
 use super::tag_limits::{MAX_KEY_CHARS, MAX_TAGS, MAX_VALUE_CHARS};
+use crate::clone_builder::clone_builder;
 use crate::error::ServiceError;
 use crate::span::call_span;
 use crate::table::{Table, TableSchema};
@@ -112,6 +113,10 @@ pub struct CreateTable<T> {
     point_in_time_recovery: bool,
     layout: PhantomData<fn() -> T>,
 }
+
+clone_builder!(CreateTable<T> {
+    db, table, indexes, stream, deletion_protection, tags, point_in_time_recovery, layout,
+});
 
 impl<T: Table> std::fmt::Debug for CreateTable<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -293,7 +298,7 @@ impl<T: Table> CreateTable<T> {
                 Error::Service(ServiceError::other(
                     "DescribeTable",
                     format!("table `{}` did not become active: {err}", db.table_name()),
-                    Some(Box::new(err)),
+                    Some(std::sync::Arc::new(err)),
                 ))
             })?;
         if let Some(attribute) = schema.ttl {

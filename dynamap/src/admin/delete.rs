@@ -94,7 +94,7 @@ impl Db {
                             "table `{}` was not deleted in time: {err}",
                             this.table_name()
                         ),
-                        Some(Box::new(err)),
+                        Some(std::sync::Arc::new(err)),
                     ))
                 })?;
             Ok(())

@@ -119,6 +119,6 @@ pub(super) fn build_error(
     Error::Service(ServiceError::other(
         operation,
         err.to_string(),
-        Some(Box::new(err)),
+        Some(std::sync::Arc::new(err)),
     ))
 }

@@ -7,6 +7,7 @@ use std::pin::Pin;
 
 use super::call::Settings;
 use super::{BatchGetReport, ItemKey, get_exec};
+use crate::clone_builder::clone_builder;
 use crate::codec::Item;
 use crate::decode::{Decode, UnknownEntity};
 use crate::key::{Key, KeyError};
@@ -54,6 +55,8 @@ pub struct BatchGet<T> {
     settings: Settings,
     target: PhantomData<fn() -> T>,
 }
+
+clone_builder!(BatchGet<T> { db, keys, consistent, include_expired, settings, target });
 
 impl Db {
     /// Reads the items `keys` name, all of entity `E`; see [`BatchGet`].

@@ -35,6 +35,8 @@ use crate::{AsEntity, Db, Entity, Result};
 /// assert!(report.is_complete(), "{report}");
 /// # Ok(()) }
 /// ```
+///
+/// Not `Clone`: it reads its input lazily, once, and may hold a progress callback.
 #[must_use = "a batch write does nothing until it is awaited"]
 pub struct BatchWrite<'a> {
     db: Db,

@@ -33,7 +33,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// }
 /// # }
 /// ```
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// A key could not be rendered or parsed: an empty or malformed part, or a key over

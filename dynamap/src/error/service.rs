@@ -1,6 +1,7 @@
 //! [`ServiceError`]: what DynamoDB answered, or why it could not be reached.
 
 use std::fmt;
+use std::sync::Arc;
 
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
@@ -56,7 +57,7 @@ enum Failure {
 /// }
 /// # }
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ServiceError {
     operation: &'static str,
     code: Option<String>,
@@ -66,7 +67,7 @@ pub struct ServiceError {
     failure: Failure,
     /// The SDK's error (or a waiter's), for typed access; not a `source()`, since the
     /// message already says what it says.
-    cause: Option<Box<dyn std::error::Error + Send + Sync>>,
+    cause: Option<Arc<dyn std::error::Error + Send + Sync>>,
 }
 
 impl ServiceError {
@@ -93,7 +94,7 @@ impl ServiceError {
             http_status: err.raw_response().map(|r| r.status().as_u16()),
             request_id: err.request_id().map(str::to_owned),
             failure,
-            cause: Some(Box::new(err)),
+            cause: Some(Arc::new(err)),
         }
     }
 
@@ -102,7 +103,7 @@ impl ServiceError {
     pub(crate) fn other(
         operation: &'static str,
         message: String,
-        cause: Option<Box<dyn std::error::Error + Send + Sync>>,
+        cause: Option<Arc<dyn std::error::Error + Send + Sync>>,
     ) -> Self {
         ServiceError {
             operation,
@@ -113,25 +114,6 @@ impl ServiceError {
             failure: Failure::Other,
             cause,
         }
-    }
-
-    /// An error several failures share (a batch call's error, given to each of its keys),
-    /// keeping its code, status and request id when it is a service error.
-    pub(crate) fn shared(error: std::sync::Arc<super::Error>) -> Self {
-        let mut service = match &*error {
-            super::Error::Service(inner) => ServiceError {
-                operation: inner.operation,
-                code: inner.code.clone(),
-                message: inner.message.clone(),
-                http_status: inner.http_status,
-                request_id: inner.request_id.clone(),
-                failure: inner.failure,
-                cause: None,
-            },
-            other => Self::other("DynamoDB", other.to_string(), None),
-        };
-        service.cause = Some(Box::new(error));
-        service
     }
 
     /// The DynamoDB operation, such as `PutItem`.

@@ -6,6 +6,7 @@ use std::pin::Pin;
 use aws_sdk_dynamodb::operation::delete_item::DeleteItemOutput;
 use tracing::Instrument;
 
+use crate::clone_builder::clone_builder;
 use crate::key::Key;
 use crate::span::call_span;
 use crate::table::Table;
@@ -32,6 +33,8 @@ pub struct Delete<E> {
     key: Key<E>,
     must_exist: bool,
 }
+
+clone_builder!(Delete<E> { db, key, must_exist });
 
 impl<E: Entity> std::fmt::Debug for Delete<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -5,6 +5,7 @@ use std::pin::Pin;
 
 use tracing::Instrument;
 
+use crate::clone_builder::clone_builder;
 use crate::expiry;
 use crate::key::Key;
 use crate::span::{call_span, record_capacity};
@@ -32,6 +33,8 @@ pub struct Get<E> {
     consistent: bool,
     include_expired: bool,
 }
+
+clone_builder!(Get<E> { db, key, consistent, include_expired });
 
 impl<E: Entity> std::fmt::Debug for Get<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

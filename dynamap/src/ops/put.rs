@@ -7,6 +7,7 @@ use aws_sdk_dynamodb::operation::put_item::PutItemOutput;
 use tracing::Instrument;
 
 use super::sync;
+use crate::clone_builder::clone_builder;
 use crate::codec::Item;
 use crate::entity::LookupKey;
 use crate::expr::{Condition, Placeholders};
@@ -45,6 +46,8 @@ pub struct Put<E> {
     condition: Option<Condition<E>>,
 }
 
+clone_builder!(Put<E> { db, prepared, mode, condition });
+
 impl<E: Entity> std::fmt::Debug for Put<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Put")
@@ -57,6 +60,7 @@ impl<E: Entity> std::fmt::Debug for Put<E> {
 }
 
 /// What a put computes from the value up front, so the value need not outlive the call.
+#[derive(Clone)]
 struct Prepared {
     item: Item,
     expected_version: Option<u64>,

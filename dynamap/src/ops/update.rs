@@ -9,6 +9,7 @@ mod plan;
 
 pub(crate) use plan::Plan;
 
+use crate::clone_builder::clone_builder;
 use crate::codec::Item;
 use crate::derived::{DerivedChange, UpdatedValues};
 use crate::expr::update::{Change, encode};
@@ -67,6 +68,8 @@ pub struct Update<E> {
     expected_version: Option<u64>,
     error: Option<String>,
 }
+
+clone_builder!(Update<E> { db, key, changes, condition, expected_version, error });
 
 impl<E: Entity> std::fmt::Debug for Update<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -5,6 +5,7 @@ use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
 use super::update::Plan;
+use crate::clone_builder::clone_builder;
 use crate::codec::Item;
 use crate::expr::update::Change;
 use crate::expr::{Condition, DocPath};
@@ -37,6 +38,8 @@ pub struct Upsert<E> {
     db: Db,
     plan: Result<Plan<E>>,
 }
+
+clone_builder!(Upsert<E> { db, plan });
 
 impl<E: Entity> std::fmt::Debug for Upsert<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -4,7 +4,6 @@ use std::fmt;
 
 use crate::codec::{AttributeValue, Item};
 use crate::entity::{OWNER_PK, OWNER_SK};
-use crate::error::ServiceError;
 use crate::key::Key;
 use crate::query::{Decode, Query, UnknownEntity};
 use crate::{Entity, Error, Result};
@@ -106,8 +105,9 @@ where
         if let Some(first) = failed.next() {
             // The others may share the error; dropped, they let it be taken back.
             drop(failed);
-            return Err(std::sync::Arc::try_unwrap(first.error)
-                .unwrap_or_else(|shared| Error::Service(ServiceError::shared(shared))));
+            return Err(
+                std::sync::Arc::try_unwrap(first.error).unwrap_or_else(|shared| (*shared).clone())
+            );
         }
         Ok(report.into_found().collect())
     }

@@ -53,6 +53,7 @@ pub use projection::Projected;
 pub use scan::Scan;
 use sort_condition::{SortCondition, SortOp, bound};
 
+use crate::clone_builder::clone_builder;
 use crate::expr::Condition;
 use crate::key::{KeyError, PartitionKey, Segment, SortArgs};
 use crate::table::{IndexSchema, Table};
@@ -83,6 +84,11 @@ pub struct Query<T, S = ()> {
     include_expired: bool,
     marker: PhantomData<fn() -> S>,
 }
+
+clone_builder!(Query<T, S> {
+    db, entity, partition, index_name, sort_template, sort, filter, projection, descending,
+    limit, edge, consistent, after, unknown, include_expired, marker,
+});
 
 impl<T, S> std::fmt::Debug for Query<T, S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -8,6 +8,7 @@ use futures_util::future::try_join_all;
 use tracing::Instrument;
 
 use super::{Decode, UnknownEntity};
+use crate::clone_builder::clone_builder;
 use crate::codec::Item;
 use crate::expr::{Condition, NameMap, Placeholders, ValueMap};
 use crate::span::call_span;
@@ -48,6 +49,8 @@ pub struct Scan<T> {
     include_expired: bool,
     marker: PhantomData<fn() -> T>,
 }
+
+clone_builder!(Scan<T> { db, index, filter, segments, consistent, unknown, include_expired, marker });
 
 impl<T> std::fmt::Debug for Scan<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

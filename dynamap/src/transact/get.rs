@@ -45,6 +45,9 @@ static NEXT_READ: AtomicU64 = AtomicU64::new(0);
 /// ```
 ///
 /// Checked before sending: at most 100 items, none named twice (DynamoDB rejects both).
+///
+/// Not `Clone`: a [`Slot`] belongs to the read transaction that made it, and two copies
+/// adding different reads would give equal slots different meanings.
 #[must_use = "a read transaction does nothing until it is sent"]
 pub struct TransactGet {
     db: Db,

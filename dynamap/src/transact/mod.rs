@@ -27,6 +27,8 @@ mod get;
 mod retry;
 mod synced;
 
+use std::sync::Arc;
+
 use aws_sdk_dynamodb::types::TransactWriteItem;
 
 pub use crate::error::{ActionFailure, describe};
@@ -35,6 +37,7 @@ pub use get::{ReadResults, Slot, TransactGet};
 
 use synced::{SyncedAction, SyncedDelete, SyncedPut};
 
+use crate::clone_builder::clone_builder;
 use crate::expr::Condition;
 use crate::key::Key;
 use crate::ops::sync::SyncedWrite;
@@ -51,10 +54,18 @@ pub struct Transaction {
     actions: Vec<Action>,
     /// Actions of entities with lookup items, by position: their writes are completed when
     /// the transaction is sent (see `synced.rs`).
-    synced: Vec<(usize, Box<dyn SyncedAction>)>,
+    synced: Vec<(usize, Arc<dyn SyncedAction>)>,
     token: Option<String>,
     error: Option<Error>,
 }
+
+clone_builder!(Transaction {
+    db,
+    actions,
+    synced,
+    token,
+    error
+});
 
 impl std::fmt::Debug for Transaction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -110,7 +121,7 @@ impl Transaction {
     }
 
     /// Adds an action of an entity with lookups; its writes are completed when sent.
-    fn push_synced(mut self, synced: Result<Box<dyn SyncedAction>>) -> Self {
+    fn push_synced(mut self, synced: Result<Arc<dyn SyncedAction>>) -> Self {
         match synced.and_then(|s| Ok((s.placeholder(&self.db)?, s))) {
             Ok((placeholder, synced)) => {
                 self.synced.push((self.actions.len(), synced));
@@ -137,7 +148,7 @@ impl Transaction {
                     expected_version: versioned.expected_version,
                 };
                 let put = SyncedPut::<E>::new(write, mode, condition.cloned());
-                Ok(Box::new(put) as Box<dyn SyncedAction>)
+                Ok(Arc::new(put) as Arc<dyn SyncedAction>)
             });
             return self.push_synced(synced);
         }
@@ -148,7 +159,7 @@ impl Transaction {
     fn delete_mode<E: Entity>(self, key: Key<E>, condition: Option<Condition<E>>) -> Self {
         if !E::WRITE.lookups.is_empty() {
             let synced = key_item(key).map(|key| {
-                Box::new(SyncedDelete::<E>::new(key, condition)) as Box<dyn SyncedAction>
+                Arc::new(SyncedDelete::<E>::new(key, condition)) as Arc<dyn SyncedAction>
             });
             return self.push_synced(synced);
         }

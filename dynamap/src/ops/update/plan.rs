@@ -5,6 +5,7 @@ use aws_sdk_dynamodb::operation::update_item::UpdateItemOutput;
 use aws_sdk_dynamodb::types::{ReturnValue, TransactWriteItem, Update as SdkUpdate};
 use tracing::Instrument;
 
+use crate::clone_builder::clone_builder;
 use crate::codec::{AttributeValue, Item};
 use crate::derived::Timestamps;
 use crate::entity::LookupKey;
@@ -26,6 +27,8 @@ pub(crate) struct Plan<E> {
     /// The new keys of the lookup items the update moves.
     pub(crate) lookups: Vec<LookupKey>,
 }
+
+clone_builder!(Plan<E> { key, changes, condition, expected_version, must_exist, lookups });
 
 /// The parts of an UpdateItem request.
 struct Rendered {

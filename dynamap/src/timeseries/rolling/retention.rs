@@ -68,7 +68,7 @@ impl<T: Table> RollingTables<T> {
                         Error::Service(ServiceError::other(
                             "DescribeTable",
                             format!("table `{table}` was not deleted in time: {err}"),
-                            Some(Box::new(err)),
+                            Some(std::sync::Arc::new(err)),
                         ))
                     })?;
             }
