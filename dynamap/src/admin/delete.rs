@@ -1,9 +1,9 @@
 //! DescribeTable and DeleteTable.
 
 use std::future::Future;
-
 use std::time::Duration;
 
+use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::client::Waiters;
 use aws_sdk_dynamodb::types::TableDescription;
 use tracing::Instrument;
@@ -62,42 +62,49 @@ impl Db {
     pub fn delete_table(&self) -> impl Future<Output = Result<()>> + Send + use<> {
         let db = self.clone();
         async move {
-            let this = &db;
-            let span = call_span("DeleteTable", this.table_name(), "");
-            let deleted = this
-                .client()
-                .delete_table()
-                .table_name(this.table_name())
-                .send()
-                .instrument(span)
-                .await;
-            match deleted {
-                Ok(_) => {}
-                Err(err)
-                    if err
-                        .as_service_error()
-                        .is_some_and(|e| e.is_resource_not_found_exception()) =>
-                {
-                    return Ok(());
-                }
-                Err(err) => return Err(Error::service("DeleteTable", err)),
+            if delete_named(db.client(), db.table_name()).await? {
+                wait_until_gone(db.client(), db.table_name()).await?;
             }
-            this.client()
-                .wait_until_table_not_exists()
-                .table_name(this.table_name())
-                .wait(GONE_TIMEOUT)
-                .await
-                .map_err(|err| {
-                    Error::Service(ServiceError::other(
-                        "DescribeTable",
-                        format!(
-                            "table `{}` was not deleted in time: {err}",
-                            this.table_name()
-                        ),
-                        Some(std::sync::Arc::new(err)),
-                    ))
-                })?;
             Ok(())
         }
     }
+}
+
+/// Deletes table `table`: true when it was deleted, false when there was none.
+pub(crate) async fn delete_named(client: &Client, table: &str) -> Result<bool> {
+    let span = call_span("DeleteTable", table, "");
+    let deleted = client
+        .delete_table()
+        .table_name(table)
+        .send()
+        .instrument(span)
+        .await;
+    match deleted {
+        Ok(_) => Ok(true),
+        Err(err)
+            if err
+                .as_service_error()
+                .is_some_and(|e| e.is_resource_not_found_exception()) =>
+        {
+            Ok(false)
+        }
+        Err(err) => Err(Error::service("DeleteTable", err)),
+    }
+}
+
+/// Waits until table `table` is gone, at most [`GONE_TIMEOUT`].
+pub(crate) async fn wait_until_gone(client: &Client, table: &str) -> Result<()> {
+    client
+        .wait_until_table_not_exists()
+        .table_name(table)
+        .wait(GONE_TIMEOUT)
+        .await
+        .map_err(|err| {
+            Error::Service(ServiceError::other(
+                "DescribeTable",
+                format!("table `{table}` was not deleted in time: {err}"),
+                Some(std::sync::Arc::new(err)),
+            ))
+        })?;
+    Ok(())
 }

@@ -1,9 +1,8 @@
 //! The drift check: a live table compared with its layout.
 
-use std::future::Future;
-
 use std::collections::BTreeSet;
 use std::fmt;
+use std::future::Future;
 
 use aws_sdk_dynamodb::types::{
     KeySchemaElement, KeyType, Projection as SdkProjection, ProjectionType, TimeToLiveStatus,

@@ -27,7 +27,7 @@
 //! ```
 
 mod create;
-mod delete;
+pub(crate) mod delete;
 mod drift;
 mod schema;
 

@@ -1,7 +1,6 @@
 //! Range queries across rolled tables, merged in time order.
 
 use std::future::Future;
-
 use std::ops::RangeInclusive;
 
 use futures_util::Stream;

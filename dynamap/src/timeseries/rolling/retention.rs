@@ -2,18 +2,9 @@
 
 use std::future::Future;
 
-use std::time::Duration;
-
-use aws_sdk_dynamodb::client::Waiters;
-use tracing::Instrument;
-
 use super::{RolledTable, RollingTables, WriteMonth};
-use crate::error::ServiceError;
-use crate::span::call_span;
-use crate::{Error, Result, Table};
-
-/// How long retention waits for one dropped table to disappear.
-const GONE_TIMEOUT: Duration = Duration::from_secs(300);
+use crate::admin::delete::{delete_named, wait_until_gone};
+use crate::{Result, Table};
 
 impl<T: Table> RollingTables<T> {
     /// Deletes every table of this naming whose data was written before `cutoff`, whatever
@@ -59,18 +50,7 @@ impl<T: Table> RollingTables<T> {
                 }
             }
             for table in &dropped {
-                this.client()
-                    .wait_until_table_not_exists()
-                    .table_name(table.name())
-                    .wait(GONE_TIMEOUT)
-                    .await
-                    .map_err(|err| {
-                        Error::Service(ServiceError::other(
-                            "DescribeTable",
-                            format!("table `{table}` was not deleted in time: {err}"),
-                            Some(std::sync::Arc::new(err)),
-                        ))
-                    })?;
+                wait_until_gone(this.client(), table.name()).await?;
             }
             Ok(dropped)
         }
@@ -80,24 +60,6 @@ impl<T: Table> RollingTables<T> {
     async fn delete(&self, table: &RolledTable) -> Result<bool> {
         // Forget it first: if the delete fails halfway, the next writer checks again.
         self.forget(table.name());
-        let span = call_span("DeleteTable", table.name(), "");
-        let deleted = self
-            .client()
-            .delete_table()
-            .table_name(table.name())
-            .send()
-            .instrument(span)
-            .await;
-        match deleted {
-            Ok(_) => Ok(true),
-            Err(err)
-                if err
-                    .as_service_error()
-                    .is_some_and(|e| e.is_resource_not_found_exception()) =>
-            {
-                Ok(false)
-            }
-            Err(err) => Err(Error::service("DeleteTable", err)),
-        }
+        delete_named(self.client(), table.name()).await
     }
 }

@@ -1,9 +1,8 @@
 //! The router: from (event time, write time) to a table, created on first use; and the list
 //! of the tables that exist.
 
-use std::future::Future;
-
 use std::collections::HashMap;
+use std::future::Future;
 use std::marker::PhantomData;
 use std::ops::RangeInclusive;
 use std::sync::{Arc, Mutex, PoisonError};
