@@ -108,6 +108,7 @@ fn reads_of_many_items_are_send_and_static() {
     spawnable_stream(db.query(Repo::partition("dynamap")).stream());
     spawnable_future(db.scan::<Repo>().all());
     spawnable_future(db.scan::<Repo>().count());
+    spawnable_stream(db.scan::<Repo>().segments(4).limit(10).stream());
     spawnable(db.batch_get([Repo::key("a"), Repo::key("b")]));
     spawnable(db.batch_get_as::<Any>().key(Repo::key("a")));
     let mut reads = db.transact_get();

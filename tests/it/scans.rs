@@ -101,3 +101,58 @@ async fn a_scan_into_an_enum_reads_every_known_type() {
         .expect("index scan");
     assert_eq!(sensors, [sensor("S1")]);
 }
+
+#[tokio::test]
+async fn a_stream_a_limit_and_a_concurrency_cap_read_what_all_reads() {
+    use futures_util::TryStreamExt;
+
+    let db = fresh_db::<App>("scan_stream").await;
+    for i in 0..40i64 {
+        db.put(&Score {
+            game: format!("g{}", i % 9),
+            score: i,
+            user: format!("u{i}"),
+        })
+        .await
+        .expect("put");
+    }
+    db.put(&sensor("S1")).await.expect("put");
+    let scan = db.scan::<Score>().segments(8).consistent();
+    let all = scan.clone().all().await.expect("scan");
+    assert_eq!(all.len(), 40);
+
+    // Page after page, segment after segment: the same items in the same order.
+    let streamed: Vec<Score> = scan.clone().stream().try_collect().await.expect("stream");
+    assert_eq!(streamed, all);
+
+    // One segment at a time reads the same.
+    let capped = scan.clone().concurrency(1).all().await.expect("capped");
+    assert_eq!(capped, all);
+
+    // A limit keeps the first items in segment order, whichever way they are read.
+    let first = scan.clone().limit(5).all().await.expect("limited");
+    assert_eq!(first, all[..5]);
+    let streamed: Vec<Score> = scan
+        .clone()
+        .limit(5)
+        .stream()
+        .try_collect()
+        .await
+        .expect("limited stream");
+    assert_eq!(streamed, all[..5]);
+    assert_eq!(
+        scan.clone().limit(5).count().await.expect("count"),
+        40,
+        "count ignores the limit"
+    );
+
+    // A mistake found before sending ends the stream with that error.
+    let err = db
+        .scan::<Score>()
+        .segments(0)
+        .stream()
+        .try_collect::<Vec<Score>>()
+        .await
+        .expect_err("no segments");
+    assert!(matches!(err, Error::InvalidRequest { .. }), "{err:?}");
+}
