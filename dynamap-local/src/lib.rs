@@ -1,6 +1,6 @@
 //! Amazon DynamoDB Local for tests and examples, started on demand.
 //!
-//! A dev-dependency for crates that use [dynamap](dynamap): with it, `cargo test` needs no
+//! A dev-dependency for crates that use [dynamap]: with it, `cargo test` needs no
 //! manual set-up. The first test that asks for a database installs DynamoDB Local (once per
 //! machine), starts it, and every test gets a fresh table of its own on it, so tests can run
 //! in parallel.

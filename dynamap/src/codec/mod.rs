@@ -14,6 +14,23 @@
 //! ([`compress`], [`decompress`]); lists of a type that derives [`Columnar`] are written
 //! column by column by generated code ([`compress_list`], [`decompress_list`]). See the
 //! guide chapter on compressed attributes.
+//!
+//! ```
+//! use dynamap::codec::{Codec, Compression, Format, Header, compress, decompress};
+//!
+//! #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+//! struct Event { minute: u32, kind: String, level: f64 }
+//!
+//! let night: Vec<Event> = (0..1440)
+//!     .map(|minute| Event { minute, kind: "MOTION".into(), level: f64::from(minute % 7) / 10.0 })
+//!     .collect();
+//! let stored = compress(&night, &Compression::DEFAULT).unwrap();
+//! assert!(stored.len() < 1_000);
+//!
+//! let (header, _) = Header::read(&stored).unwrap();
+//! assert_eq!((header.format, header.codec), (Format::Columnar, Codec::DEFAULT));
+//! assert_eq!(decompress::<Vec<Event>>(&stored).unwrap(), night);
+//! ```
 
 mod attribute;
 mod attribute_error;

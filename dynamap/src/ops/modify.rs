@@ -14,11 +14,11 @@ impl Db {
     /// it again and repeats, with capped exponential backoff, up to the default
     /// [`RetryPolicy`]'s attempts. Returns the entity as saved, or `None` when there is no
     /// item. After the last attempt the last error is returned
-    /// ([`Error::VersionConflict`]).
+    /// ([`Error::VersionConflict`](crate::Error::VersionConflict)).
     ///
     /// `change` may run several times, so it should only compute from the value it is given.
     /// Errors other than a version conflict (a throttled or failed request, a lookup taken)
-    /// end the loop at once, except those [`Error::is_retryable`] says a retry may cure.
+    /// end the loop at once, except those [`Error::is_retryable`](crate::Error::is_retryable) says a retry may cure.
     ///
     /// ```no_run
     /// # use dynamap::{Entity, Table};

@@ -40,8 +40,9 @@ const TAG_LEN: usize = 16;
 const PUBLIC_KEY: &[u8] = b"dynamap cursor v1 (no application key)";
 
 /// Where to resume a query: after the last item of a page. Not for parsing: pass it back
-/// unchanged with [`Query::after`](crate::query::Query::after). It is signed, not encrypted
-/// (see the [module docs](self)). With serde it is the same text as its `Display`.
+/// unchanged with [`Query::after`](crate::query::Query::after). It is signed (with the key
+/// of [`Db::with_cursor_key`](crate::Db::with_cursor_key)), not encrypted: whoever holds it
+/// can decode the key it resumes after. With serde it is the same text as its `Display`.
 ///
 /// # Examples
 ///

@@ -2,24 +2,8 @@
 //! attribute behind a small header that records the format and codec.
 //!
 //! Fields opt in with `#[dynamap(compress)]` (see the [crate docs](crate)); the functions
-//! here are what the derive calls, and are public for tools that read stored items.
-//!
-//! ```
-//! use dynamap::codec::{Codec, Compression, Format, Header, compress, decompress};
-//!
-//! #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
-//! struct Event { minute: u32, kind: String, level: f64 }
-//!
-//! let night: Vec<Event> = (0..1440)
-//!     .map(|minute| Event { minute, kind: "MOTION".into(), level: f64::from(minute % 7) / 10.0 })
-//!     .collect();
-//! let stored = compress(&night, &Compression::DEFAULT).unwrap();
-//! assert!(stored.len() < 1_000);
-//!
-//! let (header, _) = Header::read(&stored).unwrap();
-//! assert_eq!((header.format, header.codec), (Format::Columnar, Codec::DEFAULT));
-//! assert_eq!(decompress::<Vec<Event>>(&stored).unwrap(), night);
-//! ```
+//! here are what the derive calls, and are public for tools that read stored items (the
+//! [`codec`](crate::codec) module shows them at work).
 
 mod codecs;
 mod header;
