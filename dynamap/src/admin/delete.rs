@@ -27,9 +27,8 @@ impl Db {
     /// # Ok(()) }
     /// ```
     pub fn describe_table(&self) -> impl Future<Output = Result<TableDescription>> + Send + use<> {
-        let db = self.clone();
+        let this = self.clone();
         async move {
-            let this = &db;
             let span = call_span("DescribeTable", this.table_name(), "");
             let described = this
                 .client()

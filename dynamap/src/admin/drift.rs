@@ -180,9 +180,8 @@ impl Db {
     pub fn verify_table<T: Table>(
         &self,
     ) -> impl Future<Output = Result<Vec<Drift>>> + Send + use<T> {
-        let db = self.clone();
+        let this = self.clone();
         async move {
-            let this = &db;
             let schema = T::SCHEMA;
             let live = this.describe_table().await?;
             let mut drift = Vec::new();

@@ -57,9 +57,8 @@ impl Db {
         E: Versioned + Send,
         F: FnMut(&mut E) + Send,
     {
-        let db = self.clone();
+        let this = self.clone();
         async move {
-            let this = &db;
             let mut rng = SplitMix64::from_entropy();
             let attempts = policy.attempts().max(1);
             let mut attempt = 0;
@@ -73,7 +72,7 @@ impl Db {
                 match outcome {
                     Ok(()) => return Ok(Some(entity)),
                     Err(err) if attempt < attempts && (err.is_conflict() || err.is_retryable()) => {
-                        pause(this, &policy, attempt - 1, &mut rng).await;
+                        pause(&this, &policy, attempt - 1, &mut rng).await;
                     }
                     Err(err) => return Err(err),
                 }

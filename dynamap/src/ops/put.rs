@@ -117,9 +117,8 @@ impl Db {
         &self,
         entity: &'e mut E,
     ) -> impl Future<Output = Result<()>> + Send + use<'e, E> {
-        let db = self.clone();
+        let this = self.clone();
         async move {
-            let this = &db;
             this.put(&*entity).await?;
             if E::WRITE.version.is_some() {
                 entity.set_version(entity.version().saturating_add(1));

@@ -61,9 +61,8 @@ impl Db {
         B: FnMut() -> Fut + Send,
         Fut: Future<Output = Result<Transaction>> + Send,
     {
-        let db = self.clone();
+        let this = self.clone();
         async move {
-            let this = &db;
             let mut rng = SplitMix64::from_entropy();
             let attempts = policy.attempts();
             let mut attempt = 0;
@@ -76,7 +75,7 @@ impl Db {
                 match outcome {
                     Ok(()) => return Ok(()),
                     Err(err) if attempt < attempts && (err.is_conflict() || err.is_retryable()) => {
-                        pause(this, &policy, attempt - 1, &mut rng).await;
+                        pause(&this, &policy, attempt - 1, &mut rng).await;
                     }
                     Err(err) => return Err(err),
                 }

@@ -30,9 +30,8 @@ impl<T: Table> RollingTables<T> {
         &self,
         range: RangeInclusive<i64>,
     ) -> impl Future<Output = Result<RangeTables>> + Send + use<T> {
-        let owned = self.clone();
+        let this = self.clone();
         async move {
-            let this: &Self = &owned;
             let tables = this
                 .tables_overlapping(range.clone())
                 .await?

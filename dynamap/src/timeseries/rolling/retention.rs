@@ -35,9 +35,8 @@ impl<T: Table> RollingTables<T> {
         &self,
         cutoff: WriteMonth,
     ) -> impl Future<Output = Result<Vec<RolledTable>>> + Send + use<T> {
-        let owned = self.clone();
+        let this = self.clone();
         async move {
-            let this: &Self = &owned;
             let doomed = this
                 .tables()
                 .await?

@@ -115,9 +115,8 @@ impl<T: Table> RollingTables<T> {
         event_ms: i64,
         written_ms: i64,
     ) -> impl Future<Output = Result<Db>> + Send + use<T> {
-        let owned = self.clone();
+        let this = self.clone();
         async move {
-            let this: &Self = &owned;
             let table = this.naming.table_for(event_ms, written_ms)?;
             this.created_db(&table).await
         }
@@ -142,11 +141,8 @@ impl<T: Table> RollingTables<T> {
     /// [`db_for`](Self::db_for) with the write time taken from the system clock: what a
     /// writer uses, so that data always lands in a table of the current write month.
     pub fn db_for_now(&self, event_ms: i64) -> impl Future<Output = Result<Db>> + Send + use<T> {
-        let owned = self.clone();
-        async move {
-            let this: &Self = &owned;
-            this.db_for(event_ms, super::now_millis()?).await
-        }
+        let this = self.clone();
+        async move { this.db_for(event_ms, super::now_millis()?).await }
     }
 
     /// A handle on `table`, without creating anything.
@@ -157,9 +153,8 @@ impl<T: Table> RollingTables<T> {
     /// Every table of this naming in the account and region, in order of period, then write
     /// month. Reads every page of `ListTables`; other tables are skipped.
     pub fn tables(&self) -> impl Future<Output = Result<Vec<RolledTable>>> + Send + use<T> {
-        let owned = self.clone();
+        let this = self.clone();
         async move {
-            let this: &Self = &owned;
             let mut tables = Vec::new();
             let mut start: Option<String> = None;
             loop {
@@ -194,9 +189,8 @@ impl<T: Table> RollingTables<T> {
         &self,
         range: RangeInclusive<i64>,
     ) -> impl Future<Output = Result<Vec<RolledTable>>> + Send + use<T> {
-        let owned = self.clone();
+        let this = self.clone();
         async move {
-            let this: &Self = &owned;
             let mut tables = this.tables().await?;
             tables.retain(|table| table.overlaps(&range));
             Ok(tables)

@@ -180,9 +180,8 @@ impl<E: EventRow> EventRows<E> {
     /// The events at the timestamp `key` names (the key an event at that timestamp has,
     /// `E::key(...)`), overflow rows included, each row in arrival order.
     pub fn at(&self, key: Key<E>) -> impl Future<Output = Result<Vec<E>>> + Send + use<E> {
-        let owned = self.clone();
+        let this = self.clone();
         async move {
-            let this: &Self = &owned;
             check_supported::<E>()?;
             let (pk, sk) = key.into_values()?;
             let sk = sk.unwrap_or_default();
