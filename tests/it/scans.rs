@@ -7,12 +7,13 @@ use dynamap::Error;
 use crate::fresh_db;
 use crate::models::{App, Reading, Score, Sensor, SensorItem, sensor};
 
-#[tokio::test]
-async fn parallel_segments_read_every_item_once() {
-    let db = fresh_db::<App>("scan_segments").await;
-    for i in 0..60i64 {
+/// A fresh table with `n` scores spread over `games` games, and one sensor (another entity
+/// type, which a scan of scores leaves out).
+async fn scores(test: &str, n: i64, games: i64) -> dynamap::Db {
+    let db = fresh_db::<App>(test).await;
+    for i in 0..n {
         db.put(&Score {
-            game: format!("g{}", i % 7),
+            game: format!("g{}", i % games),
             score: i,
             user: format!("u{i}"),
         })
@@ -20,6 +21,12 @@ async fn parallel_segments_read_every_item_once() {
         .expect("put");
     }
     db.put(&sensor("S1")).await.expect("put");
+    db
+}
+
+#[tokio::test]
+async fn parallel_segments_read_every_item_once() {
+    let db = scores("scan_segments", 60, 7).await;
 
     for segments in [1, 4] {
         let scores = db
@@ -106,17 +113,7 @@ async fn a_scan_into_an_enum_reads_every_known_type() {
 async fn a_stream_a_limit_and_a_concurrency_cap_read_what_all_reads() {
     use futures_util::TryStreamExt;
 
-    let db = fresh_db::<App>("scan_stream").await;
-    for i in 0..40i64 {
-        db.put(&Score {
-            game: format!("g{}", i % 9),
-            score: i,
-            user: format!("u{i}"),
-        })
-        .await
-        .expect("put");
-    }
-    db.put(&sensor("S1")).await.expect("put");
+    let db = scores("scan_stream", 40, 9).await;
     let scan = db.scan::<Score>().segments(8).consistent();
     let all = scan.clone().all().await.expect("scan");
     assert_eq!(all.len(), 40);
