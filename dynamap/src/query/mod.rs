@@ -42,6 +42,7 @@ mod page;
 mod projection;
 mod scan;
 mod sort_condition;
+mod validate;
 
 use std::marker::PhantomData;
 
@@ -57,7 +58,7 @@ use crate::clone_builder::clone_builder;
 use crate::expr::Condition;
 use crate::key::{KeyError, PartitionKey, Segment, SortArgs};
 use crate::table::{IndexSchema, Table};
-use crate::{Db, Error, Result};
+use crate::Db;
 
 /// A query on one partition, sent by [`send`](Query::send) (one page),
 /// [`all`](Query::all), [`stream`](Query::stream) or [`count`](Query::count).
@@ -540,56 +541,6 @@ impl<T: Decode, S> Query<T, S> {
     pub fn after(mut self, cursor: Cursor) -> Self {
         self.after = Some(cursor);
         self
-    }
-
-    /// Checks what can be checked before sending.
-    fn validate(&self) -> Result<()> {
-        if let Err(err) = &self.partition {
-            return Err(err.clone().into());
-        }
-        match &self.sort {
-            Some(Err(err)) => return Err(err.clone().into()),
-            Some(Ok(sort)) => sort.check().map_err(|reason| Error::InvalidRequest {
-                reason: reason.to_owned(),
-            })?,
-            None => {}
-        }
-        if let Some(name) = self.index_name {
-            let Some(index) = self.index() else {
-                return Err(Error::InvalidRequest {
-                    reason: format!("the table has no index `{name}`"),
-                });
-            };
-            if self.consistent && !index.local {
-                return Err(Error::InvalidRequest {
-                    reason: format!(
-                        "consistent reads are not available on global secondary index `{name}`"
-                    ),
-                });
-            }
-        }
-        if let (Some(edge), true) = (self.edge, self.descending) {
-            let (call, meaning) = match edge {
-                Edge::First => ("first(n)", "the smallest sort keys, smallest first"),
-                Edge::Last => ("last(n)", "the greatest sort keys, greatest first"),
-            };
-            return Err(Error::InvalidRequest {
-                reason: format!(
-                    "{call} reads {meaning}, so it sets the order itself: drop `.descending()` (for the other end, use {})",
-                    if edge == Edge::First {
-                        "last(n)"
-                    } else {
-                        "first(n)"
-                    }
-                ),
-            });
-        }
-        if self.limit == Some(0) {
-            return Err(Error::InvalidRequest {
-                reason: "a query limit must be at least 1".to_owned(),
-            });
-        }
-        Ok(())
     }
 }
 
