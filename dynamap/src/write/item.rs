@@ -12,9 +12,15 @@ use crate::{Entity, Result};
 /// DynamoDB's item size limit. Every put path (put, create, replace, save, batches,
 /// transactions) goes through here.
 pub(crate) fn item_for_write<E: Entity>(entity: &E) -> Result<Item> {
+    let item = stamped_item(entity)?;
+    check_item_size(E::ENTITY_TYPE, &item)?;
+    Ok(item)
+}
+
+/// The entity's item with its automatic timestamps, not yet checked for size.
+fn stamped_item<E: Entity>(entity: &E) -> Result<Item> {
     let mut item = entity.to_item()?;
     crate::derived::Timestamps::now::<E>()?.stamp(&mut item);
-    check_item_size(E::ENTITY_TYPE, &item)?;
     Ok(item)
 }
 
@@ -37,9 +43,10 @@ pub(crate) struct VersionedItem {
     pub(crate) expected_version: Option<u64>,
 }
 
-/// The item for `entity`, its version attribute set one past the version it was read with.
+/// The item for `entity`, its version attribute set one past the version it was read with,
+/// checked for size once, version included.
 pub(crate) fn versioned_item<E: Entity>(entity: &E) -> Result<VersionedItem> {
-    let mut item = item_for_write(entity)?;
+    let mut item = stamped_item(entity)?;
     let expected_version = E::WRITE.version.map(|attribute| {
         let version = entity.version();
         item.insert(
