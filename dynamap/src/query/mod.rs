@@ -54,11 +54,11 @@ pub use projection::Projected;
 pub use scan::Scan;
 use sort_condition::{SortCondition, SortOp, bound};
 
+use crate::Db;
 use crate::clone_builder::clone_builder;
 use crate::expr::Condition;
 use crate::key::{KeyError, PartitionKey, Segment, SortArgs};
 use crate::table::{IndexSchema, Table};
-use crate::Db;
 
 /// A query on one partition, sent by [`send`](Query::send) (one page),
 /// [`all`](Query::all), [`stream`](Query::stream) or [`count`](Query::count).
