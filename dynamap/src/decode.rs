@@ -66,6 +66,13 @@ pub trait Decode: Sized {
     const ALIASES: &'static [&'static str] = &[];
 
     /// Decodes one item; `Ok(None)` when `unknown` says to skip it.
+    ///
+    /// # Errors
+    ///
+    /// Fails when the item does not decode: another entity type
+    /// ([`Error::WrongEntityType`](crate::Error::WrongEntityType)), a missing or malformed
+    /// attribute, or, when `unknown` is [`UnknownEntity::Error`], an entity type the enum does not
+    /// know ([`Error::UnknownEntityType`](crate::Error::UnknownEntityType)).
     fn decode(item: Item, unknown: UnknownEntity) -> Result<Option<Self>>;
 }
 

@@ -125,6 +125,7 @@
 //! - `streams`: decoding DynamoDB Streams records into entities (the `streams` module), from Lambda's
 //!   event types or the streams client's.
 #![cfg_attr(docsrs, feature(doc_cfg))]
+#![warn(clippy::missing_errors_doc)]
 
 pub mod admin;
 pub mod batch;

@@ -147,6 +147,11 @@ impl<T> Change<T> {
 /// ```
 pub trait StreamRecord {
     /// The change kind, the keys, the old image and the new image.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::InvalidRequest`] when the record's event name is not `INSERT`, `MODIFY`
+    /// or `REMOVE`.
     fn parts(self) -> Result<(ChangeKind, Item, Option<Item>, Option<Item>)>;
 }
 
@@ -208,6 +213,11 @@ impl StreamRecord for &aws_sdk_dynamodbstreams::types::Record {
 /// A record without images (a `KEYS_ONLY` stream) cannot say which entity it is about: it
 /// is an [`Error::InvalidRequest`]; read such records' [`StreamRecord::parts`] instead.
 /// An image of the right entity type that does not decode is an error, as for a read.
+///
+/// # Errors
+///
+/// Fails with [`Error::InvalidRequest`] when the record has an unknown event name or no image, and
+/// with a decode error when an image of `U`'s entity type does not decode.
 pub fn decode<U: Decode>(record: impl StreamRecord) -> Result<Option<Change<U>>> {
     let (kind, keys, old, new) = record.parts()?;
     if old.is_none() && new.is_none() {

@@ -257,6 +257,13 @@ impl<T: Table> CreateTable<T> {
     }
 
     /// Creates the table (see [`CreateTable`]); `.await` on the builder does the same.
+    ///
+    /// # Errors
+    ///
+    /// Fails before sending with [`Error::InvalidRequest`] when an option breaks a limit or does
+    /// not fit the layout (capacity, tags, an attribute given two key types); with
+    /// [`Error::Service`] when DynamoDB refuses a call or cannot be reached, or the table does not
+    /// become active in time. A table that already exists is not an error.
     pub async fn send(self) -> Result<()> {
         let schema = T::SCHEMA;
         self.check(&schema)?;

@@ -26,6 +26,12 @@ impl Db {
     /// println!("{:?} holds about {} items", table.table_status(), table.item_count().unwrap_or(0));
     /// # Ok(()) }
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::Service`] when the table does not exist
+    /// ([`ErrorKind::NotFound`](crate::ErrorKind::NotFound)), or DynamoDB refuses the request or
+    /// cannot be reached.
     pub fn describe_table(&self) -> impl Future<Output = Result<TableDescription>> + Send + use<> {
         let this = self.clone();
         async move {
@@ -58,6 +64,11 @@ impl Db {
     /// db.delete_table().await?;
     /// # Ok(()) }
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::Service`] when DynamoDB refuses the deletion (deletion protection,
+    /// access) or cannot be reached, or the table is not gone within five minutes.
     pub fn delete_table(&self) -> impl Future<Output = Result<()>> + Send + use<> {
         let db = self.clone();
         async move {

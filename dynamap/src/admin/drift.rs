@@ -177,6 +177,12 @@ impl Db {
     /// assert!(drift.is_empty());
     /// # Ok(()) }
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::Service`] when the table does not exist or DynamoDB refuses a describe
+    /// call or cannot be reached; with [`Error::InvalidRequest`] when layout `T` gives one
+    /// attribute two key types.
     pub fn verify_table<T: Table>(
         &self,
     ) -> impl Future<Output = Result<Vec<Drift>>> + Send + use<T> {

@@ -175,6 +175,13 @@ impl<T: Decode> BatchGet<T> {
 
     /// Sends the calls. Fails as a whole only when the batch cannot run at all; a key that
     /// could not be read is in [`BatchGetReport::failed`].
+    ///
+    /// # Errors
+    ///
+    /// Fails as a whole only with [`Error::InvalidRequest`] when the client has no async sleep for
+    /// retries. Keys that do not render, calls that fail, keys left unprocessed
+    /// ([`Error::Unprocessed`]) and items that do not decode are reported in
+    /// [`failed`](BatchGetReport::failed) instead.
     pub async fn send(self) -> Result<BatchGetReport<T>> {
         let reader = get_exec::Reader {
             schema: <T::Table as Table>::SCHEMA,

@@ -158,6 +158,14 @@ impl<'a> BatchWrite<'a> {
     /// Sends the batch. Fails as a whole only when the batch cannot run at all (no async
     /// sleep is available for retries); everything that goes wrong with items is in the
     /// report.
+    ///
+    /// # Errors
+    ///
+    /// Fails as a whole only with [`Error::InvalidRequest`](crate::Error::InvalidRequest) when the
+    /// client has no async sleep for retries. Items that do not build, duplicates
+    /// ([`Error::DuplicateKey`](crate::Error::DuplicateKey)), failed calls and items left
+    /// unprocessed ([`Error::Unprocessed`](crate::Error::Unprocessed)) are reported in
+    /// [`failed`](BatchWriteReport::failed) instead.
     pub async fn send(self) -> Result<BatchWriteReport> {
         write_exec::run(&self.db, self.input, self.settings, self.progress).await
     }

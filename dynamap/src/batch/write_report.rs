@@ -142,6 +142,11 @@ impl BatchWriteReport {
 
     /// `Ok(written)` when every item was written, else the report itself as the error, for
     /// callers that treat any failure as fatal.
+    ///
+    /// # Errors
+    ///
+    /// Returns the report itself when any item failed ([`is_complete`](Self::is_complete) is
+    /// false).
     pub fn into_result(self) -> Result<usize, Self> {
         if self.is_complete() {
             Ok(self.written)

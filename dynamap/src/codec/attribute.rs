@@ -68,9 +68,19 @@ pub use super::attribute_error::AttributeError;
 /// ```
 pub trait Attribute: Sized {
     /// The attribute value that stores `self`.
+    ///
+    /// # Errors
+    ///
+    /// Fails with an [`AttributeError`] when the value cannot be stored, such as a float that is
+    /// not finite, or a serde implementation that reports an error.
     fn to_attribute(&self) -> Result<AttributeValue, AttributeError>;
 
     /// Reads a value back from its attribute value.
+    ///
+    /// # Errors
+    ///
+    /// Fails with an [`AttributeError`] when `value` is of the wrong type or shape, or out of
+    /// range, for `Self`.
     fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError>;
 
     /// Inserts `self` into `item` as attribute `name`, as generated `to_item` does. Types

@@ -19,6 +19,11 @@ use crate::{Error, Result};
 /// The generated columnar path, for lists of a type that derives [`Columnar`].
 pub trait ViaColumns<T> {
     /// Compresses `value` into binary attribute `attribute`, refusing it over the budget.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::Compressed`] when the value does not compress, and
+    /// [`Error::CompressedTooLarge`] when it is over `settings`' budget.
     fn compress_into(
         &self,
         item: &mut Item,
@@ -29,6 +34,10 @@ pub trait ViaColumns<T> {
     ) -> Result<()>;
 
     /// Decodes the value of compressed attribute `attribute`.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::Compressed`] when `value` is not binary or does not decompress as `T`.
     fn decompress_from(
         &self,
         value: AttributeValue,
@@ -67,6 +76,11 @@ impl<E: Columnar + Serialize + DeserializeOwned> ViaColumns<Vec<E>> for Via<Vec<
 
 /// Compresses `value` through serde into binary attribute `attribute`, refusing it over the
 /// budget.
+///
+/// # Errors
+///
+/// Fails with [`Error::Compressed`] when the value does not compress, and
+/// [`Error::CompressedTooLarge`] when it is over `settings`' budget.
 pub fn encode_compressed<T: Serialize + ?Sized>(
     item: &mut Item,
     entity: &'static str,
@@ -78,6 +92,10 @@ pub fn encode_compressed<T: Serialize + ?Sized>(
 }
 
 /// Decodes the value of compressed attribute `attribute` through serde.
+///
+/// # Errors
+///
+/// Fails with [`Error::Compressed`] when `value` is not binary or does not decompress as `T`.
 pub fn decode_compressed<T: DeserializeOwned>(
     value: AttributeValue,
     entity: &'static str,

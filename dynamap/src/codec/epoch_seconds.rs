@@ -35,6 +35,10 @@ use super::attribute::{Attribute, AttributeError};
 
 /// Serializes `value` as whole epoch seconds.
 ///
+/// # Errors
+///
+/// Fails only when `serializer` does.
+///
 /// # Examples
 ///
 /// ```
@@ -54,6 +58,10 @@ pub fn serialize<S: Serializer>(value: &OffsetDateTime, serializer: S) -> Result
 }
 
 /// Deserializes whole epoch seconds.
+///
+/// # Errors
+///
+/// Fails when the value is not an integer, or is out of `OffsetDateTime`'s range.
 ///
 /// # Examples
 ///
@@ -78,6 +86,11 @@ pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<OffsetD
 /// generated code calls for TTL fields and fields with `with = "dynamap::codec::epoch_seconds"`,
 /// without going through serde.
 ///
+/// # Errors
+///
+/// Never fails: every timestamp has whole epoch seconds. The `Result` is the signature generated
+/// code calls.
+///
 /// # Examples
 ///
 /// ```
@@ -94,6 +107,11 @@ pub fn to_attribute(value: &OffsetDateTime) -> Result<AttributeValue, AttributeE
 }
 
 /// Reads a timestamp from the attribute [`to_attribute`] stores.
+///
+/// # Errors
+///
+/// Fails with an [`AttributeError`] when `value` is not an integer `N`, or is out of
+/// `OffsetDateTime`'s range.
 ///
 /// # Examples
 ///

@@ -25,10 +25,24 @@ use crate::{Error, Result};
 /// The direct conversion, for types with an [`Attribute`] implementation.
 pub trait ViaDirect<T> {
     /// `value` as an attribute value.
+    ///
+    /// # Errors
+    ///
+    /// Fails with an [`AttributeError`] when the value cannot be stored (see
+    /// [`Attribute::to_attribute`]).
     fn encode(&self, value: &T) -> Result<AttributeValue, AttributeError>;
     /// An attribute value as a `T`.
+    ///
+    /// # Errors
+    ///
+    /// Fails with an [`AttributeError`] when `value` is of the wrong type or shape for `T`.
     fn decode(&self, value: AttributeValue) -> Result<T, AttributeError>;
     /// Inserts `value` into `item` as attribute `name`.
+    ///
+    /// # Errors
+    ///
+    /// Fails with an [`AttributeError`] when the value cannot be stored (see
+    /// [`Attribute::to_attribute`]).
     fn insert(&self, item: &mut Item, name: String, value: &T) -> Result<(), AttributeError>;
 }
 
@@ -75,18 +89,38 @@ impl<T: DeserializeOwned> DeserializeField for T {}
 /// neither an [`Attribute`] nor serde's report so at the field.
 pub trait ViaSerde<T: ?Sized> {
     /// `value` as an attribute value, through its serde implementation.
+    ///
+    /// # Errors
+    ///
+    /// Fails with an [`AttributeError`] when the type's `Serialize` implementation fails or
+    /// produces what no attribute can hold.
     fn encode(&self, value: &T) -> Result<AttributeValue, AttributeError>
     where
         T: SerializeField;
     /// An attribute value as a `T`, through its serde implementation.
+    ///
+    /// # Errors
+    ///
+    /// Fails with an [`AttributeError`] when `value` does not fit `T`'s `Deserialize`
+    /// implementation.
     fn decode(&self, value: AttributeValue) -> Result<T, AttributeError>
     where
         T: DeserializeField;
     /// Inserts `value` into `item` as attribute `name`, through its serde implementation.
+    ///
+    /// # Errors
+    ///
+    /// Fails with an [`AttributeError`] when the type's `Serialize` implementation fails or
+    /// produces what no attribute can hold.
     fn insert(&self, item: &mut Item, name: String, value: &T) -> Result<(), AttributeError>
     where
         T: SerializeField;
     /// Compresses `value` through serde into binary attribute `attribute`.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::Compressed`] when the value does not compress, and
+    /// [`Error::CompressedTooLarge`] when it is over `settings`' budget.
     fn compress_into(
         &self,
         item: &mut Item,
@@ -98,6 +132,10 @@ pub trait ViaSerde<T: ?Sized> {
     where
         T: Serialize;
     /// Decodes the value of compressed attribute `attribute` through serde.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::Compressed`] when `value` is not binary or does not decompress as `T`.
     fn decompress_from(
         &self,
         value: AttributeValue,
@@ -160,12 +198,21 @@ impl<T: ?Sized> ViaSerde<T> for &Via<T> {
 
 /// `value` as an attribute value, through its serde implementation (straight to the
 /// SDK's type, in `serde_dynamo`'s form).
+///
+/// # Errors
+///
+/// Fails with an [`AttributeError`] when the type's `Serialize` implementation fails or produces
+/// what no attribute can hold.
 pub fn serialized<T: Serialize + ?Sized>(value: &T) -> Result<AttributeValue, AttributeError> {
     super::serializer::to_attribute_value(value)
 }
 
 /// An attribute value as a `T`, through its serde implementation (straight from the
 /// SDK's type, reading what `serde_dynamo` reads).
+///
+/// # Errors
+///
+/// Fails with an [`AttributeError`] when `value` does not fit `T`'s `Deserialize` implementation.
 pub fn deserialized<T: DeserializeOwned>(value: AttributeValue) -> Result<T, AttributeError> {
     super::deserializer::from_attribute_value(value)
 }
@@ -173,6 +220,10 @@ pub fn deserialized<T: DeserializeOwned>(value: AttributeValue) -> Result<T, Att
 /// Stores an encoded field value under `name` (attribute `attribute`), or names the failure.
 /// The generated code allocates `name` before it encodes the value: allocating in the order
 /// a hand-written `insert(name, value)` does keeps the item's memory as compact.
+///
+/// # Errors
+///
+/// Fails with [`Error::Encode`], naming `entity` and `attribute`, when `value` is an error.
 #[inline(always)]
 pub fn encoded(
     item: &mut Item,
@@ -200,6 +251,10 @@ fn encode_error(entity: &'static str, attribute: &'static str, source: Attribute
 }
 
 /// The outcome of inserting a field, with a failure named.
+///
+/// # Errors
+///
+/// Fails with [`Error::Encode`], naming `entity` and `attribute`, when `outcome` is an error.
 #[inline(always)]
 pub fn inserted(
     entity: &'static str,
@@ -225,6 +280,11 @@ pub fn present(slot: Option<AttributeValue>) -> Option<AttributeValue> {
 }
 
 /// A decoded field value, or the failure named with its attribute.
+///
+/// # Errors
+///
+/// Fails with [`Error::InvalidAttribute`], naming `entity` and `attribute`, when `value` is an
+/// error.
 #[inline(always)]
 pub fn decoded<T>(
     value: Result<T, AttributeError>,

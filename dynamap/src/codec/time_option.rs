@@ -11,6 +11,10 @@ macro_rules! time_option_module {
             use time::OffsetDateTime;
 
             #[doc = concat!("Serializes a present timestamp ", $form, ", and `None` as null.")]
+            ///
+            /// # Errors
+            ///
+            /// Fails as the parent module's `serialize` does for a present timestamp.
             pub fn serialize<S: Serializer>(
                 value: &Option<OffsetDateTime>,
                 serializer: S,
@@ -22,6 +26,10 @@ macro_rules! time_option_module {
             }
 
             #[doc = concat!("Deserializes a timestamp stored ", $form, "; null reads as `None`.")]
+            ///
+            /// # Errors
+            ///
+            /// Fails as the parent module's `deserialize` does for a value that is not null.
             pub fn deserialize<'de, D: Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Option<OffsetDateTime>, D::Error> {

@@ -37,6 +37,10 @@ use crate::key::{format_timestamp, parse_timestamp};
 
 /// Serializes a timestamp as its sortable UTC text.
 ///
+/// # Errors
+///
+/// Fails when the timestamp's UTC year is outside 0000 to 9999, or `serializer` fails.
+///
 /// # Examples
 ///
 /// ```
@@ -57,6 +61,10 @@ pub fn serialize<S: Serializer>(value: &OffsetDateTime, serializer: S) -> Result
 }
 
 /// Deserializes a timestamp from its sortable UTC text.
+///
+/// # Errors
+///
+/// Fails when the value is not a string in the sortable UTC form this module writes.
 ///
 /// # Examples
 ///
@@ -80,6 +88,10 @@ pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<OffsetD
 /// The timestamp as the attribute this module stores: what generated code calls for a
 /// field with `with = "dynamap::codec::timestamp"`, without going through serde.
 ///
+/// # Errors
+///
+/// Fails with an [`AttributeError`] when the timestamp's UTC year is outside 0000 to 9999.
+///
 /// # Examples
 ///
 /// ```
@@ -98,6 +110,11 @@ pub fn to_attribute(value: &OffsetDateTime) -> Result<AttributeValue, AttributeE
 }
 
 /// Reads a timestamp from the attribute [`to_attribute`] stores.
+///
+/// # Errors
+///
+/// Fails with an [`AttributeError`] when `value` is not an `S` in the sortable UTC form this module
+/// writes.
 ///
 /// # Examples
 ///

@@ -332,6 +332,11 @@ impl<E> Condition<E> {
     }
 
     /// Renders the expression into `placeholders`, returning its text.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::InvalidExpression`] when the condition was built from a value that does
+    /// not encode, or an `in` with no values or more than 100.
     pub fn render_into(&self, placeholders: &mut Placeholders) -> Result<String> {
         let node = self
             .node
@@ -345,6 +350,10 @@ impl<E> Condition<E> {
     }
 
     /// Renders the expression on its own, with its placeholder maps.
+    ///
+    /// # Errors
+    ///
+    /// As [`render_into`](Self::render_into).
     pub fn render(&self) -> Result<Rendered> {
         let mut placeholders = Placeholders::default();
         let expression = self.render_into(&mut placeholders)?;

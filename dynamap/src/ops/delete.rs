@@ -77,6 +77,12 @@ impl<E: Entity> Delete<E> {
 
     /// Sends the request. For an entity with lookup items, deletes them with it in one
     /// transaction (see [`sync`](super::sync)).
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::Key`] when the key does not render, [`Error::ConditionalCheckFailed`]
+    /// when [`if_exists`](Delete::if_exists) finds no item, and [`Error::Service`] when DynamoDB
+    /// refuses the request or cannot be reached.
     pub async fn send(self) -> Result<()> {
         let key = key_item(self.key)?;
         if !E::WRITE.lookups.is_empty() {

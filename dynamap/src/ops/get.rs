@@ -85,6 +85,12 @@ impl<E: Entity> Get<E> {
     }
 
     /// Sends the request.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::Key`] when the key does not render, [`Error::Service`] when DynamoDB
+    /// refuses the request or cannot be reached, and with a decode error
+    /// ([`ErrorKind::Decode`](crate::ErrorKind::Decode)) when the stored item is not a valid `E`.
     pub async fn send(self) -> Result<Option<E>> {
         self.fetch().await?.map(E::from_item).transpose()
     }
@@ -112,6 +118,11 @@ impl<E: Entity> Get<E> {
     /// }
     /// # Ok(()) }
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails as [`send`](Get::send) does, and with [`Error::UnknownEntityType`] when the item's
+    /// entity type is none of `U`'s.
     pub async fn decode_as<U: crate::decode::Decode<Table = E::Table>>(self) -> Result<Option<U>> {
         match self.fetch().await? {
             Some(item) => U::decode(item, crate::decode::UnknownEntity::Error),

@@ -34,6 +34,12 @@ impl Db {
     /// Only entities with a version field can be modified ([`Versioned`]): for any other,
     /// nothing would detect a concurrent write, and the call does not compile. (Use
     /// [`Db::update`] for changes DynamoDB can apply atomically, such as increments.)
+    ///
+    /// # Errors
+    ///
+    /// Fails at once on an error of the read, or of the save ([`Db::save`]) when it is neither a
+    /// conflict nor [retryable](crate::Error::is_retryable); after the last attempt, with the last
+    /// save's error, usually [`Error::VersionConflict`](crate::Error::VersionConflict).
     pub fn modify<E, F>(
         &self,
         key: Key<E>,
@@ -47,6 +53,10 @@ impl Db {
     }
 
     /// [`Db::modify`] with a retry policy of your own (attempts, backoff).
+    ///
+    /// # Errors
+    ///
+    /// As [`Db::modify`], with `policy`'s attempts.
     pub fn modify_with<E, F>(
         &self,
         key: Key<E>,

@@ -113,6 +113,12 @@ impl Db {
     /// }
     /// # Ok(()) }
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Put::send`](crate::ops::Put::send), notably
+    /// [`Error::VersionConflict`](crate::Error::VersionConflict) when the stored version is not the
+    /// one the value holds; the version field changes only on success.
     pub fn save<'e, E: Entity + Send>(
         &self,
         entity: &'e mut E,
@@ -155,6 +161,15 @@ impl<E: Entity> Put<E> {
     }
 
     /// Sends the request.
+    ///
+    /// # Errors
+    ///
+    /// Fails before sending when the item does not build (a key, encoding or 400 KB size error);
+    /// with [`Error::ConditionalCheckFailed`](crate::Error::ConditionalCheckFailed) when `create`,
+    /// `replace` or the condition does not hold,
+    /// [`Error::VersionConflict`](crate::Error::VersionConflict) when the stored version moved on,
+    /// [`Error::LookupTaken`](crate::Error::LookupTaken) when a lookup is another item's; with
+    /// [`Error::Service`](crate::Error::Service) when DynamoDB fails or is unreachable.
     pub async fn send(self) -> Result<()> {
         let prepared = self.prepared?;
         if !E::WRITE.lookups.is_empty() {

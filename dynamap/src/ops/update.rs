@@ -382,6 +382,14 @@ impl<E: Entity> Update<E> {
 
     /// Sends the update.
     ///
+    /// # Errors
+    ///
+    /// Fails before sending when the update is refused (see [`Update`]); with
+    /// [`Error::ConditionalCheckFailed`] when the item is missing or the condition fails
+    /// ([`Error::VersionConflict`] after [`expect_version`](Update::expect_version)); with
+    /// [`Error::LookupTaken`] when a moved lookup is another item's; with [`Error::Service`] when
+    /// DynamoDB refuses the request or cannot be reached.
+    ///
     /// # Examples
     ///
     /// ```no_run
@@ -399,6 +407,10 @@ impl<E: Entity> Update<E> {
     }
 
     /// Sends the update and returns the item as it is afterwards.
+    ///
+    /// # Errors
+    ///
+    /// As [`send`](Update::send), and with a decode error when the updated item is not a valid `E`.
     ///
     /// # Examples
     ///

@@ -123,6 +123,15 @@ impl<E: Entity> Upsert<E> {
     }
 
     /// Sends the request.
+    ///
+    /// # Errors
+    ///
+    /// Fails before sending when the item does not build (a key, encoding or 400 KB size error);
+    /// with [`Error::ConditionalCheckFailed`](crate::Error::ConditionalCheckFailed) when the
+    /// condition does not hold ([`Error::VersionConflict`](crate::Error::VersionConflict) for a
+    /// versioned entity), [`Error::LookupTaken`](crate::Error::LookupTaken) when a lookup is
+    /// another item's; with [`Error::Service`](crate::Error::Service) when DynamoDB fails or is
+    /// unreachable.
     pub async fn send(self) -> Result<()> {
         self.plan?.send(&self.db, false).await.map(drop)
     }

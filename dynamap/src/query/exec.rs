@@ -195,6 +195,15 @@ impl<T: Decode, S> Query<T, S> {
 
     /// One page: up to [`limit`](Query::limit) items, and a cursor if more follow. Without
     /// a limit, what one DynamoDB request returns (up to 1 MB read).
+    ///
+    /// # Errors
+    ///
+    /// Fails before sending when a key part does not render ([`Error::Key`](crate::Error::Key)) or
+    /// the query, its filter or its [`after`](Query::after) cursor is not valid
+    /// ([`ErrorKind::InvalidRequest`](crate::ErrorKind::InvalidRequest)); with
+    /// [`Error::Service`](crate::Error::Service) when DynamoDB refuses the request or cannot be
+    /// reached; and with a decode error ([`ErrorKind::Decode`](crate::ErrorKind::Decode)) when an
+    /// item does not decode.
     pub async fn send(self) -> Result<Page<T>> {
         let prepared = self.prepare()?;
         let db = self.db;
@@ -246,6 +255,10 @@ impl<T: Decode, S> Query<T, S> {
     }
 
     /// Every item (up to [`limit`](Query::limit)), reading page after page.
+    ///
+    /// # Errors
+    ///
+    /// As [`send`](Query::send), for any page.
     pub async fn all(self) -> Result<Vec<T>> {
         // Page by page rather than through `stream`: a whole page is decoded in one loop.
         let prepared = self.prepare()?;
@@ -307,6 +320,11 @@ impl<T: Decode, S> Query<T, S> {
     /// A count covers every matching item, so it refuses a query with a
     /// [`limit`](Query::limit), [`first`](Query::first) or [`last`](Query::last) (before
     /// sending) rather than count something other than what those return.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::InvalidRequest`](crate::Error::InvalidRequest) when the query has a
+    /// limit; otherwise as [`send`](Query::send), apart from decoding (no items are read).
     pub async fn count(self) -> Result<usize> {
         if let Some(n) = self.limit {
             return Err(crate::Error::InvalidRequest {

@@ -97,6 +97,12 @@ where
     /// The entities that own the lookup items this query finds, in the query's order: the
     /// query (every page), then one batch get of the owners. An owner deleted between the
     /// two reads is left out; an owner that cannot be read fails the call with that error.
+    ///
+    /// # Errors
+    ///
+    /// Fails as the query does ([`all`](Query::all)), then with the first error of the batch get:
+    /// [`Error::Service`] when DynamoDB refuses the request or cannot be reached,
+    /// [`Error::Unprocessed`] when DynamoDB kept a key unprocessed, or a decode error for an owner.
     pub async fn owners(self) -> Result<Vec<E>> {
         let db = self.db.clone();
         let keys = self.all().await?.into_iter().map(OwnerKey::into_key);

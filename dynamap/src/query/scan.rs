@@ -199,6 +199,13 @@ impl<T: Decode> Scan<T> {
 
     /// Every matching item (up to [`limit`](Self::limit)), segments read concurrently and
     /// concatenated in segment order.
+    ///
+    /// # Errors
+    ///
+    /// Fails before sending with [`Error::InvalidRequest`] for a segment count out of range, an
+    /// unknown index or a consistent read of a global index, [`Error::InvalidExpression`] when the
+    /// filter does not render; with [`Error::Service`] when DynamoDB refuses the request or cannot
+    /// be reached; and with a decode error when an item does not decode.
     pub async fn all(self) -> Result<Vec<T>> {
         let prepared = self.prepare()?;
         let limit = self.limit.unwrap_or(usize::MAX);
@@ -211,6 +218,10 @@ impl<T: Decode> Scan<T> {
     }
 
     /// How many items match, counted by DynamoDB (a limit does not apply).
+    ///
+    /// # Errors
+    ///
+    /// As [`all`](Self::all), apart from decoding (no items are read).
     pub async fn count(self) -> Result<usize> {
         let prepared = self.prepare()?;
         let counts: Vec<usize> = stream::iter(0..self.segments)

@@ -150,6 +150,12 @@ impl TransactGet {
 
     /// Reads every item in one TransactGetItems call. An empty transaction reads nothing
     /// and sends nothing.
+    ///
+    /// # Errors
+    ///
+    /// Fails before sending with [`Error::Key`] when a key does not render,
+    /// [`Error::TooManyActions`] or [`Error::DuplicateTransactionItem`]; with [`Error::Service`]
+    /// when DynamoDB refuses the request or cannot be reached (a canceled read included).
     pub async fn send(self) -> Result<ReadResults> {
         if let Some(err) = self.error {
             return Err(err);
@@ -242,6 +248,11 @@ impl ReadResults {
     /// no such item (or its time to live has passed, unless the [`Db`] includes expired
     /// items). An item of another entity type under that key is an error, as for
     /// [`Db::get`].
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::InvalidRequest`] when `slot` is from another read transaction, and with
+    /// a decode error when the item is not a valid `E`.
     pub fn get<E: Entity>(&self, slot: Slot<E>) -> Result<Option<E>> {
         self.item(slot)?.map(E::from_item).transpose()
     }
@@ -249,6 +260,12 @@ impl ReadResults {
     /// The item in `slot`, decoded into `U`, an enum deriving `EntityEnum`, by its entity
     /// type: for a key that may hold any of several entities. An item of a type `U` does not
     /// know is an [`Error::UnknownEntityType`].
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::InvalidRequest`] when `slot` is from another read transaction, with
+    /// [`Error::UnknownEntityType`] when the item's entity type is none of `U`'s, and with a decode
+    /// error when it does not decode as its variant.
     pub fn get_as<E: Entity, U: Decode<Table = E::Table>>(
         &self,
         slot: Slot<E>,

@@ -441,6 +441,14 @@ impl Transaction {
     /// changed such an item in between, the transaction is read and sent again (without an
     /// idempotency token), up to 50 times.
     ///
+    /// # Errors
+    ///
+    /// Fails before sending with the first action's error (a key, encoding, size or expression
+    /// error) or a limit's ([`Error::TooManyActions`], [`Error::TransactionTooLarge`],
+    /// [`Error::DuplicateTransactionItem`]); with [`Error::TransactionCanceled`] when DynamoDB
+    /// cancels it, [`Error::LookupTaken`] or [`Error::Contention`] for lookups, and
+    /// [`Error::Service`] when DynamoDB fails or is unreachable.
+    ///
     /// # Examples
     ///
     /// ```no_run

@@ -40,6 +40,12 @@ impl Db {
     /// .await?;
     /// # Ok(()) }
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails at once with an error of `build` or [`Transaction::send`] that is neither a conflict
+    /// nor retryable; after the last attempt, with the last error, usually
+    /// [`Error::TransactionCanceled`](crate::Error::TransactionCanceled).
     pub fn transact_retry<B, Fut>(
         &self,
         build: B,
@@ -52,6 +58,10 @@ impl Db {
     }
 
     /// [`Db::transact_retry`] with a retry policy of your own (attempts, backoff).
+    ///
+    /// # Errors
+    ///
+    /// As [`Db::transact_retry`], with `policy`'s attempts.
     pub fn transact_retry_with<B, Fut>(
         &self,
         policy: RetryPolicy,

@@ -126,6 +126,11 @@ impl<'a> RecordReader<'a> {
     /// Reads the columns of `count` values of a struct whose fields are named `known`.
     /// Refuses a record that holds none of them, and a count that the first one's bytes
     /// cannot back: every column takes at least a byte for each value.
+    ///
+    /// # Errors
+    ///
+    /// Fails with a [`CodecError`] when the record is truncated or corrupt, holds none of `known`,
+    /// or its first known column is too short for `count` values.
     pub fn read(input: &mut Reader<'a>, count: usize, known: &[&str]) -> Result<Self, CodecError> {
         let fields = input.len()?;
         // A column takes at least two bytes (its name's length and its own).
@@ -149,6 +154,11 @@ impl<'a> RecordReader<'a> {
 
     /// The `count` values of field `name`'s column, or `None` when the record has no such
     /// column (written before the field was added).
+    ///
+    /// # Errors
+    ///
+    /// Fails with a [`CodecError`] when the column does not decode as `count` values of `T`, or has
+    /// bytes left over.
     pub fn column<T: Columnar>(
         &mut self,
         name: &str,
@@ -197,6 +207,11 @@ pub fn encode_variants(names: &[&str], codes: impl Iterator<Item = usize>, out: 
 /// Reads `count` values of a fieldless enum's column as indexes into `names`, the
 /// variants the reading type knows. Variants are matched by name, so reordered ones read;
 /// a value of a variant the type does not know is an error.
+///
+/// # Errors
+///
+/// Fails with a [`CodecError`] when the column is truncated or corrupt, or a value is of a variant
+/// not in `names`.
 pub fn decode_variants(
     input: &mut Reader<'_>,
     count: usize,

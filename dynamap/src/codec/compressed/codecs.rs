@@ -84,6 +84,11 @@ impl Codec {
     }
 
     /// Compresses `input`.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`CodecError::Codec`] when the codec fails, and [`CodecError::CodecNotEnabled`]
+    /// when its cargo feature is off.
     pub fn compress(self, input: &[u8]) -> Result<Vec<u8>, CodecError> {
         match self {
             Codec::None => Ok(input.to_vec()),
@@ -96,6 +101,12 @@ impl Codec {
 
     /// Decompresses `input`, which must inflate to exactly `size` bytes. Output is never
     /// allowed to grow past `size`, so a forged stream cannot exhaust memory.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`CodecError::CorruptStream`] or [`CodecError::Corrupt`] when `input` does not
+    /// inflate to exactly `size` bytes, and [`CodecError::CodecNotEnabled`] when the codec's cargo
+    /// feature is off.
     pub fn decompress(self, input: &[u8], size: usize) -> Result<Vec<u8>, CodecError> {
         let output = match self {
             Codec::None => input.to_vec(),

@@ -61,6 +61,13 @@ pub struct Header {
 
 impl Header {
     /// Reads the header of a stored value, returning it and the payload after it.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`CodecError::NoHeader`] when `bytes` do not start with a header, with
+    /// [`CodecError::Truncated`] when it is cut short, and with another [`CodecError`] for an
+    /// unknown version, format or codec, or a size over
+    /// [`MAX_UNCOMPRESSED_BYTES`](crate::codec::MAX_UNCOMPRESSED_BYTES).
     pub fn read(bytes: &[u8]) -> Result<(Header, &[u8]), CodecError> {
         let mut reader = Reader::new(bytes);
         if reader.take(2).ok() != Some(MAGIC.as_slice()) {

@@ -143,6 +143,11 @@ impl Default for Compression {
 /// Serializes and compresses `value` as `settings` say, header included. The budget is
 /// not checked here: the entity's write does that, naming the field.
 ///
+/// # Errors
+///
+/// Fails with a [`CodecError`] when `value` does not serialize, the codec fails, or the codec or
+/// the `json` format is not enabled.
+///
 /// # Examples
 ///
 /// ```
@@ -184,6 +189,10 @@ fn finish(
 /// [`Columnar`]); with [`Format::Row`] or [`Format::Json`], through serde as [`compress`]
 /// does. Generated `#[dynamap(compress)]` fields of such lists call it.
 ///
+/// # Errors
+///
+/// As [`compress`].
+///
 /// # Examples
 ///
 /// ```
@@ -210,6 +219,11 @@ pub fn compress_list<T: Columnar + Serialize>(
 
 /// Reads a list written by [`compress_list`], or by [`compress`] in any format (items
 /// stored before the element type derived [`Columnar`] read too).
+///
+/// # Errors
+///
+/// Fails with a [`CodecError`] when the data is truncated, corrupt, not dynamap's, written by a
+/// codec or format this build does not know or enable, or does not fit a list of `T`.
 pub fn decompress_list<T: Columnar + DeserializeOwned>(
     stored: &[u8],
 ) -> Result<Vec<T>, CodecError> {
@@ -240,6 +254,12 @@ fn json_not_enabled() -> CodecError {
 }
 
 /// Reads a value written by [`compress`], with whatever format and codec it was written.
+///
+/// # Errors
+///
+/// Fails with a [`CodecError`] when the data is truncated, corrupt, not dynamap's, written by a
+/// codec or format this build does not know or enable, or does not fit `T`; a list written by
+/// [`compress_list`] column by column is read with [`decompress_list`] instead.
 ///
 /// # Examples
 ///

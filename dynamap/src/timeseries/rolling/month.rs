@@ -42,6 +42,10 @@ pub struct WriteMonth {
 
 impl WriteMonth {
     /// Month `month` (1 to 12) of `year`.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::InvalidRequest`] when `month` is not between 1 and 12.
     pub fn new(year: i32, month: u8) -> Result<Self> {
         if !(1..=12).contains(&month) {
             return Err(Error::InvalidRequest {
@@ -58,6 +62,10 @@ impl WriteMonth {
     }
 
     /// The current month (UTC), by the system clock.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::InvalidRequest`] when the system clock is before 1970.
     pub fn now() -> Result<Self> {
         super::now_millis().map(Self::of_millis)
     }

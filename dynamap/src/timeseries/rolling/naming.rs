@@ -49,6 +49,8 @@ impl TableNaming {
     /// Names starting with `prefix` (may be empty), with weekly periods and one group per
     /// write month.
     ///
+    /// # Errors
+    ///
     /// Fails with [`Error::InvalidTableName`] when the prefix has a character DynamoDB
     /// does not allow in table names, is longer than [`MAX_PREFIX_LEN`], or ends with a digit.
     pub fn new(prefix: impl Into<String>) -> Result<Self> {
@@ -71,6 +73,10 @@ impl TableNaming {
     /// Groups writes by `months` months (1, 2, 3, 4, 6 or 12, so groups never straddle a
     /// year) instead of one; a group is named by its first month. Fewer tables, coarser
     /// retention.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::InvalidRequest`] when `months` is not 1, 2, 3, 4, 6 or 12.
     pub fn with_write_months(mut self, months: u8) -> Result<Self> {
         if months == 0 || 12 % months != 0 {
             return Err(Error::InvalidRequest {
@@ -95,6 +101,11 @@ impl TableNaming {
 
     /// The table for an event at `event_ms` written at `written_ms` (both milliseconds since
     /// the Unix epoch).
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::InvalidRequest`] when the event's period would start before the Unix
+    /// epoch or `written_ms` is negative.
     pub fn table_for(&self, event_ms: i64, written_ms: i64) -> Result<RolledTable> {
         let period = self.periods.period_of(event_ms)?;
         if written_ms < 0 {

@@ -64,6 +64,11 @@ impl Periods {
 
     /// Periods of `length` (a whole number of milliseconds, at least one), starting at the
     /// Unix epoch until [`starting_at`](Periods::starting_at) says otherwise.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::InvalidRequest`] when `length` is not a whole number of milliseconds, at
+    /// least one.
     pub fn new(length: Duration) -> Result<Self> {
         let invalid = || Error::InvalidRequest {
             reason: format!(
@@ -101,6 +106,11 @@ impl Periods {
     ///
     /// Table names hold non-negative times, so an event whose period would start before the
     /// Unix epoch is refused.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::InvalidRequest`] when the period would start before the Unix epoch (or
+    /// end past `i64::MAX` ms).
     pub fn period_of(self, event_ms: i64) -> Result<Period> {
         let offset = i128::from(event_ms) - i128::from(self.origin_ms);
         let length = i128::from(self.length_ms);

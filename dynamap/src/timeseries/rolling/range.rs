@@ -26,6 +26,12 @@ impl<T: Table> RollingTables<T> {
     /// The tables holding event times in `range` (milliseconds since the Unix epoch, both
     /// ends inclusive), including tables of late data written in later months. See
     /// [`RangeTables::query`].
+    ///
+    /// # Errors
+    ///
+    /// As [`tables_overlapping`](RollingTables::tables_overlapping):
+    /// [`Error::Service`](crate::Error::Service) when `ListTables` fails or DynamoDB cannot be
+    /// reached.
     pub fn range(
         &self,
         range: RangeInclusive<i64>,

@@ -31,6 +31,12 @@ impl<T: Table> RollingTables<T> {
     /// }
     /// # Ok(()) }
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::Service`](crate::Error::Service) when `ListTables` or a `DeleteTable`
+    /// fails, DynamoDB cannot be reached, or a deleted table is not gone within five minutes;
+    /// tables deleted until then stay deleted.
     pub fn drop_written_before(
         &self,
         cutoff: WriteMonth,

@@ -110,6 +110,12 @@ impl<T: Table> RollingTables<T> {
     /// time: the first creates it, the others wait for it. Across processes creation is
     /// idempotent too ([`Db::create_table`] accepts a table that already exists). A failed
     /// creation is not remembered: the next call tries again.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::InvalidRequest`] when the times have no table (see
+    /// [`TableNaming::table_for`]), and as [`Db::create_table`] does when the table must be
+    /// created.
     pub fn db_for(
         &self,
         event_ms: i64,
@@ -140,6 +146,11 @@ impl<T: Table> RollingTables<T> {
 
     /// [`db_for`](Self::db_for) with the write time taken from the system clock: what a
     /// writer uses, so that data always lands in a table of the current write month.
+    ///
+    /// # Errors
+    ///
+    /// As [`db_for`](Self::db_for), and with [`Error::InvalidRequest`] when the system clock is
+    /// before 1970.
     pub fn db_for_now(&self, event_ms: i64) -> impl Future<Output = Result<Db>> + Send + use<T> {
         let this = self.clone();
         async move { this.db_for(event_ms, super::now_millis()?).await }
@@ -152,6 +163,10 @@ impl<T: Table> RollingTables<T> {
 
     /// Every table of this naming in the account and region, in order of period, then write
     /// month. Reads every page of `ListTables`; other tables are skipped.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::Service`] when `ListTables` fails or DynamoDB cannot be reached.
     pub fn tables(&self) -> impl Future<Output = Result<Vec<RolledTable>>> + Send + use<T> {
         let this = self.clone();
         async move {
@@ -185,6 +200,10 @@ impl<T: Table> RollingTables<T> {
     /// The tables holding event times in `range` (milliseconds, inclusive): one per period
     /// the range touches and write month data of that period was written in, so late data
     /// written months after its events is included.
+    ///
+    /// # Errors
+    ///
+    /// As [`tables`](Self::tables).
     pub fn tables_overlapping(
         &self,
         range: RangeInclusive<i64>,

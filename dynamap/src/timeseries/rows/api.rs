@@ -113,6 +113,10 @@ impl<E: EventRow> EventRows<E> {
     }
 
     /// The id `event` is stored under.
+    ///
+    /// # Errors
+    ///
+    /// Fails when `event` does not encode (a key, encoding or compression error), as for a put.
     pub fn id_of(event: &E) -> Result<EventId> {
         Ok(EventId::of_item(&event.to_item()?))
     }
@@ -132,6 +136,13 @@ impl<E: EventRow> EventRows<E> {
     ///
     /// The event is encoded before this returns, so the future borrows nothing and can be
     /// spawned.
+    ///
+    /// # Errors
+    ///
+    /// Fails before sending with [`Error::EventRowUnsupported`] for an entity rows cannot hold,
+    /// [`Error::InvalidRequest`] for a cap of 0, an encoding or [`Error::ItemTooLarge`] error; then
+    /// with [`Error::EventRowsFull`], [`Error::Contention`] when concurrent writers keep winning,
+    /// or [`Error::Service`] when DynamoDB refuses the request or cannot be reached.
     pub fn write(&self, event: &E) -> impl Future<Output = Result<WriteOutcome>> + Send + use<E> {
         let prepared = self.check().and_then(|()| split(event));
         let adaptive = (self.path == WritePath::Adaptive).then(|| self.seen.clone());
@@ -179,6 +190,13 @@ impl<E: EventRow> EventRows<E> {
 
     /// The events at the timestamp `key` names (the key an event at that timestamp has,
     /// `E::key(...)`), overflow rows included, each row in arrival order.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::EventRowUnsupported`] for an entity rows cannot hold, [`Error::Key`]
+    /// when the key does not render, [`Error::Service`] when DynamoDB refuses the request or cannot
+    /// be reached, and [`Error::MalformedEventRow`] or a decode error when a stored row does not
+    /// read.
     pub fn at(&self, key: Key<E>) -> impl Future<Output = Result<Vec<E>>> + Send + use<E> {
         let this = self.clone();
         async move {
