@@ -125,10 +125,9 @@ impl Given {
     }
 }
 
-const TABLE_KEYS: &str = "`pk`, `sk`, `entity_type`, `ttl`, `index`, `local_index`";
+const TABLE_KEYS: &str = "`pk`, `sk`, `entity_type`, `ttl`, `index`, `local_index`, `crate`";
 const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `pk_type`, `sk_type`, `projection`, `include`";
-const ENTITY_KEYS: &str =
-    "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `event_rows`";
+const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `event_rows`, `crate`";
 const ENTITY_INDEX_KEYS: &str = "`name`, `pk`, `sk`";
 const FIELD_KEYS: &str =
     "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`";
@@ -151,6 +150,8 @@ impl TableAttrs {
                 out.indexes.push(TableIndex::parse(cx, meta, false)?);
             } else if meta.path.is_ident("local_index") {
                 out.indexes.push(TableIndex::parse(cx, meta, true)?);
+            } else if meta.path.is_ident("crate") {
+                parse_str(meta)?; // read by `crate_path`
             } else {
                 unknown(meta, TABLE_KEYS)?;
             }
@@ -225,6 +226,8 @@ impl EntityAttrs {
                 out.lookups.push(EntityIndex::parse(cx, meta, false)?);
             } else if meta.path.is_ident("event_rows") {
                 set_once(cx, &mut out.event_rows, meta, parse_event_rows(meta)?);
+            } else if meta.path.is_ident("crate") {
+                parse_str(meta)?; // read by `crate_path`
             } else {
                 unknown(meta, ENTITY_KEYS)?;
             }

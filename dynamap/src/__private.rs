@@ -13,7 +13,9 @@ pub use crate::codec::{
     decoded, deserialized, encoded, inserted, missing_attribute, present, serialized,
 };
 pub use crate::derived::{AutoTimestamp, DerivedChange, Timestamps, UpdatedValues};
-pub use crate::entity::{AsEntity, Entity, LookupKey, Versioned, WriteMeta};
+pub use crate::entity::{
+    AsEntity, Entity, EntityGlue, LookupKey, OWNER_PK, OWNER_SK, Versioned, WriteMeta,
+};
 pub use crate::expr::Attr;
 pub use crate::key::{
     AttributeKey, AttributeKeys, KeyAttribute, KeyAttributeArg, Segment, SortArgs,
@@ -22,7 +24,8 @@ pub use crate::key::{
     Key, KeyArg, KeyError, KeyPart, KeyPartError, KeyReader, KeyWriter, PartitionKey,
 };
 pub use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
-pub use crate::query::{Decode, LookupTypes, OwnerKey, UnknownEntity};
+pub use crate::query::{Decode, OwnerKey, UnknownEntity};
+pub use crate::sealed::{AsEntitySeal, Sealed, VersionedSeal};
 pub use crate::table::{
     IndexSchema, KeyAttributeSchema, Projection, ScalarType, Table, TableSchema,
 };
@@ -246,4 +249,56 @@ pub fn partition_attribute<T: KeyAttribute>(
             field: Some(field),
             kind: crate::key::KeyErrorKind::Part(err),
         })
+}
+
+/// The derive's constructor of a table layout: the schema types are `#[non_exhaustive]`, so
+/// generated code cannot name their fields, and a new field changes only this function.
+#[allow(clippy::too_many_arguments)] // one per field, as the derive knows them
+pub const fn table_schema(
+    type_name: &'static str,
+    pk: &'static str,
+    sk: Option<&'static str>,
+    entity_type: &'static str,
+    ttl: Option<&'static str>,
+    indexes: &'static [IndexSchema],
+) -> TableSchema {
+    TableSchema {
+        type_name,
+        pk,
+        sk,
+        entity_type,
+        ttl,
+        indexes,
+    }
+}
+
+/// The derive's constructor of a secondary index's layout; see [`table_schema`].
+#[allow(clippy::too_many_arguments)] // one per field, as the derive knows them
+pub const fn index_schema(
+    name: &'static str,
+    pk: &'static str,
+    sk: Option<&'static str>,
+    pk_type: ScalarType,
+    sk_type: ScalarType,
+    pk_more: &'static [KeyAttributeSchema],
+    sk_more: &'static [KeyAttributeSchema],
+    projection: Projection,
+    local: bool,
+) -> IndexSchema {
+    IndexSchema {
+        name,
+        pk,
+        sk,
+        pk_type,
+        sk_type,
+        pk_more,
+        sk_more,
+        projection,
+        local,
+    }
+}
+
+/// The derive's constructor of one attribute of a multi-attribute key; see [`table_schema`].
+pub const fn key_attribute_schema(name: &'static str, kind: ScalarType) -> KeyAttributeSchema {
+    KeyAttributeSchema { name, kind }
 }

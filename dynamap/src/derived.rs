@@ -46,6 +46,10 @@ impl<'a> UpdatedValues<'a> {
 
     /// The value the update gives `attribute`: `Ok(None)` when it removes it (or does not
     /// touch it), decoded as `T`.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::InvalidAttribute`] when the value does not decode as `T`.
     pub fn decode<T: DeserializeOwned>(
         &self,
         entity: &'static str,

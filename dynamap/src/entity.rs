@@ -5,6 +5,7 @@ use crate::codec::Item;
 use crate::derived::{DerivedChange, Timestamps, UpdatedValues};
 use crate::key::{Key, KeyError};
 
+use crate::sealed::{AsEntitySeal, Sealed, VersionedSeal};
 use crate::table::Table;
 
 /// A Rust type stored as items of a single-table design, usually derived:
@@ -38,7 +39,7 @@ use crate::table::Table;
 /// ```
 ///
 /// See the [crate documentation](crate) for every attribute the derive accepts.
-pub trait Entity: Sized + 'static {
+pub trait Entity: EntityGlue + Sized + 'static {
     /// The table layout the entity is stored in.
     type Table: Table;
 
@@ -57,21 +58,44 @@ pub trait Entity: Sized + 'static {
     fn primary_key(&self) -> Key<Self>;
 
     /// The full item: fields, key attributes and the entity-type attribute.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::Key`](crate::Error::Key) when a key does not render, and with
+    /// [`Error::Encode`](crate::Error::Encode) or
+    /// [`Error::Compressed`](crate::Error::Compressed) when a field does not encode.
     fn to_item(&self) -> Result<Item>;
 
     /// Decodes an item. Fails when the item belongs to another entity type, or when an
     /// attribute is missing or holds the wrong type; the error names the attribute.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::WrongEntityType`](crate::Error::WrongEntityType),
+    /// [`Error::MissingAttribute`](crate::Error::MissingAttribute) or
+    /// [`Error::InvalidAttribute`](crate::Error::InvalidAttribute), each naming the
+    /// attribute.
     fn from_item(item: Item) -> Result<Self>;
 
     /// Reads stored key values back into their parts.
+    ///
+    /// # Errors
+    ///
+    /// Fails with a [`KeyError`] naming the template and field when the stored text does
+    /// not match the key templates.
     fn parse_key(pk: &str, sk: Option<&str>) -> Result<Self::KeyParts, KeyError>;
+}
 
+/// The half of an entity only generated code implements and only dynamap calls: what a
+/// write must know beyond the item. Not public API; `#[derive(Entity)]` implements it.
+#[doc(hidden)]
+pub trait EntityGlue {
     /// What writes must know beyond the item: the version attribute, the attributes keys
     /// and indexes are made of, the lookup items kept in sync. The derive fills it in.
     const WRITE: WriteMeta = WriteMeta::NONE;
 
     /// The optimistic-locking version this value was read with (0 for a new value). Only
-    /// meaningful when [`WriteMeta::version`] is set.
+    /// meaningful when `WriteMeta::version` is set.
     fn version(&self) -> u64 {
         0
     }
@@ -79,7 +103,7 @@ pub trait Entity: Sized + 'static {
     /// Sets the version field, after a successful versioned write.
     fn set_version(&mut self, _version: u64) {}
 
-    /// The keys of the lookup items this value owns, in [`WriteMeta::lookups`] order.
+    /// The keys of the lookup items this value owns, in `WriteMeta::lookups` order.
     fn lookup_keys(&self) -> Result<Vec<LookupKey>, KeyError> {
         Ok(Vec::new())
     }
@@ -108,12 +132,16 @@ pub trait Entity: Sized + 'static {
     fn timestamps(_now: std::time::SystemTime) -> Result<Timestamps> {
         Ok(Timestamps::default())
     }
+
+    /// The entity types of the entity's lookup items (`Sensor.location`), in declaration
+    /// order: `<Entity>.<lookup>` for each `lookup(...)`.
+    const LOOKUP_TYPES: &'static [&'static str] = &[];
 }
 
 /// An entity or a reference to one: what [`put_all`](crate::batch::BatchWrite::put_all)
 /// takes, so both `orders` and `orders.iter()` can be written. The derive implements it for
 /// the entity and for references to it.
-pub trait AsEntity {
+pub trait AsEntity: Sealed<AsEntitySeal> {
     /// The entity type.
     type Entity: Entity;
 
@@ -121,7 +149,8 @@ pub trait AsEntity {
     fn as_entity(&self) -> &Self::Entity;
 }
 
-/// Write metadata of an entity; see [`Entity::WRITE`].
+/// Write metadata of an entity; see `EntityGlue::WRITE`.
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WriteMeta {
     /// The attribute of the `#[dynamap(version)]` field.
@@ -183,14 +212,17 @@ impl WriteMeta {
     label = "not versioned",
     note = "add a `#[dynamap(version)] version: u64` field to `{Self}`, or change it with `Db::update`, which DynamoDB applies atomically"
 )]
-pub trait Versioned: Entity {}
+pub trait Versioned: Entity + Sealed<VersionedSeal> {}
 
 /// Attribute of a lookup item holding its owner's partition key.
+#[doc(hidden)]
 pub const OWNER_PK: &str = "_owner_pk";
 /// Attribute of a lookup item holding its owner's sort key.
+#[doc(hidden)]
 pub const OWNER_SK: &str = "_owner_sk";
 
 /// The key of one lookup item, rendered from its owner's fields.
+#[doc(hidden)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LookupKey {
     /// The lookup's name.

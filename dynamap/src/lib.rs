@@ -59,7 +59,7 @@
 //! | `sk = "READ#{at}"` | sort key template; required exactly when the table has a sort key |
 //! | `index(name = "GSI1", pk = "...", sk = "...")` | templates for one of the table's indexes; fields may be `Option`s, and the item is left out of the index while any is `None`. Instead of a template, `pk = field(x)` / `sk = field(x)` makes field `x`'s own attribute the index key (its type must fit the table's `pk_type`/`sk_type`, its attribute name the index's key attribute), so updates of it, increments included, move the item in the index |
 //! | `local_index(name = "ByDate", sk = "...")` | the sort key template of one of the table's local indexes (its partition key is the entity's own `pk`); queried with the generated `Entity::by_date(...)`, consistent reads allowed |
-//! | `lookup(name = "location", pk = "...", sk = "...")` | an extra item kept in sync with the entity by transactions ([`ops::sync`]); `Entity::by_location(...)` queries the lookup items for their owners' keys ([`query::OwnerKey`]) |
+//! | `lookup(name = "location", pk = "...", sk = "...")` | an extra item kept in sync with the entity by transactions on every write path ([Lookup items](#lookup-items)); `Entity::by_location(...)` queries the lookup items for their owners' keys ([`query::OwnerKey`]) |
 //! | `event_rows`, `event_rows(cap = 250, time = "at")` | several events per (partition, sort key) row, as an id list and one map per field ([`timeseries::rows`]); `cap` events per row before overflow rows (default 250), `time` the field holding the event's time (epoch ms or `OffsetDateTime`) for the automatic write path |
 //!
 //! On fields:
@@ -101,6 +101,50 @@
 //! serde writes, and `#[serde(rename, rename_all, default, skip)]` are followed. A field of
 //! such a type is then converted by direct code instead of through serde. See [`Attribute`].
 //!
+//! # Lookup items
+//!
+//! An entity can declare lookup items derived from its fields:
+//!
+//! ```
+//! use dynamap::{Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[dynamap(pk = "PK", sk = "SK")]
+//! struct App;
+//!
+//! #[derive(Entity)]
+//! #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO",
+//!           lookup(name = "location", pk = "CITY#{city}", sk = "LOC#{building}#{floor}#{id}"))]
+//! struct Sensor { id: String, city: String, building: String, floor: String }
+//!
+//! #[derive(Entity)]
+//! #[dynamap(table = App, entity = "User", pk = "USER#{id}", sk = "PROFILE",
+//!           lookup(name = "email", pk = "EMAIL#{email}", sk = "EMAIL"))]
+//! struct User { id: String, email: String }
+//! ```
+//!
+//! A lookup item has the table's key attributes rendered from its templates, the entity
+//! type `<Entity>.<lookup>` (`Sensor.location`), and its owner's key in `_owner_pk` /
+//! `_owner_sk`. The owner records the keys of the lookups it holds in `_lookup_<name>_pk` /
+//! `_lookup_<name>_sk`.
+//!
+//! [`Db::put`](crate::Db::put) of such an entity reads the stored item's lookup keys, then
+//! writes one transaction: the entity (on condition that its recorded lookup keys are still
+//! the ones just read), every lookup (on condition that it is free or already its own), and a
+//! delete of each lookup whose key changed. A concurrent change makes the condition fail and
+//! the put starts over from a fresh read, so a lookup can never be left stale or doubled. A
+//! lookup that belongs to another owner fails the put with
+//! [`Error::LookupTaken`]: that is how a uniqueness guard (one
+//! user per e-mail) works. [`Db::delete`](crate::Db::delete) removes the entity and its
+//! lookups together, the same way.
+//!
+//! # Through a re-export: `#[dynamap(crate = "...")]`
+//!
+//! Generated code names `::dynamap`. A crate that reaches dynamap through another crate's
+//! re-export (a platform crate with `pub use dynamap;`) says where it is, on every derive:
+//! `#[dynamap(crate = "platform::dynamap")]` next to the other container attributes of
+//! `Table` and `Entity`, or alone on `EntityEnum`, `KeyPart`, `Attribute` and `Columnar`.
+//!
 //! # Errors
 //!
 //! Every operation returns [`Result`]; [`Error`] names the entity and attribute for problems
@@ -133,7 +177,7 @@ mod clone_builder;
 pub mod codec;
 mod db;
 mod decode;
-pub mod derived;
+mod derived;
 mod entity;
 mod error;
 mod expiry;
@@ -143,6 +187,7 @@ pub mod limits;
 pub mod ops;
 pub mod query;
 pub mod retry;
+mod sealed;
 mod span;
 #[cfg(feature = "streams")]
 pub mod streams;
@@ -202,7 +247,7 @@ pub use aws_sdk_dynamodb;
 pub use codec::Attribute;
 pub use db::Db;
 pub use dynamap_derive::{Attribute, Entity, EntityEnum, KeyPart, Table};
-pub use entity::{AsEntity, Entity, LookupKey, Versioned, WriteMeta};
+pub use entity::{AsEntity, Entity, Versioned};
 pub use error::{ActionFailure, Error, ErrorKind, Result, ServiceError};
 pub use key::{Key, KeyError, KeyPart, PartitionKey};
 pub use table::{

@@ -49,6 +49,7 @@ pub use aws_sdk_dynamodbstreams;
 
 use crate::codec::Item;
 use crate::decode::{Decode, UnknownEntity};
+use crate::sealed::{Sealed, StreamRecordSeal};
 use crate::table::Table;
 use crate::{Error, Result};
 
@@ -145,7 +146,7 @@ impl<T> Change<T> {
 /// assert!(keys.is_empty() && old.is_none() && new.is_none());
 /// # Ok::<(), dynamap::Error>(())
 /// ```
-pub trait StreamRecord {
+pub trait StreamRecord: Sealed<StreamRecordSeal> {
     /// The change kind, the keys, the old image and the new image.
     ///
     /// # Errors
@@ -165,6 +166,10 @@ fn kind_of(name: &str) -> Result<ChangeKind> {
         }),
     }
 }
+
+impl Sealed<StreamRecordSeal> for &aws_lambda_events::event::dynamodb::EventRecord {}
+impl Sealed<StreamRecordSeal> for aws_sdk_dynamodbstreams::types::Record {}
+impl Sealed<StreamRecordSeal> for &aws_sdk_dynamodbstreams::types::Record {}
 
 impl StreamRecord for &aws_lambda_events::event::dynamodb::EventRecord {
     fn parts(self) -> Result<(ChangeKind, Item, Option<Item>, Option<Item>)> {

@@ -39,6 +39,7 @@ pub trait Table: 'static {
 /// assert_eq!((schema.pk, schema.sk, schema.ttl), ("PK", Some("SK"), Some("expires_at")));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TableSchema {
     /// The Rust type that declared the layout, for messages.
     pub type_name: &'static str,
@@ -78,6 +79,7 @@ pub struct TableSchema {
 /// assert!(lsi.local && lsi.pk == "PK"); // a local index keeps the table's partition key
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct IndexSchema {
     /// The index name.
     pub name: &'static str,
@@ -117,6 +119,7 @@ pub struct IndexSchema {
 /// assert_eq!(index.sk_more[0].name, "number");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct KeyAttributeSchema {
     /// The attribute name.
     pub name: &'static str,

@@ -39,11 +39,13 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     let write_meta = super::write_meta::write_meta(model);
     let aliases = &model.aliases;
     let key_changes = super::key_changes::key_changes(model);
-    let versioned = model
-        .fields
-        .iter()
-        .any(|f| f.version)
-        .then(|| quote!(impl ::dynamap::__private::Versioned for #ident {}));
+    let lookup_types = super::partition::lookup_types(model);
+    let versioned = model.fields.iter().any(|f| f.version).then(|| {
+        quote! {
+            impl ::dynamap::__private::Sealed<::dynamap::__private::VersionedSeal> for #ident {}
+            impl ::dynamap::__private::Versioned for #ident {}
+        }
+    });
     let event_rows = model
         .event_rows
         .as_ref()
@@ -67,9 +69,16 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 #to_item
                 #from_item
                 #parse_key
+            }
+
+            impl ::dynamap::__private::EntityGlue for #ident {
                 #write_meta
                 #key_changes
+                #lookup_types
             }
+
+            impl ::dynamap::__private::Sealed<::dynamap::__private::AsEntitySeal> for #ident {}
+            impl ::dynamap::__private::Sealed<::dynamap::__private::AsEntitySeal> for &#ident {}
 
             impl ::dynamap::__private::AsEntity for #ident {
                 type Entity = Self;
@@ -150,7 +159,6 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
     );
     let partition_builders = super::partition::partition_builders(model);
     let field_attrs = super::partition::field_attrs(model);
-    let lookup_types = super::partition::lookup_types(model);
     quote! {
         impl #ident {
             #[doc = #key_doc]
@@ -163,8 +171,6 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
             #partition_builders
             #field_attrs
         }
-
-        #lookup_types
     }
 }
 

@@ -107,15 +107,12 @@ pub(crate) fn lookup_types(model: &EntityModel<'_>) -> TokenStream {
     if model.lookups.is_empty() {
         return TokenStream::new();
     }
-    let ident = model.ident;
     let types = model
         .lookups
         .iter()
         .map(|lookup| format!("{}.{}", model.entity_name, lookup.name.value()));
     quote! {
-        impl ::dynamap::__private::LookupTypes for #ident {
-            const LOOKUP_TYPES: &'static [&'static str] = &[#(#types),*];
-        }
+        const LOOKUP_TYPES: &'static [&'static str] = &[#(#types),*];
     }
 }
 

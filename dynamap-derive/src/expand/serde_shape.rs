@@ -47,7 +47,9 @@ pub(super) fn shape<'a>(cx: &mut Ctxt, input: &'a DeriveInput, derive: &str) -> 
         );
     }
     for item in serde_items(&input.attrs) {
-        let allowed = matches!(&input.data, Data::Enum(_)) && item.name == "rename_all";
+        // `crate` says where serde is, not what it stores.
+        let allowed = item.name == "crate"
+            || matches!(&input.data, Data::Enum(_)) && item.name == "rename_all";
         if !allowed {
             unsupported(cx, &item, derive);
         }

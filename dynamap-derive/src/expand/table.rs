@@ -84,7 +84,7 @@ pub(crate) fn expand_table(input: &DeriveInput) -> TokenStream {
         };
         let more = |attributes: &[(LitStr, TokenStream)]| {
             let more = attributes.iter().skip(1).map(|(name, kind)| {
-                quote!(::dynamap::__private::KeyAttributeSchema { name: #name, kind: #kind })
+                quote!(::dynamap::__private::key_attribute_schema(#name, #kind))
             });
             quote!(&[#(#more),*])
         };
@@ -98,22 +98,16 @@ pub(crate) fn expand_table(input: &DeriveInput) -> TokenStream {
             }
             _ => quote!(::dynamap::__private::Projection::All),
         };
-        quote!(::dynamap::__private::IndexSchema {
-            name: #name, pk: #pk_first, sk: #sk_first, pk_type: #pk_type, sk_type: #sk_type,
-            pk_more: #pk_more, sk_more: #sk_more, projection: #projection, local: #local,
-        })
+        quote!(::dynamap::__private::index_schema(
+            #name, #pk_first, #sk_first, #pk_type, #sk_type, #pk_more, #sk_more, #projection, #local,
+        ))
     });
     quote! {
         const _: () = {
             impl ::dynamap::__private::Table for #ident {
-                const SCHEMA: ::dynamap::__private::TableSchema = ::dynamap::__private::TableSchema {
-                    type_name: #type_name,
-                    pk: #pk,
-                    sk: #sk,
-                    entity_type: #entity_type,
-                    ttl: #ttl,
-                    indexes: &[#(#indexes),*],
-                };
+                const SCHEMA: ::dynamap::__private::TableSchema = ::dynamap::__private::table_schema(
+                    #type_name, #pk, #sk, #entity_type, #ttl, &[#(#indexes),*],
+                );
             }
         };
     }

@@ -66,24 +66,7 @@ impl ActionFailure {
 }
 
 /// `action 1 (create of Sensor): ConditionalCheckFailed; ...`, for the error message.
-///
-/// # Examples
-///
-/// ```no_run
-/// # use dynamap::{Entity, Table};
-/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-/// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
-/// # struct Account { id: String, balance: i64 }
-/// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
-/// if let Err(dynamap::Error::TransactionCanceled { reasons, .. }) =
-///     db.transaction().create(&alice).send().await
-/// {
-///     // action 0 (create of `Account`): ConditionalCheckFailed
-///     eprintln!("{}", dynamap::transact::describe(&reasons));
-/// }
-/// # Ok(()) }
-/// ```
-pub fn describe(reasons: &[ActionFailure]) -> String {
+pub(crate) fn describe(reasons: &[ActionFailure]) -> String {
     let mut out = String::new();
     for (i, r) in reasons.iter().enumerate() {
         if i > 0 {

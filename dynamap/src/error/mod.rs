@@ -9,7 +9,8 @@ mod tests;
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
-pub use action_failure::{ActionFailure, describe};
+pub use action_failure::ActionFailure;
+pub(crate) use action_failure::describe;
 pub use kind::ErrorKind;
 pub use service::ServiceError;
 

@@ -1,6 +1,7 @@
 //! Document paths: an attribute, or a value nested inside a map, struct or list attribute
 //! (`address.city`, `reactions.Heart`, `lines[2]`), for updates and conditions.
 
+use crate::sealed::{Sealed, TargetSeal};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -223,10 +224,14 @@ impl<E, V: Serialize> Attr<E, Vec<V>> {
 
 /// What updates and conditions address: an [`Attr`] (a whole attribute) or a [`Path`] (a
 /// value inside one), holding values of type `T`.
-pub trait Target<E, T> {
+pub trait Target<E, T>: Sealed<(TargetSeal, E, T)> {
     /// The typed path.
     fn into_path(self) -> Path<E, T>;
 }
+
+impl<E, T> Sealed<(TargetSeal, E, T)> for Attr<E, T> {}
+impl<E, T> Sealed<(TargetSeal, E, T)> for Path<E, T> {}
+impl<E, T> Sealed<(TargetSeal, E, T)> for &Path<E, T> {}
 
 impl<E, T> Target<E, T> for Attr<E, T> {
     fn into_path(self) -> Path<E, T> {

@@ -2,6 +2,7 @@
 //! template: a number, a string or a binary value stored as it is, so that an atomic `ADD`
 //! or `SET` of the field moves the item in the index.
 
+use crate::sealed::{KeyAttributeArgSeal, Sealed};
 use std::marker::PhantomData;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -18,7 +19,7 @@ use crate::table::ScalarType;
 /// # Examples
 ///
 /// ```
-/// use dynamap::__private::ScalarType;
+/// use dynamap::ScalarType;
 /// use dynamap::key::{Binary, KeyAttribute};
 ///
 /// assert!(<u32 as KeyAttribute>::TYPE.is(ScalarType::Number));
@@ -35,6 +36,10 @@ pub trait KeyAttribute {
     const TYPE: ScalarType;
 
     /// The value as the item stores it, before the key checks of [`check_key_value`].
+    ///
+    /// # Errors
+    ///
+    /// Fails with a [`KeyPartError`] when the value has no form as a key attribute.
     fn to_key_value(&self) -> Result<AttributeValue, KeyPartError>;
 }
 
@@ -123,10 +128,20 @@ pub struct AttributeKeys<T>(PhantomData<fn() -> T>);
     label = "expected a `{T}` here",
     note = "a condition on a multi-attribute sort key takes its attributes in key order, from the first, without skipping one"
 )]
-pub trait KeyAttributeArg<T: KeyAttribute> {
+pub trait KeyAttributeArg<T: KeyAttribute>: Sealed<(KeyAttributeArgSeal, T)> {
     /// The attribute value, checked as a key value (see [`check_key_value`]).
+    ///
+    /// # Errors
+    ///
+    /// Fails with the [`KeyPartError`] of a value that is empty, longer than `limit` bytes,
+    /// or not a valid number.
     fn key_value(&self, limit: usize) -> Result<AttributeValue, KeyPartError>;
 }
+
+impl<T: KeyAttribute> Sealed<(KeyAttributeArgSeal, T)> for T {}
+impl<T: KeyAttribute> Sealed<(KeyAttributeArgSeal, T)> for &T {}
+impl Sealed<(KeyAttributeArgSeal, String)> for &str {}
+impl Sealed<(KeyAttributeArgSeal, Binary)> for &[u8] {}
 
 impl<T: KeyAttribute> KeyAttributeArg<T> for T {
     fn key_value(&self, limit: usize) -> Result<AttributeValue, KeyPartError> {
@@ -156,6 +171,12 @@ fn serde_value<T: Serialize + ?Sized>(value: &T) -> Result<AttributeValue, KeyPa
 /// Checks a value DynamoDB will store as a key attribute: strings and binaries are not empty
 /// and at most `limit` bytes (2,048 for a partition key, 1,024 for a sort key); numbers are
 /// finite numbers with at most 38 significant digits.
+///
+/// # Errors
+///
+/// Fails with [`KeyPartError::Empty`] for an empty string or binary, and with
+/// [`KeyPartError::OutOfRange`] for one over `limit` bytes, a number DynamoDB cannot store,
+/// or a value of another type.
 ///
 /// # Examples
 ///

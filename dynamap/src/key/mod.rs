@@ -67,7 +67,10 @@ pub use escape::DELIMITER;
 pub use part::{KeyArg, KeyPart, KeyPartError};
 #[cfg(feature = "time")]
 pub(crate) use part::{format_timestamp, parse_timestamp};
-pub use sort::{Segment, SortArgs, SortBound, sort_bound};
+pub use sort::SortArgs;
+#[doc(hidden)]
+pub use sort::{Segment, SortBound, sort_bound};
+#[doc(hidden)]
 pub use template::{KeyReader, KeyWriter};
 
 /// A key that could not be rendered or parsed, naming the entity, the key attribute and,
@@ -227,6 +230,11 @@ impl<E> Key<E> {
 
     /// The rendered partition key value and sort key value (if the table has a sort key).
     ///
+    /// # Errors
+    ///
+    /// Fails with the [`KeyError`] met while rendering the key (a bad part, or a key over
+    /// DynamoDB's size limit).
+    ///
     /// # Examples
     ///
     /// ```
@@ -248,6 +256,11 @@ impl<E> Key<E> {
     }
 
     /// The rendered values, taken out of the key.
+    ///
+    /// # Errors
+    ///
+    /// Fails with the [`KeyError`] met while rendering the key (a bad part, or a key over
+    /// DynamoDB's size limit).
     ///
     /// # Examples
     ///
@@ -374,6 +387,11 @@ impl<E, S> PartitionKey<E, S> {
     /// The partition key value, when it is a string (every rendered template is); the first
     /// attribute's, in a multi-attribute key.
     ///
+    /// # Errors
+    ///
+    /// Fails with the [`KeyError`] met while rendering the key, or when the partition key
+    /// attribute is not a string.
+    ///
     /// # Examples
     ///
     /// ```
@@ -394,6 +412,10 @@ impl<E, S> PartitionKey<E, S> {
     /// The partition key value as DynamoDB stores it (the first attribute's, in a
     /// multi-attribute key).
     ///
+    /// # Errors
+    ///
+    /// Fails with the [`KeyError`] met while rendering the key.
+    ///
     /// # Examples
     ///
     /// ```
@@ -412,6 +434,10 @@ impl<E, S> PartitionKey<E, S> {
 
     /// Every partition key attribute's value, in key order: one, or several in a
     /// multi-attribute key.
+    ///
+    /// # Errors
+    ///
+    /// Fails with the [`KeyError`] met while rendering the key.
     ///
     /// # Examples
     ///
@@ -444,17 +470,7 @@ impl<E, S> PartitionKey<E, S> {
 
     /// The sort key template of the table or index, at run time (empty when the sort key is
     /// made of attributes).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # use dynamap::{Entity, Table};
-    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{seq}")]
-    /// # struct Reading { sensor_id: String, seq: u32 }
-    /// use dynamap::key::Segment;
-    /// assert_eq!(Reading::partition("S1").sort_template()[0], Segment::Literal("READ#"));
-    /// ```
+    #[doc(hidden)]
     pub fn sort_template(&self) -> &'static [Segment] {
         self.sort
     }

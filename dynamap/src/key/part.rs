@@ -14,6 +14,7 @@
 //! `-` sorts before every digit, and the distance from the minimum grows with the value, so
 //! negative numbers sort before positive ones and in their own order.
 
+use crate::sealed::{KeyArgSeal, Sealed};
 use std::fmt;
 
 /// A value that can fill a `{field}` hole in a key template.
@@ -43,9 +44,18 @@ use std::fmt;
 pub trait KeyPart: Sized {
     /// Appends this value's text to `out`. The text may hold any character; the template
     /// escapes the delimiter afterwards.
+    ///
+    /// # Errors
+    ///
+    /// Fails with a [`KeyPartError`] when the value cannot be a key part (for example an
+    /// empty string).
     fn write_key_part(&self, out: &mut String) -> Result<(), KeyPartError>;
 
     /// Reads a value back from the text [`write_key_part`](KeyPart::write_key_part) wrote.
+    ///
+    /// # Errors
+    ///
+    /// Fails with a [`KeyPartError`] when `text` is not a value of this type.
     fn parse_key_part(text: &str) -> Result<Self, KeyPartError>;
 }
 
@@ -122,10 +132,18 @@ impl std::error::Error for KeyPartError {}
     label = "expected a `{T}` or a reference to one",
     note = "key builders take the key field's own type, a reference to it, or `&str` for a `String` field"
 )]
-pub trait KeyArg<T: KeyPart> {
+pub trait KeyArg<T: KeyPart>: Sealed<(KeyArgSeal, T)> {
     /// Appends the part's text, as [`KeyPart::write_key_part`].
+    ///
+    /// # Errors
+    ///
+    /// Fails as [`KeyPart::write_key_part`] does.
     fn write_key_arg(&self, out: &mut String) -> Result<(), KeyPartError>;
 }
+
+impl<T: KeyPart> Sealed<(KeyArgSeal, T)> for T {}
+impl<T: KeyPart> Sealed<(KeyArgSeal, T)> for &T {}
+impl Sealed<(KeyArgSeal, String)> for &str {}
 
 impl<T: KeyPart> KeyArg<T> for T {
     fn write_key_arg(&self, out: &mut String) -> Result<(), KeyPartError> {

@@ -6,6 +6,7 @@ use super::escape::escape_tail;
 use super::{KeyArg, KeyPart, KeyPartError};
 use crate::codec::AttributeValue;
 use crate::limits::MAX_SORT_KEY_BYTES;
+use crate::sealed::{Sealed, SortArgsSeal};
 
 /// One piece of a key template, kept at run time so queries can render some of its parts.
 ///
@@ -54,11 +55,17 @@ pub enum Segment {
     label = "expected the sort key's leading parts, in order, as a tuple",
     note = "the sort key's parts are `{S}`: give them from the first, without skipping one (e.g. `(first,)` or `(first, second)`)"
 )]
-pub trait SortArgs<S> {
+pub trait SortArgs<S>: Sealed<(SortArgsSeal, S)> {
     /// The sort key these parts give in `template`; on error, the index of the part at
     /// fault.
+    ///
+    /// # Errors
+    ///
+    /// Fails with the index of the part at fault and its [`KeyPartError`].
     fn bound(&self, template: &[Segment]) -> Result<SortBound, (usize, KeyPartError)>;
 }
+
+impl<T: KeyAttribute, A: KeyAttributeArg<T>> Sealed<(SortArgsSeal, AttributeKey<T>)> for A {}
 
 impl<T: KeyAttribute, A: KeyAttributeArg<T>> SortArgs<AttributeKey<T>> for A {
     fn bound(&self, _: &[Segment]) -> Result<SortBound, (usize, KeyPartError)> {
@@ -82,6 +89,8 @@ fn attribute_part<T: KeyAttribute, A: KeyAttributeArg<T>>(
 
 macro_rules! attribute_sort_args {
     ([$($T:ident),*]; [$($A:ident : $TA:ident),*]) => {
+        impl<$($T: KeyAttribute,)* $($A: KeyAttributeArg<$TA>,)*> Sealed<(SortArgsSeal, AttributeKeys<($($T,)*)>)> for ($($A,)*) {}
+
         impl<$($T: KeyAttribute,)* $($A: KeyAttributeArg<$TA>,)*> SortArgs<AttributeKeys<($($T,)*)>> for ($($A,)*) {
             #[allow(non_snake_case)] // bindings named after their type parameters
             fn bound(&self, _: &[Segment]) -> Result<SortBound, (usize, KeyPartError)> {
@@ -122,6 +131,8 @@ fn write_part<T: KeyPart, A: KeyArg<T>>(
 
 macro_rules! sort_args {
     ([$($T:ident),*]; [$($A:ident : $TA:ident),*]) => {
+        impl<$($T: KeyPart,)* $($A: KeyArg<$TA>,)*> Sealed<(SortArgsSeal, ($($T,)*))> for ($($A,)*) {}
+
         impl<$($T: KeyPart,)* $($A: KeyArg<$TA>,)*> SortArgs<($($T,)*)> for ($($A,)*) {
             #[allow(non_snake_case, unused_variables, unused_mut)] // bindings named after their type parameters; `()` pushes no part
             fn bound(&self, template: &[Segment]) -> Result<SortBound, (usize, KeyPartError)> {

@@ -75,6 +75,11 @@ impl KeyWriter {
     }
 
     /// The rendered key, or the first error: a bad part, or a key over the byte limit.
+    ///
+    /// # Errors
+    ///
+    /// Fails with the first [`KeyError`]: a part that does not render, or a key over the
+    /// byte limit.
     #[inline]
     pub fn finish(self) -> Result<String, KeyError> {
         if let Some(err) = self.error {
@@ -144,6 +149,11 @@ impl<'a> KeyReader<'a> {
     }
 
     /// Expects literal template text next.
+    ///
+    /// # Errors
+    ///
+    /// Fails with a [`KeyError`] naming `template` when the key does not continue with
+    /// `text`.
     pub fn literal(&mut self, text: &str, template: &'static str) -> Result<(), KeyError> {
         match self.rest.strip_prefix(text) {
             Some(rest) => {
@@ -155,6 +165,10 @@ impl<'a> KeyReader<'a> {
     }
 
     /// Reads the hole `{field}`: everything up to the next delimiter or the end.
+    ///
+    /// # Errors
+    ///
+    /// Fails with a [`KeyError`] naming the field when the text does not parse as a `T`.
     pub fn part<T: KeyPart>(
         &mut self,
         field: &'static str,
@@ -173,6 +187,10 @@ impl<'a> KeyReader<'a> {
     }
 
     /// Expects the end of the key.
+    ///
+    /// # Errors
+    ///
+    /// Fails with a [`KeyError`] naming `template` when text is left over.
     pub fn finish(self, template: &'static str) -> Result<(), KeyError> {
         if self.rest.is_empty() {
             Ok(())

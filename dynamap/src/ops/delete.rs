@@ -76,7 +76,7 @@ impl<E: Entity> Delete<E> {
     }
 
     /// Sends the request. For an entity with lookup items, deletes them with it in one
-    /// transaction (see [`sync`](super::sync)).
+    /// transaction.
     ///
     /// # Errors
     ///

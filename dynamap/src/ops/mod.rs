@@ -4,7 +4,7 @@ mod delete;
 mod get;
 mod modify;
 mod put;
-pub mod sync;
+pub(crate) mod sync;
 pub mod update;
 mod upsert;
 

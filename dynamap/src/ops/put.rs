@@ -24,7 +24,7 @@ use crate::{Db, Entity, Result};
 /// version being the one the value holds (no item, for version 0) and stores the next
 /// version; a mismatch is [`Error::VersionConflict`](crate::Error::VersionConflict). [`Db::save`] also updates the value's
 /// version field. For an entity with `lookup(...)` items, the put is a transaction that keeps
-/// them in sync (see [`sync`](crate::ops::sync)).
+/// them in sync.
 ///
 /// # Examples
 ///

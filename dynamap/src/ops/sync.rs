@@ -1,39 +1,5 @@
-//! Lookup items kept in sync with the entity that owns them (seed 003's "additional item").
-//!
-//! An entity can declare lookup items derived from its fields:
-//!
-//! ```
-//! use dynamap::{Entity, Table};
-//!
-//! #[derive(Table)]
-//! #[dynamap(pk = "PK", sk = "SK")]
-//! struct App;
-//!
-//! #[derive(Entity)]
-//! #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO",
-//!           lookup(name = "location", pk = "CITY#{city}", sk = "LOC#{building}#{floor}#{id}"))]
-//! struct Sensor { id: String, city: String, building: String, floor: String }
-//!
-//! #[derive(Entity)]
-//! #[dynamap(table = App, entity = "User", pk = "USER#{id}", sk = "PROFILE",
-//!           lookup(name = "email", pk = "EMAIL#{email}", sk = "EMAIL"))]
-//! struct User { id: String, email: String }
-//! ```
-//!
-//! A lookup item has the table's key attributes rendered from its templates, the entity
-//! type `<Entity>.<lookup>` (`Sensor.location`), and its owner's key in `_owner_pk` /
-//! `_owner_sk`. The owner records the keys of the lookups it holds in `_lookup_<name>_pk` /
-//! `_lookup_<name>_sk`.
-//!
-//! [`Db::put`](crate::Db::put) of such an entity reads the stored item's lookup keys, then
-//! writes one transaction: the entity (on condition that its recorded lookup keys are still
-//! the ones just read), every lookup (on condition that it is free or already its own), and a
-//! delete of each lookup whose key changed. A concurrent change makes the condition fail and
-//! the put starts over from a fresh read, so a lookup can never be left stale or doubled. A
-//! lookup that belongs to another owner fails the put with
-//! [`Error::LookupTaken`]: that is how a uniqueness guard (one
-//! user per e-mail) works. [`Db::delete`](crate::Db::delete) removes the entity and its
-//! lookups together, the same way.
+//! Lookup items kept in sync with the entity that owns them (seed 003's "additional item"):
+//! the write paths. The crate documentation's "Lookup items" section says what users see.
 
 use std::collections::HashMap;
 
@@ -52,7 +18,7 @@ use crate::write::{
 };
 use crate::{Db, Entity, Error, Result};
 
-pub use crate::entity::{OWNER_PK, OWNER_SK};
+use crate::entity::{OWNER_PK, OWNER_SK};
 
 /// How many times a put or delete starts over after losing a race to a concurrent change.
 const MAX_ROUNDS: u32 = 50;

@@ -8,14 +8,6 @@ use crate::key::Key;
 use crate::query::{Decode, Query, UnknownEntity};
 use crate::{Entity, Error, Result};
 
-/// The entity types of an entity's lookup items (`Sensor.location`), in declaration order.
-/// Implemented by `#[derive(Entity)]`.
-#[doc(hidden)]
-pub trait LookupTypes {
-    /// `<Entity>.<lookup>` for each `lookup(...)`.
-    const LOOKUP_TYPES: &'static [&'static str];
-}
-
 /// What a query on lookup items returns for each: the key of the entity that owns it.
 /// `LOOKUP` is the lookup's position among the entity's `lookup(...)` declarations.
 ///
@@ -68,7 +60,7 @@ impl<E, const LOOKUP: usize> fmt::Debug for OwnerKey<E, LOOKUP> {
     }
 }
 
-impl<E: Entity + LookupTypes, const LOOKUP: usize> Decode for OwnerKey<E, LOOKUP> {
+impl<E: Entity, const LOOKUP: usize> Decode for OwnerKey<E, LOOKUP> {
     type Table = E::Table;
     const SINGLE_ENTITY: Option<&'static str> = Some(E::LOOKUP_TYPES[LOOKUP]);
 
@@ -92,7 +84,7 @@ impl<E: Entity + LookupTypes, const LOOKUP: usize> Decode for OwnerKey<E, LOOKUP
 
 impl<E, const LOOKUP: usize, S> Query<OwnerKey<E, LOOKUP>, S>
 where
-    E: Entity + LookupTypes + Send,
+    E: Entity + Send,
 {
     /// The entities that own the lookup items this query finds, in the query's order: the
     /// query (every page), then one batch get of the owners. An owner deleted between the

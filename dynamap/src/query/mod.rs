@@ -48,7 +48,7 @@ use std::marker::PhantomData;
 
 pub use crate::decode::{Decode, UnknownEntity};
 pub use cursor::Cursor;
-pub use lookup::{LookupTypes, OwnerKey};
+pub use lookup::OwnerKey;
 pub use page::Page;
 pub use projection::Projected;
 pub use scan::Scan;

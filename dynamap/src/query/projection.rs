@@ -2,6 +2,7 @@
 //! attribute names.
 
 use crate::expr::Attr;
+use crate::sealed::{ProjectedSeal, Sealed};
 
 /// Attributes a query reads: a field constant (`Sensor::CITY`), a tuple of field constants
 /// of `T` (`(Sensor::CITY, Sensor::FLOOR)`, up to twelve), or attribute names
@@ -24,10 +25,15 @@ use crate::expr::Attr;
     message = "`{Self}` is not a list of attributes of `{T}` to read",
     label = "expected field constants of `{T}` (`{T}::FIELD`, or a tuple of them) or attribute names"
 )]
-pub trait Projected<T> {
+pub trait Projected<T>: Sealed<(ProjectedSeal, T)> {
     /// Appends the attribute names, in order.
     fn attribute_names(&self, out: &mut Vec<&'static str>);
 }
+
+impl<T, V> Sealed<(ProjectedSeal, T)> for Attr<T, V> {}
+impl<T, const N: usize> Sealed<(ProjectedSeal, T)> for [&'static str; N] {}
+impl<T> Sealed<(ProjectedSeal, T)> for &[&'static str] {}
+impl<T> Sealed<(ProjectedSeal, T)> for Vec<&'static str> {}
 
 impl<T, V> Projected<T> for Attr<T, V> {
     fn attribute_names(&self, out: &mut Vec<&'static str>) {
@@ -55,6 +61,8 @@ impl<T> Projected<T> for Vec<&'static str> {
 
 macro_rules! projected_tuple {
     ($($A:ident),+) => {
+        impl<T, $($A: Projected<T>),+> Sealed<(ProjectedSeal, T)> for ($($A,)+) {}
+
         impl<T, $($A: Projected<T>),+> Projected<T> for ($($A,)+) {
             #[allow(non_snake_case)] // bindings named after their type parameters
             fn attribute_names(&self, out: &mut Vec<&'static str>) {

@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::TransactWriteItem;
 
-pub use crate::error::{ActionFailure, describe};
+pub use crate::error::ActionFailure;
 pub use crate::write::{MAX_ACTIONS, MAX_TRANSACTION_BYTES};
 pub use get::{ReadResults, Slot, TransactGet};
 
@@ -458,7 +458,7 @@ impl Transaction {
     /// # struct Account { id: String, balance: i64 }
     /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
     /// match db.transaction().create(&alice).send().await {
-    ///     Err(dynamap::Error::TransactionCanceled { reasons, .. }) => eprintln!("{}", dynamap::transact::describe(&reasons)),
+    ///     Err(dynamap::Error::TransactionCanceled { reasons, .. }) => for reason in &reasons { eprintln!("{reason:?}") },
     ///     other => other?,
     /// }
     /// # Ok(()) }

@@ -51,8 +51,13 @@ use super::columnar::Reader;
 /// Derive it on the element type of a `#[dynamap(compress)]` list, next to serde's derives:
 /// a struct with named fields (each field's type must be `Columnar` too), or a fieldless
 /// enum. It is implemented for the integers, `f32`, `f64`, `bool`, `String`, and `Option`,
-/// `Vec`, sets and maps of `Columnar` types. Serde's derives are still needed: items written before, in the serde formats,
-/// read through them.
+/// `Vec`, sets and maps of `Columnar` types. Serde's derives are still needed: items written
+/// before, in the serde formats, read through them.
+///
+/// The trait has no methods to call: [`compress_list`](crate::codec::compress_list) and
+/// [`decompress_list`](crate::codec::decompress_list) (and every compressed field) use it.
+/// Its methods are the derive's, hidden and not public API: implement it only with
+/// `#[derive(Columnar)]`.
 ///
 /// # Examples
 ///

@@ -87,6 +87,7 @@ impl Format {
 /// # Ok::<(), dynamap::codec::CodecError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Compression {
     /// The codec for new writes.
     pub codec: Codec,

@@ -1,5 +1,6 @@
 //! Field types that say when an event happened, for `#[dynamap(event_rows(time = "..."))]`.
 
+use crate::sealed::{EventTimeSeal, Sealed};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// A field type that can be an event's time: integers are epoch milliseconds, as in the
@@ -9,10 +10,15 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
     label = "not an event time",
     note = "event times are epoch milliseconds (`i64`, `u64`) or `time::OffsetDateTime`"
 )]
-pub trait EventTime {
+pub trait EventTime: Sealed<EventTimeSeal> {
     /// The time as a `SystemTime`; `None` when it is out of range.
     fn system_time(&self) -> Option<SystemTime>;
 }
+
+impl Sealed<EventTimeSeal> for i64 {}
+impl Sealed<EventTimeSeal> for u64 {}
+#[cfg(feature = "time")]
+impl Sealed<EventTimeSeal> for time::OffsetDateTime {}
 
 impl EventTime for i64 {
     fn system_time(&self) -> Option<SystemTime> {
