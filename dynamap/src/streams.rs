@@ -151,8 +151,8 @@ pub trait StreamRecord: Sealed<StreamRecordSeal> {
     ///
     /// # Errors
     ///
-    /// Fails with [`Error::InvalidRequest`] when the record's event name is not `INSERT`, `MODIFY`
-    /// or `REMOVE`.
+    /// Fails with [`Error::InvalidStreamRecord`] when the record's event name is not `INSERT`,
+    /// `MODIFY` or `REMOVE`.
     fn parts(self) -> Result<(ChangeKind, Item, Option<Item>, Option<Item>)>;
 }
 
@@ -161,8 +161,8 @@ fn kind_of(name: &str) -> Result<ChangeKind> {
         "INSERT" => Ok(ChangeKind::Insert),
         "MODIFY" => Ok(ChangeKind::Modify),
         "REMOVE" => Ok(ChangeKind::Remove),
-        other => Err(Error::InvalidRequest {
-            reason: format!("stream record with unknown event name {other:?}"),
+        other => Err(Error::InvalidStreamRecord {
+            reason: format!("unknown event name {other:?}"),
         }),
     }
 }
@@ -216,17 +216,17 @@ impl StreamRecord for &aws_sdk_dynamodbstreams::types::Record {
 /// lookup item): in a single-table stream most records are of some other type.
 ///
 /// A record without images (a `KEYS_ONLY` stream) cannot say which entity it is about: it
-/// is an [`Error::InvalidRequest`]; read such records' [`StreamRecord::parts`] instead.
+/// is an [`Error::InvalidStreamRecord`]; read such records' [`StreamRecord::parts`] instead.
 /// An image of the right entity type that does not decode is an error, as for a read.
 ///
 /// # Errors
 ///
-/// Fails with [`Error::InvalidRequest`] when the record has an unknown event name or no image, and
-/// with a decode error when an image of `U`'s entity type does not decode.
+/// Fails with [`Error::InvalidStreamRecord`] when the record has an unknown event name or no
+/// image, and with a decode error when an image of `U`'s entity type does not decode.
 pub fn decode<U: Decode>(record: impl StreamRecord) -> Result<Option<Change<U>>> {
     let (kind, keys, old, new) = record.parts()?;
     if old.is_none() && new.is_none() {
-        return Err(Error::InvalidRequest {
+        return Err(Error::InvalidStreamRecord {
             reason: "the stream record carries no item image (a KEYS_ONLY stream), so its entity type is unknown".to_owned(),
         });
     }
@@ -251,4 +251,26 @@ fn image<U: Decode>(item: Item) -> Result<Option<U>> {
         }
     }
     U::decode(item, UnknownEntity::Skip)
+}
+
+#[cfg(test)]
+mod tests {
+    use aws_sdk_dynamodbstreams::types::{OperationType, Record};
+
+    use super::*;
+
+    #[test]
+    fn a_record_of_an_unknown_event_is_an_invalid_stream_record() {
+        let record = Record::builder()
+            .event_name(OperationType::from("UPSERT"))
+            .build();
+        let err = record.parts().expect_err("unknown event name");
+        assert!(
+            matches!(&err, Error::InvalidStreamRecord { reason } if reason.contains("\"UPSERT\"")),
+            "{err:?}"
+        );
+        assert_eq!(err.kind(), crate::ErrorKind::Decode);
+        let err = kind_of("").expect_err("no event name");
+        assert!(matches!(err, Error::InvalidStreamRecord { .. }), "{err:?}");
+    }
 }

@@ -283,7 +283,7 @@ async fn a_transaction_update_that_would_move_a_lookup_is_refused() {
         .await
         .expect_err("refused");
     assert!(
-        matches!(&err, Error::InvalidRequest { reason, .. } if reason.contains("transaction of its own")),
+        matches!(&err, Error::Unsupported { reason, .. } if reason.contains("transaction of its own")),
         "{err:?}"
     );
     assert_eq!(

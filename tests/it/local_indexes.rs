@@ -125,7 +125,7 @@ async fn local_index_queries_take_typed_conditions_and_consistent_reads() {
         .await
         .expect_err("global index");
     assert!(
-        matches!(&refused, Error::InvalidRequest { reason, .. } if reason.contains("global secondary index `GSI1`")),
+        matches!(&refused, Error::Unsupported { reason, .. } if reason.contains("global secondary index `GSI1`")),
         "{refused}"
     );
 }
@@ -187,7 +187,7 @@ async fn verify_table_tells_local_from_global_and_capacity_is_refused_for_local_
         .await
         .expect_err("local indexes have no capacity of their own");
     assert!(
-        matches!(&refused, Error::InvalidRequest { reason, .. } if reason.contains("is local")),
+        matches!(&refused, Error::InvalidSetting { setting: "index_provisioned", reason, .. } if reason.contains("is local")),
         "{refused}"
     );
 }

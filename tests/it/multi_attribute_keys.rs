@@ -274,7 +274,7 @@ async fn conditions_dynamodb_would_reject_are_refused_before_sending() {
         .all()
         .await;
     assert!(
-        matches!(&mixed, Err(dynamap::Error::InvalidRequest { reason, .. }) if reason.contains("equal on the attributes before it")),
+        matches!(&mixed, Err(dynamap::Error::Unsupported { reason, .. }) if reason.contains("equal on the attributes before it")),
         "{mixed:?}"
     );
     let uneven = db
@@ -283,12 +283,12 @@ async fn conditions_dynamodb_would_reject_are_refused_before_sending() {
         .all()
         .await;
     assert!(
-        matches!(&uneven, Err(dynamap::Error::InvalidRequest { .. })),
+        matches!(&uneven, Err(dynamap::Error::Unsupported { .. })),
         "{uneven:?}"
     );
     let number_prefix = db.query(repo()).sk_prefix((Status::Open, 5u64)).all().await;
     assert!(
-        matches!(&number_prefix, Err(dynamap::Error::InvalidRequest { .. })),
+        matches!(&number_prefix, Err(dynamap::Error::Unsupported { .. })),
         "{number_prefix:?}"
     );
     let empty = db.query(Issue::issues_by_status("octo", "")).all().await;

@@ -511,7 +511,7 @@ async fn location_prefixes_end_on_segment_boundaries() {
         .await
         .expect_err("consistent on a GSI");
     assert!(
-        matches!(&err, Error::InvalidRequest { reason, .. } if reason.contains("GSI1")),
+        matches!(&err, Error::Unsupported { operation: "Query", reason, .. } if reason.contains("GSI1")),
         "{err:?}"
     );
 

@@ -134,14 +134,6 @@ async fn options_are_checked_before_anything_is_sent() {
         ),
         (
             db.create_table::<App>()
-                .provisioned(5, 5)
-                .index_provisioned("GSI9", 5, 5)
-                .send()
-                .await,
-            "no index \"GSI9\"",
-        ),
-        (
-            db.create_table::<App>()
                 .tag("k".repeat(129), "v")
                 .send()
                 .await,
@@ -178,7 +170,7 @@ async fn options_are_checked_before_anything_is_sent() {
     ];
     for (result, expected) in cases {
         match result {
-            Err(Error::InvalidRequest { reason, .. }) => {
+            Err(Error::InvalidSetting { reason, .. }) => {
                 assert!(
                     reason.contains(expected),
                     "{reason:?} should say {expected:?}"
@@ -187,6 +179,16 @@ async fn options_are_checked_before_anything_is_sent() {
             other => panic!("expected a refusal saying {expected:?}, got {other:?}"),
         }
     }
+    let unknown = db
+        .create_table::<App>()
+        .provisioned(5, 5)
+        .index_provisioned("GSI9", 5, 5)
+        .send()
+        .await;
+    assert!(
+        matches!(&unknown, Err(Error::UnknownIndex { table: "App", index, .. }) if index == "GSI9"),
+        "{unknown:?}"
+    );
     // None of them reached DynamoDB.
     let missing = db.describe_table().await.expect_err("never created");
     assert_eq!(missing.code(), Some("ResourceNotFoundException"));

@@ -97,7 +97,7 @@ async fn updates_that_would_break_keys_indexes_or_lookups_are_refused() {
     let db = fresh_db::<App>("update_refusals").await;
     db.put(&sensor("S1")).await.expect("put");
     let refused = |result: Result<(), Error>, what: &str| match result {
-        Err(Error::InvalidRequest { reason, .. }) => assert!(reason.contains(what), "{reason}"),
+        Err(Error::Unsupported { reason, .. }) => assert!(reason.contains(what), "{reason}"),
         other => panic!("expected a refusal about {what}, got {other:?}"),
     };
     refused(

@@ -479,7 +479,7 @@ async fn batch_writes_refuse_entities_that_need_guarded_writes() {
     assert_eq!(report.failed.len(), 3);
     for failed in &report.failed {
         assert!(
-            matches!(&*failed.error, Error::InvalidRequest { reason, .. } if reason.contains("a batch write cannot")),
+            matches!(&*failed.error, Error::Unsupported { operation: "BatchWriteItem", reason, .. } if reason.contains("a batch write cannot")),
             "{failed}"
         );
     }

@@ -260,8 +260,9 @@ impl<T: Table> CreateTable<T> {
     ///
     /// # Errors
     ///
-    /// Fails before sending with [`Error::InvalidRequest`] when an option breaks a limit or does
-    /// not fit the layout (capacity, tags, an attribute given two key types); with
+    /// Fails before sending with [`Error::InvalidSetting`] when an option breaks a limit or does
+    /// not fit the layout (capacity, tags, an attribute given two key types), with
+    /// [`Error::UnknownIndex`] when capacity is given to an index the layout does not have; with
     /// [`Error::Service`] when DynamoDB refuses a call or cannot be reached, or the table does not
     /// become active in time. A table that already exists is not an error.
     pub async fn send(self) -> Result<()> {
@@ -319,67 +320,90 @@ impl<T: Table> CreateTable<T> {
 
     /// Every option against the layout and DynamoDB's limits, before sending.
     fn check(&self, schema: &TableSchema) -> Result<()> {
-        let invalid = |reason: String| Err(Error::InvalidRequest { reason });
-        for (name, throughput) in self
+        let invalid =
+            |setting: &'static str, reason: String| Err(Error::InvalidSetting { setting, reason });
+        for (setting, name, throughput) in self
             .table
             .iter()
-            .map(|t| ("the table", t))
-            .chain(self.indexes.iter().map(|(name, t)| (name.as_str(), t)))
+            .map(|t| ("provisioned", "the table", t))
+            .chain(
+                self.indexes
+                    .iter()
+                    .map(|(name, t)| ("index_provisioned", name.as_str(), t)),
+            )
         {
             if throughput.read < 1 || throughput.write < 1 {
-                return invalid(format!(
-                    "provisioned capacity of {name} must be at least 1 read and 1 write unit, not {} and {}",
-                    throughput.read, throughput.write
-                ));
+                return invalid(
+                    setting,
+                    format!(
+                        "provisioned capacity of {name} must be at least 1 read and 1 write unit, not {} and {}",
+                        throughput.read, throughput.write
+                    ),
+                );
             }
         }
         if let Some((name, _)) = self.indexes.first()
             && self.table.is_none()
         {
-            return invalid(format!(
-                "index {name:?} is given provisioned capacity, but the table is on-demand; call provisioned(read, write) for the table too"
-            ));
+            return invalid(
+                "index_provisioned",
+                format!(
+                    "index {name:?} is given provisioned capacity, but the table is on-demand; call provisioned(read, write) for the table too"
+                ),
+            );
         }
         if let Some((name, _)) = self
             .indexes
             .iter()
             .find(|(name, _)| schema.index(name).is_none())
         {
-            return invalid(format!(
-                "layout `{}` has no index {name:?} to give capacity to",
-                schema.type_name
-            ));
+            return Err(Error::UnknownIndex {
+                table: schema.type_name,
+                index: name.clone(),
+            });
         }
         if let Some((name, _)) = self
             .indexes
             .iter()
             .find(|(name, _)| schema.index(name).is_some_and(|i| i.local))
         {
-            return invalid(format!(
-                "index {name:?} is local: it shares the table's capacity and has none of its own"
-            ));
+            return invalid(
+                "index_provisioned",
+                format!(
+                    "index {name:?} is local: it shares the table's capacity and has none of its own"
+                ),
+            );
         }
         if self.tags.len() > MAX_TAGS {
-            return invalid(format!(
-                "{} tags given; a table has at most {MAX_TAGS}",
-                self.tags.len()
-            ));
+            return invalid(
+                "tag",
+                format!(
+                    "{} tags given; a table has at most {MAX_TAGS}",
+                    self.tags.len()
+                ),
+            );
         }
         for (i, (key, value)) in self.tags.iter().enumerate() {
             let key_chars = key.chars().count();
             if key_chars == 0 || key_chars > MAX_KEY_CHARS {
-                return invalid(format!(
-                    "tag key {key:?} is {key_chars} characters; tag keys are 1 to {MAX_KEY_CHARS}"
-                ));
+                return invalid(
+                    "tag",
+                    format!(
+                        "tag key {key:?} is {key_chars} characters; tag keys are 1 to {MAX_KEY_CHARS}"
+                    ),
+                );
             }
             let value_chars = value.chars().count();
             if value_chars > MAX_VALUE_CHARS {
-                return invalid(format!(
-                    "the value of tag {key:?} is {value_chars} characters; tag values are at most {MAX_VALUE_CHARS}"
-                ));
+                return invalid(
+                    "tag",
+                    format!(
+                        "the value of tag {key:?} is {value_chars} characters; tag values are at most {MAX_VALUE_CHARS}"
+                    ),
+                );
             }
             if self.tags[..i].iter().any(|(earlier, _)| earlier == key) {
-                return invalid(format!("tag {key:?} is given twice"));
+                return invalid("tag", format!("tag {key:?} is given twice"));
             }
         }
         Ok(())

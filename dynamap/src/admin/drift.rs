@@ -181,7 +181,7 @@ impl Db {
     /// # Errors
     ///
     /// Fails with [`Error::Service`] when the table does not exist or DynamoDB refuses a describe
-    /// call or cannot be reached; with [`Error::InvalidRequest`] when layout `T` gives one
+    /// call or cannot be reached; with [`Error::InvalidSetting`] when layout `T` gives one
     /// attribute two key types.
     pub fn verify_table<T: Table>(
         &self,

@@ -26,7 +26,8 @@ pub(super) fn key_attribute_types(
             if let Some(declared) = types.insert(name, kind)
                 && declared != kind
             {
-                return Err(Error::InvalidRequest {
+                return Err(Error::InvalidSetting {
+                    setting: "index",
                     reason: format!(
                         "attribute `{name}` is a key of type {} and of type {} in layout `{}`",
                         declared.code(),

@@ -48,7 +48,8 @@ impl<'a> Ctx<'a> {
             .config()
             .sleep_impl()
             .or_else(aws_smithy_async::rt::sleep::default_async_sleep)
-            .ok_or_else(|| Error::InvalidRequest {
+            .ok_or_else(|| Error::InvalidSetting {
+                setting: "sleep_impl",
                 reason: "batch retries need an async sleep: configure the client's `sleep_impl`"
                     .to_owned(),
             })?;

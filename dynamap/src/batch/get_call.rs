@@ -44,8 +44,11 @@ pub(super) async fn call(
         .consistent_read(target.consistent)
         .build()
         .map_err(|err| {
-            let reason = format!("cannot build a batch get request: {err}");
-            (Error::InvalidRequest { reason }, false)
+            let error = Error::RequestBuild {
+                operation: OPERATION,
+                message: err.to_string(),
+            };
+            (error, false)
         })?;
     let span = call_span(OPERATION, table, target.entity);
     let output = ctx

@@ -78,8 +78,9 @@ fn invalid<E: Entity>(action: WriteAction, key: Option<ItemKey>, error: Error) -
 }
 
 fn build_error(err: impl std::fmt::Display) -> Error {
-    Error::InvalidRequest {
-        reason: format!("cannot build a batch write request: {err}"),
+    Error::RequestBuild {
+        operation: "BatchWriteItem",
+        message: err.to_string(),
     }
 }
 
@@ -91,7 +92,8 @@ fn unconditional<E: Entity>() -> Result<(), Error> {
         (_, true) => "lookup items to keep in sync",
         _ => return Ok(()),
     };
-    Err(Error::InvalidRequest {
+    Err(Error::Unsupported {
+        operation: "BatchWriteItem",
         reason: format!(
             "entity `{}` has {needs}, which a batch write cannot guard: write it with put or a transaction",
             E::ENTITY_TYPE
@@ -137,7 +139,11 @@ pub(super) fn prepare_delete<E: Entity>(key: Key<E>) -> Prepared {
             E::ENTITY_TYPE
         );
         let key = key.into_values().ok().map(|(pk, sk)| ItemKey { pk, sk });
-        return Err(invalid::<E>(delete, key, Error::InvalidRequest { reason }));
+        let error = Error::Unsupported {
+            operation: "BatchWriteItem",
+            reason,
+        };
+        return Err(invalid::<E>(delete, key, error));
     }
     let key = match key.into_values() {
         Ok((pk, sk)) => ItemKey { pk, sk },

@@ -161,7 +161,7 @@ impl<'a> BatchWrite<'a> {
     ///
     /// # Errors
     ///
-    /// Fails as a whole only with [`Error::InvalidRequest`](crate::Error::InvalidRequest) when the
+    /// Fails as a whole only with [`Error::InvalidSetting`](crate::Error::InvalidSetting) when the
     /// client has no async sleep for retries. Items that do not build, duplicates
     /// ([`Error::DuplicateKey`](crate::Error::DuplicateKey)), failed calls and items left
     /// unprocessed ([`Error::Unprocessed`](crate::Error::Unprocessed)) are reported in

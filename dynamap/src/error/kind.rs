@@ -8,8 +8,9 @@
 #[non_exhaustive]
 pub enum ErrorKind {
     /// The request cannot be sent as it is, whether found before sending (a bad key part,
-    /// expression, cursor or table name, an update that leaves a key half-set) or by
-    /// DynamoDB (`ValidationException`). Sending it again fails the same way.
+    /// expression, cursor or table name, an unknown index, a setting out of range, a request
+    /// shape that is not supported, an update that leaves a key half-set, a time out of
+    /// range) or by DynamoDB (`ValidationException`). Sending it again fails the same way.
     InvalidRequest,
     /// A DynamoDB limit stands in the way: an item, key, transaction or compressed value too
     /// large, too many actions, the same item twice in one batch or transaction, every
@@ -18,7 +19,8 @@ pub enum ErrorKind {
     /// A value could not be turned into an attribute.
     Encode,
     /// A stored item could not be read into the type asked for: a missing or malformed
-    /// attribute, another entity type, a key of another shape, corrupt compressed data.
+    /// attribute, another entity type, a key of another shape, corrupt compressed data, a
+    /// stream record that is not a change.
     Decode,
     /// A condition did not hold: `create` found an item, `replace` or a conditional delete
     /// found none, a condition of the caller's failed, or a lookup belongs to another item.

@@ -238,6 +238,71 @@ pub enum Error {
         reason: String,
     },
 
+    /// A query, scan or table option names an index the table's layout does not declare.
+    /// Found before sending.
+    #[error("table `{table}` has no index `{index}`")]
+    #[non_exhaustive]
+    UnknownIndex {
+        /// The table's layout: the name of the type deriving `Table`.
+        table: &'static str,
+        /// The index name given.
+        index: String,
+    },
+
+    /// A builder or configuration value is out of range, such as a query limit or an event
+    /// row cap of 0, a month outside 1 to 12, or a scan with no segments. Found before
+    /// sending.
+    #[error("invalid setting `{setting}`: {reason}")]
+    #[non_exhaustive]
+    InvalidSetting {
+        /// The builder method or option, such as `limit`, `cap`, `segments` or `month`.
+        setting: &'static str,
+        /// What is wrong with the value, and what is allowed.
+        reason: String,
+    },
+
+    /// A request asks for something dynamap or DynamoDB does not offer, such as a
+    /// consistent read on a global secondary index, an update of a primary-key field, or
+    /// an entity with a version field in a batch write. Found before sending.
+    #[error("unsupported {operation} request: {reason}")]
+    #[non_exhaustive]
+    Unsupported {
+        /// The operation asked for, such as `Query`, `UpdateItem`, `BatchWriteItem` or
+        /// `EventRows`.
+        operation: &'static str,
+        /// What it cannot do, and what to do instead.
+        reason: String,
+    },
+
+    /// The AWS SDK refused to build a request from the parts dynamap gave it (its
+    /// `BuildError`). Nothing was sent.
+    #[error("cannot build a {operation} request: {message}")]
+    #[non_exhaustive]
+    RequestBuild {
+        /// The request being built, such as `BatchWriteItem` or `TransactWriteItems`.
+        operation: &'static str,
+        /// What the SDK reported.
+        message: String,
+    },
+
+    /// The system clock, or a time given in milliseconds since the Unix epoch, is outside
+    /// the times dynamap can work with (before 1970, or too far in the future).
+    #[error("time out of range: {reason}")]
+    #[non_exhaustive]
+    Clock {
+        /// Which time, and its range.
+        reason: String,
+    },
+
+    /// A stream record cannot be read as a change: an unknown event name, or no item image
+    /// to tell the entity type by.
+    #[error("invalid stream record: {reason}")]
+    #[non_exhaustive]
+    InvalidStreamRecord {
+        /// What is wrong with the record.
+        reason: String,
+    },
+
     /// A page cursor was edited, made for another query (table, index or partition), or
     /// signed with another key.
     #[error("invalid cursor: {reason}")]
@@ -395,7 +460,8 @@ impl Error {
             | Error::Compressed { .. }
             | Error::WrongEntityType { .. }
             | Error::UnknownEntityType { .. }
-            | Error::MalformedEventRow { .. } => ErrorKind::Decode,
+            | Error::MalformedEventRow { .. }
+            | Error::InvalidStreamRecord { .. } => ErrorKind::Decode,
             Error::ConditionalCheckFailed { .. } | Error::LookupTaken { .. } => {
                 ErrorKind::Condition
             }
@@ -403,6 +469,11 @@ impl Error {
             Error::TransactionCanceled { reasons } => canceled_kind(reasons),
             Error::InvalidExpression { .. }
             | Error::InvalidRequest { .. }
+            | Error::UnknownIndex { .. }
+            | Error::InvalidSetting { .. }
+            | Error::Unsupported { .. }
+            | Error::RequestBuild { .. }
+            | Error::Clock { .. }
             | Error::InvalidCursor { .. }
             | Error::IncompleteKeyUpdate { .. }
             | Error::InvalidTableName { .. }

@@ -214,6 +214,44 @@ fn cases() -> Vec<(Error, ErrorKind, bool)> {
             false,
         ),
         (
+            Error::UnknownIndex {
+                table: "App",
+                index: "GSI9".to_owned(),
+            },
+            InvalidRequest,
+            false,
+        ),
+        (
+            Error::InvalidSetting {
+                setting: "limit",
+                reason: reason(),
+            },
+            InvalidRequest,
+            false,
+        ),
+        (
+            Error::Unsupported {
+                operation: "Query",
+                reason: reason(),
+            },
+            InvalidRequest,
+            false,
+        ),
+        (
+            Error::RequestBuild {
+                operation: "BatchWriteItem",
+                message: reason(),
+            },
+            InvalidRequest,
+            false,
+        ),
+        (Error::Clock { reason: reason() }, InvalidRequest, false),
+        (
+            Error::InvalidStreamRecord { reason: reason() },
+            Decode,
+            false,
+        ),
+        (
             Error::InvalidCursor { reason: "edited" },
             InvalidRequest,
             false,
@@ -352,6 +390,12 @@ fn variant_has_a_case(error: &Error) {
         | Error::TransactionCanceled { .. }
         | Error::InvalidExpression { .. }
         | Error::InvalidRequest { .. }
+        | Error::UnknownIndex { .. }
+        | Error::InvalidSetting { .. }
+        | Error::Unsupported { .. }
+        | Error::RequestBuild { .. }
+        | Error::Clock { .. }
+        | Error::InvalidStreamRecord { .. }
         | Error::InvalidCursor { .. }
         | Error::IncompleteKeyUpdate { .. }
         | Error::UnknownEntityType { .. }
@@ -375,7 +419,7 @@ fn every_variant_has_its_kind_and_retryability() {
             std::mem::discriminant(error)
         })
         .collect();
-    assert_eq!(variants.len(), 28, "a variant without a case");
+    assert_eq!(variants.len(), 34, "a variant without a case");
     for (error, kind, retryable) in &cases {
         assert_eq!(error.kind(), *kind, "kind of {error:?}");
         assert_eq!(
@@ -441,6 +485,56 @@ fn a_duplicate_batch_key_shows_its_sort_key_as_a_value() {
         err.to_string(),
         "key (pk \"COUNTER#c\", sk \"COUNTER\") of entity `Counter` appears more than once in one batch"
     );
+}
+
+#[test]
+fn the_typed_request_errors_say_what_is_wrong() {
+    let shown = [
+        (
+            Error::UnknownIndex {
+                table: "App",
+                index: "GSI9".to_owned(),
+            },
+            "table `App` has no index `GSI9`",
+        ),
+        (
+            Error::InvalidSetting {
+                setting: "limit",
+                reason: "a query limit must be at least 1".to_owned(),
+            },
+            "invalid setting `limit`: a query limit must be at least 1",
+        ),
+        (
+            Error::Unsupported {
+                operation: "Query",
+                reason: "consistent reads are not available on global secondary index `GSI1`"
+                    .to_owned(),
+            },
+            "unsupported Query request: consistent reads are not available on global secondary index `GSI1`",
+        ),
+        (
+            Error::RequestBuild {
+                operation: "BatchWriteItem",
+                message: "missing key".to_owned(),
+            },
+            "cannot build a BatchWriteItem request: missing key",
+        ),
+        (
+            Error::Clock {
+                reason: "the system clock is before 1970".to_owned(),
+            },
+            "time out of range: the system clock is before 1970",
+        ),
+        (
+            Error::InvalidStreamRecord {
+                reason: "unknown event name \"X\"".to_owned(),
+            },
+            "invalid stream record: unknown event name \"X\"",
+        ),
+    ];
+    for (error, message) in shown {
+        assert_eq!(error.to_string(), message);
+    }
 }
 
 #[test]

@@ -56,9 +56,10 @@ use crate::{Db, Entity, Error, Result};
 ///   ([`expect_version`](Update::expect_version) makes the update conditional on it);
 ///   `updated_at` is set to now, and `created_at` only where the item has none.
 ///
-/// Refused before sending: changing a primary-key field (it decides which item this is),
-/// removing a field that is not an `Option`, and changing a template or lookup field other
-/// than by setting it (an increment's result is not known, so its key cannot be rendered).
+/// Refused before sending, with [`Error::Unsupported`]: changing a primary-key field (it
+/// decides which item this is), removing a field that is not an `Option`, and changing a
+/// template or lookup field other than by setting it (an increment's result is not known, so
+/// its key cannot be rendered).
 #[must_use = "an update does nothing until it is sent"]
 pub struct Update<E> {
     db: Db,
@@ -336,10 +337,13 @@ impl<E: Entity> Update<E> {
             return Err(Error::InvalidExpression { reason });
         }
         if self.changes.is_empty() {
-            return Err(refuse(format!(
-                "an update of `{}` needs at least one change",
-                E::ENTITY_TYPE
-            )));
+            return Err(refuse(
+                "UpdateItem",
+                format!(
+                    "an update of `{}` needs at least one change",
+                    E::ENTITY_TYPE
+                ),
+            ));
         }
         let mut changes = self.changes;
         check_changes::<E>(&changes)?;
@@ -438,18 +442,22 @@ impl<E: Entity> Update<E> {
     pub(crate) fn into_action(self) -> Result<Action> {
         let (db, plan) = self.plan()?;
         if let Some(lookup) = plan.lookups.first() {
-            return Err(refuse(format!(
-                "this update of `{}` moves lookup `{}`, which takes a transaction of its own; send the update by itself",
-                E::ENTITY_TYPE,
-                lookup.name
-            )));
+            return Err(refuse(
+                "TransactWriteItems",
+                format!(
+                    "this update of `{}` moves lookup `{}`, which takes a transaction of its own; send the update by itself",
+                    E::ENTITY_TYPE,
+                    lookup.name
+                ),
+            ));
         }
         plan.action(&db, Vec::new(), |_| Vec::new())
     }
 }
 
-fn refuse(reason: String) -> Error {
-    Error::InvalidRequest { reason }
+/// An update dynamap refuses to send, as `operation`.
+fn refuse(operation: &'static str, reason: String) -> Error {
+    Error::Unsupported { operation, reason }
 }
 
 /// The `&'static str` the entity knows an index or lookup field's attribute by; `None` for
@@ -476,10 +484,13 @@ fn check_changes<E: Entity>(changes: &[Change]) -> Result<()> {
         let attribute = change.attribute();
         let whole = change.path().is_attribute();
         if meta.key_attributes.contains(&attribute) {
-            return Err(refuse(format!(
-                "`{attribute}` is part of the primary key of `{}`; an update cannot change it",
-                E::ENTITY_TYPE
-            )));
+            return Err(refuse(
+                "UpdateItem",
+                format!(
+                    "`{attribute}` is part of the primary key of `{}`; an update cannot change it",
+                    E::ENTITY_TYPE
+                ),
+            ));
         }
         let kept_in = meta
             .lookup_attributes
@@ -494,16 +505,22 @@ fn check_changes<E: Entity>(changes: &[Change]) -> Result<()> {
         if let Some((_, key)) = kept_in
             && !(whole && matches!(change, Change::Set(..) | Change::Remove(_)))
         {
-            return Err(refuse(format!(
-                "`{attribute}` is rendered into {key} of `{}`; an update can only set it to a value (or remove it, if optional), so the key can be rendered",
-                E::ENTITY_TYPE
-            )));
+            return Err(refuse(
+                "UpdateItem",
+                format!(
+                    "`{attribute}` is rendered into {key} of `{}`; an update can only set it to a value (or remove it, if optional), so the key can be rendered",
+                    E::ENTITY_TYPE
+                ),
+            ));
         }
         if whole && !change.writes_value() && !meta.optional_attributes.contains(&attribute) {
-            return Err(refuse(format!(
-                "`{attribute}` is not optional in `{}`; removing it would make the item unreadable",
-                E::ENTITY_TYPE
-            )));
+            return Err(refuse(
+                "UpdateItem",
+                format!(
+                    "`{attribute}` is not optional in `{}`; removing it would make the item unreadable",
+                    E::ENTITY_TYPE
+                ),
+            ));
         }
         if let (true, Some((_, limit)), Change::Set(_, value) | Change::SetIfNotExists(_, value)) = (
             whole,

@@ -112,7 +112,8 @@ impl<T: Decode, S> Query<T, S> {
         };
         let partition_values = self.partition.clone()?;
         if partition_values.len() != pk_attributes.len() {
-            return Err(crate::Error::InvalidRequest {
+            return Err(crate::Error::Unsupported {
+                operation: "Query",
                 reason: format!(
                     "the partition key has {} attributes ({}), but this partition gives {} values",
                     pk_attributes.len(),
@@ -323,11 +324,12 @@ impl<T: Decode, S> Query<T, S> {
     ///
     /// # Errors
     ///
-    /// Fails with [`Error::InvalidRequest`](crate::Error::InvalidRequest) when the query has a
+    /// Fails with [`Error::Unsupported`](crate::Error::Unsupported) when the query has a
     /// limit; otherwise as [`send`](Query::send), apart from decoding (no items are read).
     pub async fn count(self) -> Result<usize> {
         if let Some(n) = self.limit {
-            return Err(crate::Error::InvalidRequest {
+            return Err(crate::Error::Unsupported {
+                operation: "Query",
                 reason: format!(
                     "count() counts every matching item, but this query stops at {n}: drop limit/first/last, or count the items a page returns"
                 ),

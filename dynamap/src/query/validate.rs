@@ -3,7 +3,7 @@
 //! `first`/`last` do not already set, and a limit of at least 1.
 
 use super::{Decode, Edge, Query};
-use crate::{Error, Result};
+use crate::{Error, Result, Table};
 
 impl<T: Decode, S> Query<T, S> {
     /// Checks what can be checked before sending.
@@ -13,19 +13,22 @@ impl<T: Decode, S> Query<T, S> {
         }
         match &self.sort {
             Some(Err(err)) => return Err(err.clone().into()),
-            Some(Ok(sort)) => sort.check().map_err(|reason| Error::InvalidRequest {
+            Some(Ok(sort)) => sort.check().map_err(|reason| Error::Unsupported {
+                operation: "Query",
                 reason: reason.to_owned(),
             })?,
             None => {}
         }
         if let Some(name) = self.index_name {
             let Some(index) = self.index() else {
-                return Err(Error::InvalidRequest {
-                    reason: format!("the table has no index `{name}`"),
+                return Err(Error::UnknownIndex {
+                    table: <T::Table as Table>::SCHEMA.type_name,
+                    index: name.to_owned(),
                 });
             };
             if self.consistent && !index.local {
-                return Err(Error::InvalidRequest {
+                return Err(Error::Unsupported {
+                    operation: "Query",
                     reason: format!(
                         "consistent reads are not available on global secondary index `{name}`"
                     ),
@@ -37,7 +40,8 @@ impl<T: Decode, S> Query<T, S> {
                 Edge::First => ("first(n)", "the smallest sort keys, smallest first"),
                 Edge::Last => ("last(n)", "the greatest sort keys, greatest first"),
             };
-            return Err(Error::InvalidRequest {
+            return Err(Error::Unsupported {
+                operation: "Query",
                 reason: format!(
                     "{call} reads {meaning}, so it sets the order itself: drop `.descending()` (for the other end, use {})",
                     if edge == Edge::First {
@@ -49,7 +53,8 @@ impl<T: Decode, S> Query<T, S> {
             });
         }
         if self.limit == Some(0) {
-            return Err(Error::InvalidRequest {
+            return Err(Error::InvalidSetting {
+                setting: "limit",
                 reason: "a query limit must be at least 1".to_owned(),
             });
         }

@@ -23,9 +23,11 @@ pub(crate) struct Action {
     pub(crate) version_only: bool,
 }
 
+/// The SDK's refusal to build a transaction action.
 pub(super) fn build_error(err: aws_sdk_dynamodb::error::BuildError) -> Error {
-    Error::InvalidRequest {
-        reason: err.to_string(),
+    Error::RequestBuild {
+        operation: "TransactWriteItems",
+        message: err.to_string(),
     }
 }
 
@@ -145,4 +147,20 @@ pub(crate) fn check_action<E: Entity>(
         write: TransactWriteItem::builder().condition_check(check).build(),
         version_only: false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_action_the_sdk_cannot_build_is_a_request_build_error() {
+        let refused = Put::builder().build().expect_err("no item");
+        let err = build_error(refused);
+        assert!(
+            matches!(&err, Error::RequestBuild { operation: "TransactWriteItems", message } if message.contains("item was not specified")),
+            "{err:?}"
+        );
+        assert!(!err.is_retryable());
+    }
 }

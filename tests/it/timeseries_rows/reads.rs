@@ -173,5 +173,8 @@ async fn entities_with_versions_are_refused() {
         .write(&event(1, 1))
         .await
         .expect_err("cap 0");
-    assert!(matches!(err, Error::InvalidRequest { .. }), "{err:?}");
+    assert!(
+        matches!(err, Error::InvalidSetting { setting: "cap", .. }),
+        "{err:?}"
+    );
 }

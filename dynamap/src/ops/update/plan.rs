@@ -186,8 +186,9 @@ impl<E: Entity> Plan<E> {
             .set_expression_attribute_names(rendered.names)
             .set_expression_attribute_values(rendered.values)
             .build()
-            .map_err(|err| Error::InvalidRequest {
-                reason: err.to_string(),
+            .map_err(|err| Error::RequestBuild {
+                operation: "TransactWriteItems",
+                message: err.to_string(),
             })?;
         Ok(Action {
             entity: E::ENTITY_TYPE,

@@ -79,9 +79,7 @@ impl<'a, T: Table, E> Ingest<'a, T, E> {
             let written = match (&self.written_ms, &now) {
                 (Some(written), _) => Ok(written(event)),
                 (None, Ok(now)) => Ok(*now),
-                (None, Err(err)) => Err(crate::Error::InvalidRequest {
-                    reason: err.to_string(),
-                }),
+                (None, Err(err)) => Err(err.clone()),
             };
             let table = written.and_then(|written| {
                 self.rolling
@@ -119,11 +117,7 @@ where
     pub async fn put_all(self) -> RolledBatchReport {
         let routes = self.route();
         let mut report = RolledBatchReport {
-            refused: routes
-                .refused
-                .into_iter()
-                .map(|(i, e)| (i, e.to_string()))
-                .collect(),
+            refused: routes.refused,
             ..RolledBatchReport::default()
         };
         for (table, positions) in routes.tables.into_values() {
@@ -147,13 +141,13 @@ impl<T: Table, E: EventRow<Table = T> + Sync> Ingest<'_, T, E> {
     /// writes at once. One outcome per event, in the order given; an event whose table could
     /// not be named or created gets that error.
     pub async fn event_rows(self, path: WritePath) -> RolledRowsReport {
-        let mut outcomes: Vec<Option<Result<WriteOutcome>>> =
-            (0..self.events.len()).map(|_| None).collect();
+        // Every position is routed once: refused, to a table that could not be created, or
+        // to a write; sorting by position puts the outcomes in the order given.
+        let mut outcomes: Vec<(usize, Result<WriteOutcome>)> =
+            Vec::with_capacity(self.events.len());
         let mut tables = Vec::new();
         let routes = self.route();
-        for (index, err) in routes.refused {
-            outcomes[index] = Some(Err(err));
-        }
+        outcomes.extend(routes.refused.into_iter().map(|(i, err)| (i, Err(err))));
         let mut writes = Vec::with_capacity(self.events.len());
         for (table, positions) in routes.tables.into_values() {
             match self.rolling.created_db(&table).await {
@@ -165,34 +159,17 @@ impl<T: Table, E: EventRow<Table = T> + Sync> Ingest<'_, T, E> {
                     }));
                     tables.push(table);
                 }
-                Err(err) => {
-                    let message = err.to_string();
-                    for i in positions {
-                        outcomes[i] = Some(Err(crate::Error::InvalidRequest {
-                            reason: format!(
-                                "table {} could not be created: {message}",
-                                table.name()
-                            ),
-                        }));
-                    }
-                }
+                Err(err) => outcomes.extend(positions.into_iter().map(|i| (i, Err(err.clone())))),
             }
         }
         let mut done = stream::iter(writes).buffer_unordered(self.concurrency);
-        while let Some((i, outcome)) = done.next().await {
-            outcomes[i] = Some(outcome);
+        while let Some(outcome) = done.next().await {
+            outcomes.push(outcome);
         }
+        outcomes.sort_unstable_by_key(|(i, _)| *i);
+        debug_assert!(outcomes.iter().enumerate().all(|(n, (i, _))| n == *i));
         RolledRowsReport {
-            outcomes: outcomes
-                .into_iter()
-                .map(|o| {
-                    o.unwrap_or_else(|| {
-                        Err(crate::Error::InvalidRequest {
-                            reason: "event not written".to_owned(),
-                        })
-                    })
-                })
-                .collect(),
+            outcomes: outcomes.into_iter().map(|(_, outcome)| outcome).collect(),
             tables,
         }
     }
@@ -204,9 +181,9 @@ impl<T: Table, E: EventRow<Table = T> + Sync> Ingest<'_, T, E> {
 pub struct RolledBatchReport {
     /// One entry per table written to, in table name order.
     pub tables: Vec<TableBatch>,
-    /// Events no table could be named for (an event or write time out of range), by
-    /// position, with why.
-    pub refused: Vec<(usize, String)>,
+    /// Events no table could be named for (an event or write time out of range, or a system
+    /// clock before 1970: [`Error::Clock`](crate::Error::Clock)), by position, with the error.
+    pub refused: Vec<(usize, crate::Error)>,
 }
 
 /// One table's share of an ingest.

@@ -146,7 +146,7 @@ mod tests {
     async fn passes_errors_on_and_goes_on_with_the_rest() {
         let failing = stream::iter(vec![
             Ok(1),
-            Err(Error::InvalidRequest {
+            Err(Error::Clock {
                 reason: "boom".to_owned(),
             }),
         ]);

@@ -64,10 +64,10 @@ pub fn epoch_millis(t: time::OffsetDateTime) -> i64 {
 pub(crate) fn now_millis() -> Result<i64> {
     let since = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_err(|_| Error::InvalidRequest {
+        .map_err(|_| Error::Clock {
             reason: "the system clock is before 1970".to_owned(),
         })?;
-    i64::try_from(since.as_millis()).map_err(|_| Error::InvalidRequest {
+    i64::try_from(since.as_millis()).map_err(|_| Error::Clock {
         reason: "the system clock is past the year 292 million".to_owned(),
     })
 }

@@ -45,10 +45,11 @@ impl WriteMonth {
     ///
     /// # Errors
     ///
-    /// Fails with [`Error::InvalidRequest`] when `month` is not between 1 and 12.
+    /// Fails with [`Error::InvalidSetting`] when `month` is not between 1 and 12.
     pub fn new(year: i32, month: u8) -> Result<Self> {
         if !(1..=12).contains(&month) {
-            return Err(Error::InvalidRequest {
+            return Err(Error::InvalidSetting {
+                setting: "month",
                 reason: format!("month {month} is not between 1 and 12"),
             });
         }
@@ -65,7 +66,7 @@ impl WriteMonth {
     ///
     /// # Errors
     ///
-    /// Fails with [`Error::InvalidRequest`] when the system clock is before 1970.
+    /// Fails with [`Error::Clock`] when the system clock is before 1970.
     pub fn now() -> Result<Self> {
         super::now_millis().map(Self::of_millis)
     }
@@ -187,8 +188,19 @@ mod tests {
 
     #[test]
     fn rejects_months_out_of_range() {
-        assert!(WriteMonth::new(2017, 0).is_err());
-        assert!(WriteMonth::new(2017, 13).is_err());
+        for month in [0, 13] {
+            let err = WriteMonth::new(2017, month).expect_err("out of range");
+            assert!(
+                matches!(
+                    err,
+                    Error::InvalidSetting {
+                        setting: "month",
+                        ..
+                    }
+                ),
+                "{err:?}"
+            );
+        }
     }
 
     #[cfg(feature = "time")]

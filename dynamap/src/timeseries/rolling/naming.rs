@@ -76,10 +76,11 @@ impl TableNaming {
     ///
     /// # Errors
     ///
-    /// Fails with [`Error::InvalidRequest`] when `months` is not 1, 2, 3, 4, 6 or 12.
+    /// Fails with [`Error::InvalidSetting`] when `months` is not 1, 2, 3, 4, 6 or 12.
     pub fn with_write_months(mut self, months: u8) -> Result<Self> {
         if months == 0 || 12 % months != 0 {
-            return Err(Error::InvalidRequest {
+            return Err(Error::InvalidSetting {
+                setting: "write_months",
                 reason: format!(
                     "write groups of {months} months do not divide a year: use 1, 2, 3, 4, 6 or 12"
                 ),
@@ -104,12 +105,12 @@ impl TableNaming {
     ///
     /// # Errors
     ///
-    /// Fails with [`Error::InvalidRequest`] when the event's period would start before the Unix
-    /// epoch or `written_ms` is negative.
+    /// Fails with [`Error::Clock`] when the event's period would start before the Unix epoch
+    /// or `written_ms` is negative.
     pub fn table_for(&self, event_ms: i64, written_ms: i64) -> Result<RolledTable> {
         let period = self.periods.period_of(event_ms)?;
         if written_ms < 0 {
-            return Err(Error::InvalidRequest {
+            return Err(Error::Clock {
                 reason: format!("write time {written_ms} ms is before the unix epoch"),
             });
         }
@@ -300,8 +301,23 @@ mod tests {
         let quarters = naming("q_").with_write_months(3)?;
         let table = quarters.table_for(MONDAY, 1_496_275_200_000)?; // written 2017-06-01
         assert_eq!(table.written(), WriteMonth::new(2017, 4)?);
-        assert!(naming("q_").with_write_months(5).is_err());
-        assert!(naming("q_").with_write_months(0).is_err());
+        for months in [0, 5] {
+            let err = naming("q_")
+                .with_write_months(months)
+                .expect_err("not a divisor");
+            assert!(
+                matches!(
+                    err,
+                    Error::InvalidSetting {
+                        setting: "write_months",
+                        ..
+                    }
+                ),
+                "{err:?}"
+            );
+        }
+        let err = quarters.table_for(MONDAY, -1).expect_err("before 1970");
+        assert!(matches!(err, Error::Clock { .. }), "{err:?}");
         Ok(())
     }
 

@@ -67,10 +67,11 @@ impl Periods {
     ///
     /// # Errors
     ///
-    /// Fails with [`Error::InvalidRequest`] when `length` is not a whole number of milliseconds, at
-    /// least one.
+    /// Fails with [`Error::InvalidSetting`] when `length` is not a whole number of milliseconds,
+    /// at least one.
     pub fn new(length: Duration) -> Result<Self> {
-        let invalid = || Error::InvalidRequest {
+        let invalid = || Error::InvalidSetting {
+            setting: "length",
             reason: format!(
                 "a period must be a whole number of milliseconds, from 1 ms up, not {length:?}"
             ),
@@ -109,8 +110,8 @@ impl Periods {
     ///
     /// # Errors
     ///
-    /// Fails with [`Error::InvalidRequest`] when the period would start before the Unix epoch (or
-    /// end past `i64::MAX` ms).
+    /// Fails with [`Error::Clock`] when the period would start before the Unix epoch (or end
+    /// past `i64::MAX` ms).
     pub fn period_of(self, event_ms: i64) -> Result<Period> {
         let offset = i128::from(event_ms) - i128::from(self.origin_ms);
         let length = i128::from(self.length_ms);
@@ -118,7 +119,7 @@ impl Periods {
         let end = start + length - 1;
         match (i64::try_from(start), i64::try_from(end)) {
             (Ok(start_ms), Ok(end_ms)) if start_ms >= 0 => Ok(Period { start_ms, end_ms }),
-            _ => Err(Error::InvalidRequest {
+            _ => Err(Error::Clock {
                 reason: format!(
                     "event time {event_ms} ms falls in a period from {start} ms to {end} ms, \
                      outside the non-negative times table names can hold"
@@ -211,14 +212,27 @@ mod tests {
 
     #[test]
     fn refuses_bad_lengths_and_times() {
-        assert!(Periods::new(Duration::ZERO).is_err());
-        assert!(Periods::new(Duration::from_micros(1_500)).is_err());
-        assert!(Periods::new(Duration::MAX).is_err());
+        for length in [Duration::ZERO, Duration::from_micros(1_500), Duration::MAX] {
+            let err = Periods::new(length).expect_err("not a whole number of ms");
+            assert!(
+                matches!(
+                    err,
+                    Error::InvalidSetting {
+                        setting: "length",
+                        ..
+                    }
+                ),
+                "{err:?}"
+            );
+        }
         // Thursday 1970-01-01 belongs to the week starting Sunday 1969-12-28.
-        assert!(Periods::weekly().period_of(0).is_err());
         assert!(Periods::weekly().period_of(SUNDAY_ORIGIN_MS).is_ok());
-        assert!(Periods::weekly().period_of(i64::MAX).is_err());
-        assert!(Periods::weekly().period_of(i64::MIN).is_err());
+        for event_ms in [0, i64::MAX, i64::MIN] {
+            let err = Periods::weekly()
+                .period_of(event_ms)
+                .expect_err("out of range");
+            assert!(matches!(err, Error::Clock { .. }), "{err:?}");
+        }
     }
 
     #[test]

@@ -113,7 +113,7 @@ impl<T: Table> RollingTables<T> {
     ///
     /// # Errors
     ///
-    /// Fails with [`Error::InvalidRequest`] when the times have no table (see
+    /// Fails with [`Error::Clock`] when the times have no table (see
     /// [`TableNaming::table_for`]), and as [`Db::create_table`] does when the table must be
     /// created.
     pub fn db_for(
@@ -149,8 +149,8 @@ impl<T: Table> RollingTables<T> {
     ///
     /// # Errors
     ///
-    /// As [`db_for`](Self::db_for), and with [`Error::InvalidRequest`] when the system clock is
-    /// before 1970.
+    /// As [`db_for`](Self::db_for), and with [`Error::Clock`] when the system clock is before
+    /// 1970.
     pub fn db_for_now(&self, event_ms: i64) -> impl Future<Output = Result<Db>> + Send + use<T> {
         let this = self.clone();
         async move { this.db_for(event_ms, super::now_millis()?).await }

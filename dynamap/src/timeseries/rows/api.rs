@@ -100,7 +100,7 @@ impl<E: EventRow> EventRows<E> {
     }
 
     /// How many events a row created from now on holds (rows already stored keep theirs).
-    /// A cap of 0 makes writes fail with [`Error::InvalidRequest`].
+    /// A cap of 0 makes writes fail with [`Error::InvalidSetting`].
     pub fn cap(mut self, cap: usize) -> Self {
         self.cap = cap;
         self
@@ -124,7 +124,8 @@ impl<E: EventRow> EventRows<E> {
     fn check(&self) -> Result<()> {
         check_supported::<E>()?;
         if self.cap == 0 {
-            return Err(Error::InvalidRequest {
+            return Err(Error::InvalidSetting {
+                setting: "cap",
                 reason: "an event row cap must be at least 1".to_owned(),
             });
         }
@@ -140,7 +141,7 @@ impl<E: EventRow> EventRows<E> {
     /// # Errors
     ///
     /// Fails before sending with [`Error::EventRowUnsupported`] for an entity rows cannot hold,
-    /// [`Error::InvalidRequest`] for a cap of 0, an encoding or [`Error::ItemTooLarge`] error; then
+    /// [`Error::InvalidSetting`] for a cap of 0, an encoding or [`Error::ItemTooLarge`] error; then
     /// with [`Error::EventRowsFull`], [`Error::Contention`] when concurrent writers keep winning,
     /// or [`Error::Service`] when DynamoDB refuses the request or cannot be reached.
     pub fn write(&self, event: &E) -> impl Future<Output = Result<WriteOutcome>> + Send + use<E> {
@@ -254,7 +255,8 @@ impl<E: EventRow> EventRows<E> {
     ) -> Result<Option<RowQuery>> {
         check_supported::<E>()?;
         if let Some(index) = partition.index() {
-            return Err(Error::InvalidRequest {
+            return Err(Error::Unsupported {
+                operation: "EventRows",
                 reason: format!("event rows are read from the table, not from index `{index}`"),
             });
         }
@@ -284,7 +286,8 @@ impl<E: EventRow> EventRows<E> {
 
 /// Event rows live in the table, whose keys are rendered templates.
 fn template_keys_only() -> Error {
-    Error::InvalidRequest {
+    Error::Unsupported {
+        operation: "EventRows",
         reason: "event rows are keyed by templates, not by attribute keys".to_owned(),
     }
 }

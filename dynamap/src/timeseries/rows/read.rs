@@ -38,7 +38,8 @@ impl RowQuery {
     ) -> Result<(Vec<Item>, Option<Item>)> {
         let schema = <E::Table as Table>::SCHEMA;
         let Some(sk) = schema.sk else {
-            return Err(Error::InvalidRequest {
+            return Err(Error::Unsupported {
+                operation: "EventRows",
                 reason: "event rows need a table with a sort key".to_owned(),
             });
         };
