@@ -254,7 +254,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // so reading the partition newest first returns the details, then the readings.
     let page = db
         .query(Sensor::partition("carbon-monoxide-sensor-2"))
-        .mixed::<SensorItem>()
+        .decode_as::<SensorItem>()
         .descending()
         .limit(11)
         .send()

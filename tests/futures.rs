@@ -110,7 +110,7 @@ fn reads_of_many_items_are_send_and_static() {
     spawnable_future(db.scan::<Repo>().count());
     spawnable_stream(db.scan::<Repo>().segments(4).limit(10).stream());
     spawnable(db.batch_get([Repo::key("a"), Repo::key("b")]));
-    spawnable(db.batch_get_as::<Any>().key(Repo::key("a")));
+    spawnable(db.batch_get([Repo::key("a")]).decode_as::<Any>());
     let mut reads = db.transact_get();
     let _slot = reads.get(Repo::key("a"));
     spawnable_future(reads.send());

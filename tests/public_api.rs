@@ -420,7 +420,7 @@ fn bounds(bounds: &Value) -> String {
 }
 
 fn resolved_path(path: &Value) -> String {
-    let name = path["path"].as_str().unwrap_or("_");
+    let name = path["path"].as_str().unwrap_or("");
     let args = &path["args"];
     if let Some(angle) = args.get("angle_bracketed") {
         let mut parts: Vec<String> = angle["args"]
@@ -525,9 +525,12 @@ fn ty(ty: &Value) -> String {
         "qualified_path" => {
             let name = body["name"].as_str().unwrap_or("_");
             let self_type = self::ty(&body["self_type"]);
-            match body["trait"].is_null() {
-                true => format!("{self_type}::{name}"),
-                false => format!("<{self_type} as {}>::{name}", resolved_path(&body["trait"])),
+            // `T::Table` is written without its trait, which rustdoc gives without a path.
+            let trait_path = resolved_path(&body["trait"]);
+            if body["trait"].is_null() || trait_path.is_empty() {
+                format!("{self_type}::{name}")
+            } else {
+                format!("<{self_type} as {trait_path}>::{name}")
             }
         }
         "function_pointer" => {

@@ -21,7 +21,7 @@ use crate::{Entity, Result};
 /// // Fail instead of skipping items of entity types `SensorItem` does not list.
 /// let items = db
 ///     .query(Sensor::partition("S1"))
-///     .mixed::<SensorItem>()
+///     .decode_as::<SensorItem>()
 ///     .on_unknown(UnknownEntity::Error)
 ///     .all()
 ///     .await?;

@@ -28,6 +28,7 @@ pub enum TargetSeal {}
 #[derive(Debug)]
 pub enum EventTimeSeal {}
 /// Marks `StreamRecord` (feature `streams`).
+#[cfg(feature = "streams")]
 #[derive(Debug)]
 pub enum StreamRecordSeal {}
 /// Marks [`Versioned`](crate::Versioned).
@@ -36,3 +37,9 @@ pub enum VersionedSeal {}
 /// Marks [`AsEntity`](crate::AsEntity).
 #[derive(Debug)]
 pub enum AsEntitySeal {}
+/// Marks [`TransactPut`](crate::transact::TransactPut).
+#[derive(Debug)]
+pub enum TransactPutSeal {}
+/// Marks [`TransactDelete`](crate::transact::TransactDelete).
+#[derive(Debug)]
+pub enum TransactDeleteSeal {}

@@ -157,7 +157,7 @@ async fn a_single_entity_cursor_does_not_resume_a_mixed_query() {
         .expect("more");
     let err = db
         .query(Reading::partition("S1"))
-        .mixed::<SensorItem>()
+        .decode_as::<SensorItem>()
         .after(cursor)
         .send()
         .await

@@ -88,7 +88,7 @@ async fn items_of_an_older_struct_read_through_the_newer_one() {
     );
     let mixed = db
         .query(Customer::partition("c1"))
-        .mixed::<Row>()
+        .decode_as::<Row>()
         .on_unknown(UnknownEntity::Error)
         .all()
         .await

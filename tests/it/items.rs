@@ -145,6 +145,51 @@ async fn delete_removes_the_item() {
 }
 
 #[tokio::test]
+async fn a_conditional_delete_deletes_only_a_matching_item() {
+    let db = fresh_db::<App>("delete_condition").await;
+    db.put(&sensor("S1")).await.expect("put");
+    let city = sensor("S1").city;
+    let err = db
+        .delete(Sensor::key("S1"))
+        .condition(Sensor::CITY.ne(city.as_str()))
+        .await
+        .expect_err("the condition does not hold");
+    assert!(err.is_conditional_check_failed(), "{err}");
+    assert!(
+        db.get(Sensor::key("S1"))
+            .consistent()
+            .await
+            .expect("get")
+            .is_some()
+    );
+
+    db.delete(Sensor::key("S1"))
+        .if_exists()
+        .condition(Sensor::CITY.eq(city.as_str()))
+        .await
+        .expect("the condition holds");
+    assert_eq!(
+        db.get(Sensor::key("S1")).consistent().await.expect("get"),
+        None
+    );
+
+    // In a transaction, the same builders: a put conditioned and a create.
+    db.transaction()
+        .put(db.create(&sensor("S1")))
+        .put(db.put(&sensor("S2")).condition(Sensor::CITY.not_exists()))
+        .send()
+        .await
+        .expect("created");
+    let err = db
+        .transaction()
+        .put(db.put(&sensor("S2")).condition(Sensor::CITY.not_exists()))
+        .send()
+        .await
+        .expect_err("S2 has a city now");
+    assert!(err.is_conditional_check_failed(), "{err}");
+}
+
+#[tokio::test]
 async fn decoding_names_the_missing_attribute() {
     let db = fresh_db::<App>("missing_attr").await;
     db.client()

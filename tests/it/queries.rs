@@ -380,7 +380,7 @@ async fn a_sensor_and_its_latest_readings_come_back_from_one_query() {
     // SENSORINFO sorts after READ#..., so newest first gives the sensor, then its readings.
     let page = db
         .query(Sensor::partition("S1"))
-        .mixed::<SensorItem>()
+        .decode_as::<SensorItem>()
         .descending()
         .limit(11)
         .send()
@@ -433,14 +433,14 @@ async fn unknown_entity_types_are_skipped_or_rejected_as_asked() {
         .expect("raw put");
     let skipped = db
         .query(Sensor::partition("S1"))
-        .mixed::<SensorItem>()
+        .decode_as::<SensorItem>()
         .all()
         .await
         .expect("skip");
     assert_eq!(skipped, [SensorItem::Sensor(sensor("S1"))]);
     let err = db
         .query(Sensor::partition("S1"))
-        .mixed::<SensorItem>()
+        .decode_as::<SensorItem>()
         .on_unknown(UnknownEntity::Error)
         .all()
         .await

@@ -71,7 +71,44 @@ async fn parallel_segments_read_every_item_once() {
         .all()
         .await
         .expect_err("no segments");
-    assert!(matches!(err, Error::InvalidRequest { .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            Error::InvalidSetting {
+                setting: "segments",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+
+    let err = db
+        .scan::<Score>()
+        .index("NoSuchIndex")
+        .all()
+        .await
+        .expect_err("unknown index");
+    assert!(
+        matches!(&err, Error::UnknownIndex { table: "App", index, .. } if index == "NoSuchIndex"),
+        "{err:?}"
+    );
+    let err = db
+        .scan::<Score>()
+        .index("GSI1")
+        .consistent()
+        .count()
+        .await
+        .expect_err("consistent global index");
+    assert!(
+        matches!(
+            err,
+            Error::Unsupported {
+                operation: "Scan",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]
@@ -151,5 +188,160 @@ async fn a_stream_a_limit_and_a_concurrency_cap_read_what_all_reads() {
         .try_collect::<Vec<Score>>()
         .await
         .expect_err("no segments");
-    assert!(matches!(err, Error::InvalidRequest { .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            Error::InvalidSetting {
+                setting: "segments",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+/// Pages a scan with `send` and `after` to its end, checking that every page with a cursor
+/// is followed by a non-empty one: a cursor means more matches follow.
+async fn pages(scan: impl Fn() -> dynamap::query::Scan<Score>) -> Vec<Vec<i64>> {
+    let mut pages = Vec::new();
+    let mut cursor = None;
+    loop {
+        let mut request = scan();
+        if let Some(after) = cursor.take() {
+            request = request.after(after);
+        }
+        let page = request.send().await.expect("page");
+        let scores: Vec<i64> = page.items.iter().map(|s| s.score).collect();
+        if !pages.is_empty() {
+            assert!(!scores.is_empty(), "a cursor led to an empty page");
+        }
+        pages.push(scores);
+        match page.cursor {
+            Some(next) => cursor = Some(next),
+            None => return pages,
+        }
+    }
+}
+
+#[tokio::test]
+async fn pages_with_cursors_read_every_match_once_and_end_without_a_cursor() {
+    let db = scores("scan_pages", 60, 7).await;
+    for segments in [1, 3] {
+        for limit in [1, 7, 10, 59, 60, 100] {
+            let pages = pages(|| db.scan::<Score>().segments(segments).limit(limit)).await;
+            let mut all: Vec<i64> = pages.iter().flatten().copied().collect();
+            assert!(pages.iter().all(|p| p.len() <= limit), "{segments}/{limit}");
+            assert_eq!(
+                pages.len(),
+                60usize.div_ceil(limit),
+                "{segments}/{limit}: pages"
+            );
+            all.sort_unstable();
+            assert_eq!(
+                all,
+                (0..60).collect::<Vec<_>>(),
+                "{segments}/{limit}: each once"
+            );
+        }
+        // A filter keeping 10 items: a page of 10 is the whole result, with no cursor.
+        let high = || {
+            db.scan::<Score>()
+                .segments(segments)
+                .filter(Score::SCORE.ge(50i64))
+        };
+        let pages_of_ten = pages(|| high().limit(10)).await;
+        assert_eq!(pages_of_ten.len(), 1, "{segments}: one page, no cursor");
+        assert_eq!(pages_of_ten[0].len(), 10);
+        let pages_of_five = pages(|| high().limit(5)).await;
+        assert_eq!(
+            pages_of_five.iter().map(Vec::len).collect::<Vec<_>>(),
+            [5, 5]
+        );
+        // Without a limit, pages are whole responses, and the last has no cursor either.
+        let unlimited: usize = pages(|| db.scan::<Score>().segments(segments))
+            .await
+            .iter()
+            .map(Vec::len)
+            .sum();
+        assert_eq!(unlimited, 60);
+    }
+}
+
+#[tokio::test]
+async fn a_scan_cursor_resumes_only_the_scan_that_made_it() {
+    let db = scores("scan_cursor_binding", 20, 3).await;
+    let page = db
+        .scan::<Score>()
+        .segments(2)
+        .limit(5)
+        .send()
+        .await
+        .expect("page");
+    let cursor = page.cursor.expect("more follow");
+
+    let other_filter = db
+        .scan::<Score>()
+        .segments(2)
+        .filter(Score::SCORE.ge(3i64))
+        .after(cursor.clone())
+        .send()
+        .await
+        .expect_err("another filter");
+    assert!(
+        matches!(other_filter, Error::InvalidCursor { .. }),
+        "{other_filter:?}"
+    );
+    let other_split = db
+        .scan::<Score>()
+        .segments(3)
+        .after(cursor.clone())
+        .send()
+        .await
+        .expect_err("another number of segments");
+    assert!(
+        matches!(other_split, Error::InvalidCursor { .. }),
+        "{other_split:?}"
+    );
+    let other_entity = db
+        .scan::<Sensor>()
+        .segments(2)
+        .after(cursor.clone())
+        .send()
+        .await
+        .expect_err("another entity");
+    assert!(
+        matches!(other_entity, Error::InvalidCursor { .. }),
+        "{other_entity:?}"
+    );
+
+    let query_cursor = db
+        .query(Score::partition("g0"))
+        .limit(2)
+        .send()
+        .await
+        .expect("query page")
+        .cursor
+        .expect("more follow");
+    let from_a_query = db
+        .scan::<Score>()
+        .segments(2)
+        .after(query_cursor)
+        .send()
+        .await
+        .expect_err("a query's cursor");
+    assert!(
+        matches!(from_a_query, Error::InvalidCursor { .. }),
+        "{from_a_query:?}"
+    );
+
+    let resumed = db
+        .scan::<Score>()
+        .segments(2)
+        .limit(100)
+        .after(cursor)
+        .send()
+        .await
+        .expect("the same scan resumes");
+    assert_eq!(resumed.items.len(), 15);
+    assert!(resumed.cursor.is_none());
 }

@@ -37,7 +37,7 @@ async fn items_of_several_entities_come_back_typed_and_absent_ones_as_none() {
     assert_eq!(results.found_count(), 3);
     // Through an entity enum, by the item's entity type.
     assert_eq!(
-        results.get_as::<_, SensorItem>(r1).expect("decoded"),
+        results.decode_as::<_, SensorItem>(r1).expect("decoded"),
         Some(SensorItem::Reading(reading("S1", 0.5)))
     );
 }
@@ -93,7 +93,11 @@ async fn a_slot_is_only_good_for_its_own_results() {
     let _ = second.get(Sensor::key("S1"));
     let second = second.send().await.expect("read");
     match second.get(slot) {
-        Err(Error::InvalidRequest { reason, .. }) => {
+        Err(Error::Unsupported {
+            operation: "TransactGetItems",
+            reason,
+            ..
+        }) => {
             assert!(reason.contains("another read transaction"), "{reason}")
         }
         other => panic!("expected a refusal, got {other:?}"),

@@ -86,10 +86,27 @@ async fn transaction_puts_and_deletes_keep_lookups_in_sync() {
     assert_eq!(reasons[0].index, 0, "{reasons:?}");
     assert_eq!(lookup_items(&db).await, [at("14", "P1"), at("20", "P2")]);
 
-    // delete and delete_if remove the owner and its lookups together: no orphans.
+    // A conditional delete whose condition fails cancels the transaction and leaves the
+    // owner and its lookup in place.
+    let refused = db
+        .transaction()
+        .delete(
+            db.delete(PlacedSensor::key("P2"))
+                .condition(PlacedSensor::ROOM.eq("99")),
+        )
+        .send()
+        .await
+        .expect_err("the condition does not hold");
+    assert!(refused.is_conditional_check_failed(), "{refused:?}");
+    assert_eq!(lookup_items(&db).await, [at("14", "P1"), at("20", "P2")]);
+
+    // Deletes, plain and conditional, remove the owner and its lookups together: no orphans.
     db.transaction()
         .delete(PlacedSensor::key("P1"))
-        .delete_if(PlacedSensor::key("P2"), PlacedSensor::ROOM.eq("20"))
+        .delete(
+            db.delete(PlacedSensor::key("P2"))
+                .condition(PlacedSensor::ROOM.eq("20")),
+        )
         .send()
         .await
         .expect("delete both");

@@ -312,7 +312,18 @@ async fn a_location_item_follows_its_sensor() {
     assert!(err.is_conditional_check_failed(), "{err:?}");
     assert_eq!(lookups(&db, "PlacedSensor.location").await, expected("14"));
 
-    db.delete(PlacedSensor::key("S1")).await.expect("delete");
+    let err = db
+        .delete(PlacedSensor::key("S1"))
+        .condition(PlacedSensor::ROOM.eq("99"))
+        .await
+        .expect_err("the condition does not hold");
+    assert!(err.is_conditional_check_failed(), "{err:?}");
+    assert_eq!(lookups(&db, "PlacedSensor.location").await, expected("14"));
+
+    db.delete(PlacedSensor::key("S1"))
+        .condition(PlacedSensor::ROOM.eq("14"))
+        .await
+        .expect("delete");
     assert!(
         lookups(&db, "PlacedSensor.location").await.is_empty(),
         "the lookup went with its sensor"

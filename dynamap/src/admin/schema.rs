@@ -7,7 +7,6 @@ use aws_sdk_dynamodb::types::{
     ScalarAttributeType,
 };
 
-use crate::error::ServiceError;
 use crate::table::{IndexSchema, Projection, ScalarType, TableSchema};
 use crate::{Error, Result};
 
@@ -117,9 +116,8 @@ pub(super) fn build_error(
     operation: &'static str,
     err: aws_sdk_dynamodb::error::BuildError,
 ) -> Error {
-    Error::Service(ServiceError::other(
+    Error::RequestBuild {
         operation,
-        err.to_string(),
-        Some(std::sync::Arc::new(err)),
-    ))
+        message: err.to_string(),
+    }
 }

@@ -17,7 +17,7 @@ use crate::{Db, Entity, Error, Result};
 
 /// A pending read of many items, sent when awaited: of one entity type (made by
 /// [`Db::batch_get`]), or of several, decoded into an enum deriving `EntityEnum` by each
-/// item's entity type (made by [`Db::batch_get_as`]). `T` is what items decode into.
+/// item's entity type (made by [`Db::batch_get`], into another type with [`decode_as`](BatchGet::decode_as)). `T` is what items decode into.
 ///
 /// Keys are sent 100 to a `BatchGetItem` call, up to
 /// [`concurrency`](Self::concurrency) calls at once; `UnprocessedKeys` (throttling, or
@@ -61,13 +61,25 @@ clone_builder!(BatchGet<T> { db, keys, consistent, include_expired, settings, ta
 impl Db {
     /// Reads the items `keys` name, all of entity `E`; see [`BatchGet`].
     pub fn batch_get<E: Entity>(&self, keys: impl IntoIterator<Item = Key<E>>) -> BatchGet<E> {
-        self.batch_get_as::<E>().keys(keys)
+        BatchGet {
+            db: self.clone(),
+            keys: Vec::new(),
+            consistent: false,
+            include_expired: self.includes_expired(),
+            settings: Settings::default(),
+            target: PhantomData,
+        }
+        .keys(keys)
     }
+}
 
-    /// Reads items of several entity types, decoded into `U`, an enum deriving
-    /// `EntityEnum`: keys of any variant's entity are added with [`key`](BatchGet::key) and
-    /// [`keys`](BatchGet::keys), and the report has one entry per key in the order they were
-    /// added. See [`BatchGet`].
+impl<T: Decode> BatchGet<T> {
+    /// Decodes the items into `U` instead, an enum deriving `EntityEnum`, by each item's
+    /// entity type: keys of any of its entities can then be added with
+    /// [`key`](BatchGet::key) and [`keys`](BatchGet::keys), and the report has one entry per
+    /// key in the order they were added. The same spelling decodes a query
+    /// ([`Query::decode_as`](crate::query::Query::decode_as)), a get and a read transaction's
+    /// slot into another type.
     ///
     /// ```no_run
     /// # use dynamap::{Entity, EntityEnum, Table};
@@ -81,8 +93,8 @@ impl Db {
     ///
     /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
     /// let report = db
-    ///     .batch_get_as::<Item>()
-    ///     .key(User::key("alice"))
+    ///     .batch_get([User::key("alice")])
+    ///     .decode_as::<Item>()
     ///     .keys(["dynamap", "serde"].map(|name| Repo::key("alice", name)))
     ///     .await?;
     /// for item in report.into_found() {
@@ -93,19 +105,17 @@ impl Db {
     /// }
     /// # Ok(()) }
     /// ```
-    pub fn batch_get_as<U: Decode>(&self) -> BatchGet<U> {
+    pub fn decode_as<U: Decode<Table = T::Table>>(self) -> BatchGet<U> {
         BatchGet {
-            db: self.clone(),
-            keys: Vec::new(),
-            consistent: false,
-            include_expired: self.includes_expired(),
-            settings: Settings::default(),
+            db: self.db,
+            keys: self.keys,
+            consistent: self.consistent,
+            include_expired: self.include_expired,
+            settings: self.settings,
             target: PhantomData,
         }
     }
-}
 
-impl<T: Decode> BatchGet<T> {
     /// Adds the item `key` names; its entry in the report comes after those added before.
     ///
     /// ```no_run
@@ -114,7 +124,7 @@ impl<T: Decode> BatchGet<T> {
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
     /// # struct Sensor { id: String }
     /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
-    /// let report = db.batch_get_as::<Sensor>().key(Sensor::key("S1")).key(Sensor::key("S2")).await?;
+    /// let report = db.batch_get([Sensor::key("S1")]).key(Sensor::key("S2")).await?;
     /// # Ok(()) }
     /// ```
     pub fn key<E: Entity<Table = T::Table>>(mut self, key: Key<E>) -> Self {
@@ -131,7 +141,7 @@ impl<T: Decode> BatchGet<T> {
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
     /// # struct Sensor { id: String }
     /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
-    /// let report = db.batch_get_as::<Sensor>().keys(["S1", "S2"].map(Sensor::key)).await?;
+    /// let report = db.batch_get([Sensor::key("S1")]).keys(["S2", "S3"].map(Sensor::key)).await?;
     /// # Ok(()) }
     /// ```
     pub fn keys<E: Entity<Table = T::Table>>(self, keys: impl IntoIterator<Item = Key<E>>) -> Self {
@@ -178,7 +188,7 @@ impl<T: Decode> BatchGet<T> {
     ///
     /// # Errors
     ///
-    /// Fails as a whole only with [`Error::InvalidRequest`] when the client has no async sleep for
+    /// Fails as a whole only with [`Error::InvalidSetting`] when the client has no async sleep for
     /// retries. Keys that do not render, calls that fail, keys left unprocessed
     /// ([`Error::Unprocessed`]) and items that do not decode are reported in
     /// [`failed`](BatchGetReport::failed) instead.

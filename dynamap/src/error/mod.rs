@@ -229,15 +229,6 @@ pub enum Error {
         reason: String,
     },
 
-    /// A request asks for something DynamoDB does not offer, such as a consistent read on
-    /// a global secondary index. Found before sending.
-    #[error("invalid request: {reason}")]
-    #[non_exhaustive]
-    InvalidRequest {
-        /// What is wrong.
-        reason: String,
-    },
-
     /// A query, scan or table option names an index the table's layout does not declare.
     /// Found before sending.
     #[error("table `{table}` has no index `{index}`")]
@@ -468,7 +459,6 @@ impl Error {
             Error::VersionConflict { .. } | Error::Contention { .. } => ErrorKind::Conflict,
             Error::TransactionCanceled { reasons } => canceled_kind(reasons),
             Error::InvalidExpression { .. }
-            | Error::InvalidRequest { .. }
             | Error::UnknownIndex { .. }
             | Error::InvalidSetting { .. }
             | Error::Unsupported { .. }

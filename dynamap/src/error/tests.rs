@@ -209,11 +209,6 @@ fn cases() -> Vec<(Error, ErrorKind, bool)> {
             false,
         ),
         (
-            Error::InvalidRequest { reason: reason() },
-            InvalidRequest,
-            false,
-        ),
-        (
             Error::UnknownIndex {
                 table: "App",
                 index: "GSI9".to_owned(),
@@ -389,7 +384,6 @@ fn variant_has_a_case(error: &Error) {
         | Error::DuplicateTransactionItem { .. }
         | Error::TransactionCanceled { .. }
         | Error::InvalidExpression { .. }
-        | Error::InvalidRequest { .. }
         | Error::UnknownIndex { .. }
         | Error::InvalidSetting { .. }
         | Error::Unsupported { .. }
@@ -419,7 +413,7 @@ fn every_variant_has_its_kind_and_retryability() {
             std::mem::discriminant(error)
         })
         .collect();
-    assert_eq!(variants.len(), 34, "a variant without a case");
+    assert_eq!(variants.len(), 33, "a variant without a case");
     for (error, kind, retryable) in &cases {
         assert_eq!(error.kind(), *kind, "kind of {error:?}");
         assert_eq!(

@@ -7,10 +7,10 @@ use aws_sdk_dynamodb::operation::delete_item::DeleteItemOutput;
 use tracing::Instrument;
 
 use crate::clone_builder::clone_builder;
+use crate::expr::{Condition, Placeholders};
 use crate::key::Key;
 use crate::span::call_span;
-use crate::table::Table;
-use crate::write::{conditional_answer, key_item};
+use crate::write::{conditional_answer, delete_condition, finish, key_item};
 use crate::{Db, Entity, Error, Result};
 
 /// A pending DeleteItem, sent when awaited. Made by [`Db::delete`].
@@ -32,9 +32,10 @@ pub struct Delete<E> {
     db: Db,
     key: Key<E>,
     must_exist: bool,
+    condition: Option<Condition<E>>,
 }
 
-clone_builder!(Delete<E> { db, key, must_exist });
+clone_builder!(Delete<E> { db, key, must_exist, condition });
 
 impl<E: Entity> std::fmt::Debug for Delete<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -42,6 +43,7 @@ impl<E: Entity> std::fmt::Debug for Delete<E> {
             .field("table", &self.db.table_name())
             .field("key", &self.key)
             .field("must_exist", &self.must_exist)
+            .field("condition", &self.condition)
             .finish()
     }
 }
@@ -64,6 +66,7 @@ impl Db {
             db: self.clone(),
             key,
             must_exist: false,
+            condition: None,
         }
     }
 }
@@ -75,31 +78,68 @@ impl<E: Entity> Delete<E> {
         self
     }
 
+    /// Deletes only if the stored item matches `condition`; otherwise the error answers
+    /// [`is_conditional_check_failed`](crate::Error::is_conditional_check_failed). A missing
+    /// item matches a condition only as DynamoDB evaluates it (`not_exists()` holds, a
+    /// comparison does not).
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+    /// # struct Account { id: String, balance: i64 }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// db.delete(Account::key("bob")).condition(Account::BALANCE.eq(0i64)).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn condition(mut self, condition: Condition<E>) -> Self {
+        self.condition = Some(match self.condition.take() {
+            Some(existing) => existing.and(condition),
+            None => condition,
+        });
+        self
+    }
+
+    /// What a transaction takes of the delete: the key, whether the item must exist, and
+    /// the condition.
+    pub(crate) fn into_parts(self) -> (Key<E>, bool, Option<Condition<E>>) {
+        (self.key, self.must_exist, self.condition)
+    }
+
     /// Sends the request. For an entity with lookup items, deletes them with it in one
     /// transaction.
     ///
     /// # Errors
     ///
-    /// Fails with [`Error::Key`] when the key does not render, [`Error::ConditionalCheckFailed`]
-    /// when [`if_exists`](Delete::if_exists) finds no item, and [`Error::Service`] when DynamoDB
+    /// Fails with [`Error::Key`] when the key does not render, [`Error::InvalidExpression`] when
+    /// the condition does not render, [`Error::ConditionalCheckFailed`] when
+    /// [`if_exists`](Delete::if_exists) finds no item or the condition does not hold, and [`Error::Service`] when DynamoDB
     /// refuses the request or cannot be reached.
     pub async fn send(self) -> Result<()> {
         let key = key_item(self.key)?;
         if !E::WRITE.lookups.is_empty() {
-            return super::sync::delete_with_lookups::<E>(&self.db, key, self.must_exist).await;
+            let condition = self.condition.as_ref();
+            return super::sync::delete_with_lookups::<E>(
+                &self.db,
+                key,
+                self.must_exist,
+                condition,
+            )
+            .await;
         }
-        let mut request = self
+        let mut p = Placeholders::default();
+        let parts = delete_condition(self.must_exist, self.condition.as_ref(), &mut p)?;
+        let condition = finish(parts, p);
+        let request = self
             .db
             .client()
             .delete_item()
             .table_name(self.db.table_name())
             .set_key(Some(key))
+            .set_condition_expression(condition.expression)
+            .set_expression_attribute_names(condition.names)
+            .set_expression_attribute_values(condition.values)
             .set_return_consumed_capacity(crate::span::capacity_wanted());
-        if self.must_exist {
-            request = request
-                .condition_expression("attribute_exists(#pk)")
-                .expression_attribute_names("#pk", <E::Table as Table>::SCHEMA.pk);
-        }
         let span = call_span("DeleteItem", self.db.table_name(), E::ENTITY_TYPE);
         let result = request.send().instrument(span.clone()).await;
         conditional_answer(

@@ -8,12 +8,10 @@ use tracing::Instrument;
 
 use super::sync;
 use crate::clone_builder::clone_builder;
-use crate::codec::Item;
-use crate::entity::LookupKey;
 use crate::expr::{Condition, Placeholders};
 use crate::span::{call_span, capacity_wanted};
 use crate::write::{
-    PutMode, conditional_answer, finish, put_condition, put_failed, versioned_item,
+    PreparedPut, PutMode, conditional_answer, finish, prepare_put, put_condition, put_failed,
 };
 use crate::{Db, Entity, Result};
 
@@ -41,7 +39,7 @@ use crate::{Db, Entity, Result};
 #[must_use = "a put does nothing until it is awaited"]
 pub struct Put<E> {
     db: Db,
-    prepared: Result<Prepared>,
+    prepared: Result<PreparedPut>,
     mode: PutMode,
     condition: Option<Condition<E>>,
 }
@@ -57,14 +55,6 @@ impl<E: Entity> std::fmt::Debug for Put<E> {
             .field("condition", &self.condition)
             .finish_non_exhaustive()
     }
-}
-
-/// What a put computes from the value up front, so the value need not outlive the call.
-#[derive(Clone)]
-struct Prepared {
-    item: Item,
-    expected_version: Option<u64>,
-    lookups: Vec<LookupKey>,
 }
 
 impl Db {
@@ -135,20 +125,18 @@ impl Db {
 }
 
 impl<E: Entity> Put<E> {
-    fn new(db: Db, entity: &E, mode: PutMode) -> Self {
-        let prepared = versioned_item(entity).and_then(|versioned| {
-            Ok(Prepared {
-                item: versioned.item,
-                expected_version: versioned.expected_version,
-                lookups: entity.lookup_keys()?,
-            })
-        });
+    pub(crate) fn new(db: Db, entity: &E, mode: PutMode) -> Self {
         Self {
             db,
-            prepared,
+            prepared: prepare_put(entity),
             mode,
             condition: None,
         }
+    }
+
+    /// What a transaction takes of the put: the prepared item, the mode and the condition.
+    pub(crate) fn into_parts(self) -> (Result<PreparedPut>, PutMode, Option<Condition<E>>) {
+        (self.prepared, self.mode, self.condition)
     }
 
     /// Writes only if the stored item also matches `condition`.

@@ -14,7 +14,8 @@ use crate::expr::{Condition, DocPath, Placeholders};
 use crate::retry::{RetryPolicy, SplitMix64, pause};
 use crate::table::Table;
 use crate::write::{
-    Action, PutMode, finish, put_condition, put_failed, raw_delete, raw_put, send_actions,
+    Action, PutMode, delete_condition, finish, put_condition, put_failed, raw_delete, raw_put,
+    send_actions,
 };
 use crate::{Db, Entity, Error, Result};
 
@@ -331,14 +332,13 @@ pub(crate) fn put_actions<E: Entity>(
 pub(crate) fn delete_actions<E: Entity>(
     db: &Db,
     owner: &Owner,
+    must_exist: bool,
     condition: Option<&Condition<E>>,
     current: Option<&Recorded>,
 ) -> Result<Vec<Action>> {
     let mut p = Placeholders::default();
     let mut parts = guard::<E>(current, &mut p);
-    if let Some(condition) = condition {
-        parts.push(condition.render_into(&mut p)?);
-    }
+    parts.extend(delete_condition(must_exist, condition, &mut p)?);
     let mut actions = vec![raw_delete(
         db,
         E::ENTITY_TYPE,
@@ -456,27 +456,42 @@ pub(crate) async fn delete_with_lookups<E: Entity>(
     db: &Db,
     key: Item,
     must_exist: bool,
+    condition: Option<&Condition<E>>,
 ) -> Result<()> {
     let owner = Owner { key };
-    in_rounds::<E, _>(db, || delete_round::<E>(db, &owner, must_exist)).await
+    in_rounds::<E, _>(db, || delete_round::<E>(db, &owner, must_exist, condition)).await
 }
 
 /// One read-then-transact round of a delete; `Ok(false)` to start over.
-async fn delete_round<E: Entity>(db: &Db, owner: &Owner, must_exist: bool) -> Result<bool> {
-    let Some(current) = owner.recorded::<E>(db).await? else {
-        return if must_exist {
-            Err(Error::ConditionalCheckFailed {
-                entity: E::ENTITY_TYPE,
-                operation: "delete",
-            })
-        } else {
-            Ok(true)
-        };
+async fn delete_round<E: Entity>(
+    db: &Db,
+    owner: &Owner,
+    must_exist: bool,
+    condition: Option<&Condition<E>>,
+) -> Result<bool> {
+    let failed = || Error::ConditionalCheckFailed {
+        entity: E::ENTITY_TYPE,
+        operation: "delete",
     };
-    let actions = delete_actions::<E>(db, owner, None, Some(&current))?;
+    let current = owner.recorded::<E>(db).await?;
+    if current.is_none() && must_exist {
+        return Err(failed());
+    }
+    if current.is_none() && condition.is_none() {
+        return Ok(true);
+    }
+    let actions = delete_actions::<E>(db, owner, must_exist, condition, current.as_ref())?;
     match send_actions(db, actions, None).await {
         Ok(()) => Ok(true),
-        Err(Error::TransactionCanceled { .. }) => Ok(false),
+        Err(Error::TransactionCanceled { reasons }) => {
+            let cancel = Canceled {
+                reasons: &reasons,
+                lookups: &[],
+                current: current.as_ref(),
+                decisive: must_exist || condition.is_some(),
+            };
+            cancel.start_over::<E>(db, owner, failed).await
+        }
         Err(err) => Err(err),
     }
 }

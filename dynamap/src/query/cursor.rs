@@ -208,6 +208,28 @@ const MALFORMED: &str = "it is not a cursor dynamap made";
 
 /// Checks `cursor` and returns the `ExclusiveStartKey` it holds.
 pub(crate) fn decode(cursor: &Cursor, binding: &Binding<'_>, key: Option<&[u8]>) -> Result<Item> {
+    decode_matching(cursor, key, |found| {
+        if (found.table, found.index, found.partition)
+            != (binding.table, binding.index, binding.partition)
+        {
+            return Err("it belongs to another query (table, index or partition)");
+        }
+        if found.query != binding.query {
+            return Err(
+                "it belongs to the same partition read another way (sort condition, direction, filter, projection or entity); a cursor resumes only the query that made it",
+            );
+        }
+        Ok(())
+    })
+}
+
+/// Checks `cursor`'s signature and form, then its binding with `check` (which says why it
+/// does not belong), and returns the `ExclusiveStartKey` it holds.
+pub(crate) fn decode_matching(
+    cursor: &Cursor,
+    key: Option<&[u8]>,
+    check: impl FnOnce(&Binding<'_>) -> std::result::Result<(), &'static str>,
+) -> Result<Item> {
     let invalid = |reason| Error::InvalidCursor { reason };
     let bytes = URL_SAFE_NO_PAD
         .decode(&cursor.0)
@@ -231,18 +253,7 @@ pub(crate) fn decode(cursor: &Cursor, binding: &Binding<'_>, key: Option<&[u8]>)
         partition: r.str().ok_or(invalid(MALFORMED))?,
         query: r.str().ok_or(invalid(MALFORMED))?,
     };
-    if (found.table, found.index, found.partition)
-        != (binding.table, binding.index, binding.partition)
-    {
-        return Err(invalid(
-            "it belongs to another query (table, index or partition)",
-        ));
-    }
-    if found.query != binding.query {
-        return Err(invalid(
-            "it belongs to the same partition read another way (sort condition, direction, filter, projection or entity); a cursor resumes only the query that made it",
-        ));
-    }
+    check(&found).map_err(invalid)?;
     let count = r.byte().ok_or(invalid(MALFORMED))?;
     let mut item = Item::with_capacity(count as usize);
     for _ in 0..count {

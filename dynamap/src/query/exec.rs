@@ -39,7 +39,7 @@ pub(super) struct Prepared {
 /// partition: the sort condition, the caller's filter, the projection, the entity types
 /// read, whether expired items are, and the direction. (Not the time-dependent expiry
 /// filter's value, nor the page size.)
-fn digest(
+pub(super) fn digest(
     sort: Option<&SortCondition>,
     filter: Option<crate::expr::Rendered>,
     projection: &[&'static str],

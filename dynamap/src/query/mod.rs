@@ -32,7 +32,7 @@
 //!
 //! A query of one entity reads only that entity's items: it narrows the sort key to the
 //! template's leading literal (`READ#`) unless a sort condition is given, and filters on the
-//! entity-type attribute. [`Query::mixed`] reads every item of the partition into an enum.
+//! entity-type attribute. [`Query::decode_as`] reads every item of the partition into an enum.
 
 mod cursor;
 mod exec;
@@ -163,10 +163,10 @@ impl<T: Decode, S> Query<T, S> {
     /// # struct Game { game: String }
     /// #[derive(dynamap::EntityEnum, Debug)]
     /// enum GameItem { Game(Game), Score(Score) }
-    /// let everything = db.query(Score::partition("chess")).mixed::<GameItem>().all().await?;
+    /// let everything = db.query(Score::partition("chess")).decode_as::<GameItem>().all().await?;
     /// # Ok(()) }
     /// ```
-    pub fn mixed<U: Decode<Table = T::Table>>(self) -> Query<U, S> {
+    pub fn decode_as<U: Decode<Table = T::Table>>(self) -> Query<U, S> {
         Query {
             db: self.db,
             entity: self.entity,
@@ -201,7 +201,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # struct Game { game: String }
     /// # #[derive(dynamap::EntityEnum, Debug)] enum GameItem { Game(Game), Score(Score) }
     /// use dynamap::query::UnknownEntity;
-    /// let strict = db.query(Score::partition("chess")).mixed::<GameItem>().on_unknown(UnknownEntity::Error).all().await?;
+    /// let strict = db.query(Score::partition("chess")).decode_as::<GameItem>().on_unknown(UnknownEntity::Error).all().await?;
     /// # Ok(()) }
     /// ```
     pub fn on_unknown(mut self, policy: UnknownEntity) -> Self {

@@ -7,9 +7,10 @@ use aws_sdk_dynamodb::types::Select;
 use futures_util::stream::{self, Stream, StreamExt, TryStreamExt};
 use tracing::Instrument;
 
-use super::{Decode, UnknownEntity};
+use super::cursor::{self, Binding, Cursor};
+use super::{Decode, Page, UnknownEntity};
 use crate::clone_builder::clone_builder;
-use crate::codec::Item;
+use crate::codec::{AttributeValue, Item};
 use crate::expr::{Condition, NameMap, Placeholders, ValueMap};
 use crate::span::call_span;
 use crate::table::Table;
@@ -22,8 +23,8 @@ const MAX_SEGMENTS: u32 = 1_000_000;
 /// a batch keeps, whatever the number of segments.
 const DEFAULT_CONCURRENCY: usize = 16;
 
-/// A scan of the whole table, sent by [`all`](Scan::all), [`count`](Scan::count) or
-/// [`stream`](Scan::stream).
+/// A scan of the whole table, sent by [`send`](Scan::send) (one page, with a cursor for the
+/// next), [`all`](Scan::all), [`count`](Scan::count) or [`stream`](Scan::stream).
 /// Reading every item costs read capacity for every item: prefer queries.
 ///
 /// # Examples
@@ -55,11 +56,13 @@ pub struct Scan<T> {
     consistent: bool,
     unknown: UnknownEntity,
     include_expired: bool,
+    after: Option<Cursor>,
     marker: PhantomData<fn() -> T>,
 }
 
 clone_builder!(Scan<T> {
-    db, index, filter, segments, concurrency, limit, consistent, unknown, include_expired, marker,
+    db, index, filter, segments, concurrency, limit, consistent, unknown, include_expired, after,
+    marker,
 });
 
 impl<T> std::fmt::Debug for Scan<T> {
@@ -73,6 +76,7 @@ impl<T> std::fmt::Debug for Scan<T> {
             .field("concurrency", &self.concurrency)
             .field("limit", &self.limit)
             .field("consistent", &self.consistent)
+            .field("after", &self.after)
             .finish_non_exhaustive()
     }
 }
@@ -100,6 +104,7 @@ impl Db {
             consistent: false,
             unknown: UnknownEntity::default(),
             include_expired: self.includes_expired(),
+            after: None,
             marker: PhantomData,
         }
     }
@@ -156,6 +161,15 @@ impl<T: Decode> Scan<T> {
         self
     }
 
+    /// Resumes after the last item of the page that returned `cursor`: for
+    /// [`send`](Self::send). The cursor must come from a scan of the same table or index
+    /// with the same filter, entity type and number of segments; another is
+    /// [`Error::InvalidCursor`]. The page size (`limit`) may change between pages.
+    pub fn after(mut self, cursor: Cursor) -> Self {
+        self.after = Some(cursor);
+        self
+    }
+
     /// What a scan into an enum does with unknown entity types.
     pub fn on_unknown(mut self, policy: UnknownEntity) -> Self {
         self.unknown = policy;
@@ -165,7 +179,8 @@ impl<T: Decode> Scan<T> {
     /// The filter every request of this scan sends, checked first.
     fn prepare(&self) -> Result<Prepared> {
         if self.segments == 0 || self.segments > MAX_SEGMENTS {
-            return Err(Error::InvalidRequest {
+            return Err(Error::InvalidSetting {
+                setting: "segments",
                 reason: format!(
                     "a scan takes 1 to {MAX_SEGMENTS} segments, not {}",
                     self.segments
@@ -174,18 +189,35 @@ impl<T: Decode> Scan<T> {
         }
         if let Some(name) = self.index {
             let Some(index) = <T::Table as Table>::SCHEMA.index(name) else {
-                return Err(Error::InvalidRequest {
-                    reason: format!("the table has no index `{name}`"),
+                return Err(Error::UnknownIndex {
+                    table: <T::Table as Table>::SCHEMA.type_name,
+                    index: name.to_owned(),
                 });
             };
             if self.consistent && !index.local {
-                return Err(Error::InvalidRequest {
+                return Err(Error::Unsupported {
+                    operation: "Scan",
                     reason: format!(
                         "consistent reads are not available on global secondary index `{name}`"
                     ),
                 });
             }
         }
+        let schema = <T::Table as Table>::SCHEMA;
+        let mut key_attributes = vec![schema.pk];
+        key_attributes.extend(schema.sk);
+        if let Some(index) = self.index.and_then(|name| schema.index(name)) {
+            key_attributes.extend(index.pk_attributes().map(|(name, _)| name));
+            key_attributes.extend(index.sk_attributes().map(|(name, _)| name));
+        }
+        let digest = super::exec::digest(
+            None,
+            self.filter.as_ref().map(Condition::render).transpose()?,
+            &[],
+            (T::SINGLE_ENTITY, T::ALIASES),
+            self.include_expired,
+            false,
+        );
         let mut p = Placeholders::default();
         let filter =
             super::filter::read_filter::<T>(self.filter.as_ref(), self.include_expired, &mut p)?;
@@ -194,7 +226,116 @@ impl<T: Decode> Scan<T> {
             filter,
             names,
             values,
+            key_attributes,
+            digest,
         })
+    }
+
+    /// One page: up to [`limit`](Self::limit) items (without a limit, the matches of the
+    /// first DynamoDB response that has any, up to 1 MB read), reading segment after segment
+    /// in order, and a cursor for [`after`](Self::after) exactly when more matching items
+    /// follow. A page that ends the scan has no cursor: once a page is full, the scan reads on
+    /// until it finds one more match (not returned; the next page starts with it) or the end.
+    ///
+    /// # Errors
+    ///
+    /// As [`all`](Self::all), and [`Error::InvalidCursor`] for a cursor of another scan.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+    /// # struct Sensor { id: String, city: String }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let first = db.scan::<Sensor>().limit(100).send().await?;
+    /// if let Some(cursor) = first.cursor {
+    ///     let second = db.scan::<Sensor>().limit(100).after(cursor).send().await?;
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn send(self) -> Result<Page<T>> {
+        let prepared = self.prepare()?;
+        let (mut segment, mut start) = match &self.after {
+            Some(after) => self.resume(&prepared, after)?,
+            None => (0, None),
+        };
+        let mut items = Vec::new();
+        // The segment and key attributes of the last item returned, for the cursor.
+        let mut last: Option<(u32, Vec<(&'static str, AttributeValue)>)> = None;
+        // True once the page has all it returns: reading on only to learn whether another
+        // match follows.
+        let mut full = false;
+        loop {
+            let output = self
+                .request(&prepared, segment, start.take(), false)
+                .await?;
+            let next = output.last_evaluated_key;
+            for raw in output.items.unwrap_or_default() {
+                let keys = prepared.keys_of(&raw);
+                let Some(item) = T::decode(raw, self.unknown)? else {
+                    continue;
+                };
+                if full || Some(items.len()) == self.limit {
+                    // A match beyond the page: more follow; resume after the last returned.
+                    let cursor = last.map(|(at, keys)| self.cursor(&prepared, at, &keys));
+                    return Ok(Page { items, cursor });
+                }
+                items.push(item);
+                last = Some((segment, keys));
+            }
+            // Without a limit, a page is the matches of one response that has any.
+            full |= self.limit.is_none() && !items.is_empty();
+            match next {
+                Some(next) => start = Some(next),
+                None if segment + 1 < self.segments => segment += 1,
+                None => {
+                    return Ok(Page {
+                        items,
+                        cursor: None,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The segment and start key `cursor` resumes at, once it is known to be this scan's.
+    fn resume(&self, prepared: &Prepared, cursor: &Cursor) -> Result<(u32, Option<Item>)> {
+        let mut segment = 0;
+        let start = cursor::decode_matching(cursor, self.db.cursor_key(), |found| {
+            let (index, segments) = (self.index.unwrap_or(""), self.segments);
+            if (found.table, found.index) != (self.db.table_name(), index) {
+                return Err("it belongs to another scan (table or index)");
+            }
+            segment = parse_segment(found.partition, segments)
+                .ok_or("it belongs to a query, or to a scan with another number of segments")?;
+            if found.query != prepared.digest {
+                return Err(
+                    "it belongs to a scan with another filter or entity; a cursor resumes only the scan that made it",
+                );
+            }
+            Ok(())
+        })?;
+        Ok((segment, (!start.is_empty()).then_some(start)))
+    }
+
+    /// The cursor resuming at `segment`, after the item with key attributes `keys` (none:
+    /// from the segment's start).
+    fn cursor(
+        &self,
+        prepared: &Prepared,
+        segment: u32,
+        keys: &[(&'static str, AttributeValue)],
+    ) -> Cursor {
+        let partition = segment_binding(segment, self.segments);
+        let binding = Binding {
+            table: self.db.table_name(),
+            index: self.index.unwrap_or(""),
+            partition: &partition,
+            query: &prepared.digest,
+        };
+        cursor::encode(&binding, keys, self.db.cursor_key())
     }
 
     /// Every matching item (up to [`limit`](Self::limit)), segments read concurrently and
@@ -202,9 +343,9 @@ impl<T: Decode> Scan<T> {
     ///
     /// # Errors
     ///
-    /// Fails before sending with [`Error::InvalidRequest`] for a segment count out of range, an
-    /// unknown index or a consistent read of a global index, [`Error::InvalidExpression`] when the
-    /// filter does not render; with [`Error::Service`] when DynamoDB refuses the request or cannot
+    /// Fails before sending with [`Error::InvalidSetting`] for a segment count out of range,
+    /// [`Error::UnknownIndex`], [`Error::Unsupported`] for a consistent read of a global index,
+    /// and [`Error::InvalidExpression`] when the filter does not render; with [`Error::Service`] when DynamoDB refuses the request or cannot
     /// be reached; and with a decode error when an item does not decode.
     pub async fn all(self) -> Result<Vec<T>> {
         let prepared = self.prepare()?;
@@ -335,6 +476,33 @@ struct Prepared {
     filter: Option<String>,
     names: Option<NameMap>,
     values: Option<ValueMap>,
+    /// The attributes that make up a cursor: the table's keys and the index's.
+    key_attributes: Vec<&'static str>,
+    /// What a cursor is bound to beyond table and index: the filter and the entity types.
+    digest: String,
+}
+
+impl Prepared {
+    /// The key attributes of an item or a `LastEvaluatedKey`, with their types.
+    fn keys_of(&self, key: &Item) -> Vec<(&'static str, AttributeValue)> {
+        self.key_attributes
+            .iter()
+            .filter_map(|name| Some((*name, key.get(*name)?.clone())))
+            .collect()
+    }
+}
+
+/// What a scan cursor holds in place of a partition: the segment to resume in, and how many
+/// segments the scan has (a cursor does not resume a scan split another way).
+fn segment_binding(segment: u32, segments: u32) -> String {
+    format!("scan segment {segment} of {segments}")
+}
+
+fn parse_segment(binding: &str, segments: u32) -> Option<u32> {
+    let rest = binding.strip_prefix("scan segment ")?;
+    let (segment, total) = rest.split_once(" of ")?;
+    let (segment, total): (u32, u32) = (segment.parse().ok()?, total.parse().ok()?);
+    (total == segments && segment < segments).then_some(segment)
 }
 
 /// Where a scan's stream is: the segment and the key to start its next page from; `None`

@@ -178,8 +178,9 @@ impl TransactGet {
                     .table_name(self.db.table_name())
                     .set_key(Some(read.key))
                     .build()
-                    .map_err(|err| Error::InvalidRequest {
-                        reason: err.to_string(),
+                    .map_err(|err| Error::RequestBuild {
+                        operation: "TransactGetItems",
+                        message: err.to_string(),
                     })?;
                 Ok(TransactGetItem::builder().get(get).build())
             })
@@ -251,7 +252,7 @@ impl ReadResults {
     ///
     /// # Errors
     ///
-    /// Fails with [`Error::InvalidRequest`] when `slot` is from another read transaction, and with
+    /// Fails with [`Error::Unsupported`] when `slot` is from another read transaction, and with
     /// a decode error when the item is not a valid `E`.
     pub fn get<E: Entity>(&self, slot: Slot<E>) -> Result<Option<E>> {
         self.item(slot)?.map(E::from_item).transpose()
@@ -263,10 +264,10 @@ impl ReadResults {
     ///
     /// # Errors
     ///
-    /// Fails with [`Error::InvalidRequest`] when `slot` is from another read transaction, with
+    /// Fails with [`Error::Unsupported`] when `slot` is from another read transaction, with
     /// [`Error::UnknownEntityType`] when the item's entity type is none of `U`'s, and with a decode
     /// error when it does not decode as its variant.
-    pub fn get_as<E: Entity, U: Decode<Table = E::Table>>(
+    pub fn decode_as<E: Entity, U: Decode<Table = E::Table>>(
         &self,
         slot: Slot<E>,
     ) -> Result<Option<U>> {
@@ -286,7 +287,8 @@ impl ReadResults {
     /// The raw item in `slot`, after the checks every reader shares.
     fn item<E: Entity>(&self, slot: Slot<E>) -> Result<Option<Item>> {
         if slot.read != self.read || slot.index >= self.items.len() {
-            return Err(Error::InvalidRequest {
+            return Err(Error::Unsupported {
+                operation: "TransactGetItems",
                 reason: format!(
                     "a slot of entity `{}` from another read transaction was used on these results",
                     E::ENTITY_TYPE

@@ -9,7 +9,7 @@
 //! # struct Account { id: String, balance: i64 }
 //! # async fn example(db: dynamap::Db, a: Account, b: Account) -> dynamap::Result<()> {
 //! db.transaction()
-//!     .put_if(&a, Account::BALANCE.ge(0i64))
+//!     .put(db.put(&a).condition(Account::BALANCE.ge(0i64)))
 //!     .put(&b)
 //!     .check(Account::key("bank"), Account::BALANCE.gt(100i64))
 //!     .idempotency_token("transfer-42")
@@ -41,9 +41,10 @@ use crate::clone_builder::clone_builder;
 use crate::expr::Condition;
 use crate::key::Key;
 use crate::ops::sync::SyncedWrite;
+use crate::ops::{Delete, Put};
+use crate::sealed::{Sealed, TransactDeleteSeal, TransactPutSeal};
 use crate::write::{
     Action, PutMode, check_action, delete_action, key_item, put_action, send_actions,
-    versioned_item,
 };
 use crate::{Db, Entity, Error, Result};
 
@@ -134,41 +135,45 @@ impl Transaction {
         self
     }
 
-    fn put_mode<E: Entity>(
-        self,
-        entity: &E,
-        mode: PutMode,
-        condition: Option<&Condition<E>>,
-    ) -> Self {
+    /// Adds a put: prepared by [`Put`]'s constructor, with its mode and condition.
+    fn push_put<E: Entity>(self, put: Put<E>) -> Self {
+        let (prepared, mode, condition) = put.into_parts();
         if !E::WRITE.lookups.is_empty() {
-            let synced = versioned_item(entity).and_then(|versioned| {
+            let synced = prepared.map(|prepared| {
                 let write = SyncedWrite {
-                    item: versioned.item,
-                    lookups: entity.lookup_keys()?,
-                    expected_version: versioned.expected_version,
+                    item: prepared.item,
+                    lookups: prepared.lookups,
+                    expected_version: prepared.expected_version,
                 };
-                let put = SyncedPut::<E>::new(write, mode, condition.cloned());
-                Ok(Arc::new(put) as Arc<dyn SyncedAction>)
+                Arc::new(SyncedPut::<E>::new(write, mode, condition)) as Arc<dyn SyncedAction>
             });
             return self.push_synced(synced);
         }
-        let action = put_action(&self.db, entity, mode, condition);
+        let action =
+            prepared.and_then(|prepared| put_action(&self.db, prepared, mode, condition.as_ref()));
         self.push(action)
     }
 
-    fn delete_mode<E: Entity>(self, key: Key<E>, condition: Option<Condition<E>>) -> Self {
+    /// Adds a delete: its key, whether the item must exist, and its condition.
+    fn push_delete<E: Entity>(self, delete: Delete<E>) -> Self {
+        let (key, must_exist, condition) = delete.into_parts();
+        let key = key_item(key);
         if !E::WRITE.lookups.is_empty() {
-            let synced = key_item(key).map(|key| {
-                Arc::new(SyncedDelete::<E>::new(key, condition)) as Arc<dyn SyncedAction>
+            let synced = key.map(|key| {
+                Arc::new(SyncedDelete::<E>::new(key, must_exist, condition))
+                    as Arc<dyn SyncedAction>
             });
             return self.push_synced(synced);
         }
-        let action = delete_action(&self.db, key, condition.as_ref());
+        let action =
+            key.and_then(|key| delete_action(&self.db, key, must_exist, condition.as_ref()));
         self.push(action)
     }
 
-    /// Writes `entity`, replacing any item with its key (conditioned on its version, for
-    /// versioned entities).
+    /// Writes an entity, replacing any item with its key (conditioned on its version, for
+    /// versioned entities): `&entity`, or a put built with [`Db::put`], [`Db::create`] or
+    /// [`Db::replace`] and its [`condition`](Put::condition), as for a single write. The
+    /// transaction's table is written, whichever `Db` made the put.
     ///
     /// # Examples
     ///
@@ -177,12 +182,17 @@ impl Transaction {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
     /// # struct Account { id: String, balance: i64 }
-    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
-    /// db.transaction().put(&alice).send().await?;
+    /// # async fn example(db: dynamap::Db, alice: Account, bob: Account) -> dynamap::Result<()> {
+    /// db.transaction()
+    ///     .put(&alice)
+    ///     .put(db.put(&bob).condition(Account::BALANCE.ge(0i64)))
+    ///     .send()
+    ///     .await?;
     /// # Ok(()) }
     /// ```
-    pub fn put<E: Entity>(self, entity: &E) -> Self {
-        self.put_mode(entity, PutMode::Overwrite, None)
+    pub fn put<E: Entity>(self, put: impl TransactPut<E>) -> Self {
+        let put = put.into_put(&self.db);
+        self.push_put(put)
     }
 
     /// Writes `entity` only if no item has its key.
@@ -200,7 +210,8 @@ impl Transaction {
     /// # Ok(()) }
     /// ```
     pub fn create<E: Entity>(self, entity: &E) -> Self {
-        self.put_mode(entity, PutMode::Create, None)
+        let put = Put::new(self.db.clone(), entity, PutMode::Create);
+        self.push_put(put)
     }
 
     /// Writes `entity` only if an item has its key.
@@ -218,10 +229,13 @@ impl Transaction {
     /// # Ok(()) }
     /// ```
     pub fn replace<E: Entity>(self, entity: &E) -> Self {
-        self.put_mode(entity, PutMode::Replace, None)
+        let put = Put::new(self.db.clone(), entity, PutMode::Replace);
+        self.push_put(put)
     }
 
-    /// Writes `entity` only if the stored item matches `condition`.
+    /// Deletes an item (and, for an entity with `lookup(...)` items, its lookup items): a
+    /// key, or a delete built with [`Db::delete`] and its [`if_exists`](Delete::if_exists)
+    /// or [`condition`](Delete::condition), as for a single delete.
     ///
     /// # Examples
     ///
@@ -231,46 +245,17 @@ impl Transaction {
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
     /// # struct Account { id: String, balance: i64 }
     /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
-    /// db.transaction().put_if(&alice, Account::BALANCE.ge(0i64)).send().await?;
+    /// db.transaction()
+    ///     .delete(db.delete(Account::key("bob")).condition(Account::BALANCE.eq(0i64)))
+    ///     .delete(Account::key("carol"))
+    ///     .put(&alice)
+    ///     .send()
+    ///     .await?;
     /// # Ok(()) }
     /// ```
-    pub fn put_if<E: Entity>(self, entity: &E, condition: Condition<E>) -> Self {
-        self.put_mode(entity, PutMode::Overwrite, Some(&condition))
-    }
-
-    /// Deletes the item `key` names (and, for an entity with `lookup(...)` items, its
-    /// lookup items).
-    ///
-    /// # Examples
-    ///
-    /// ```no_run
-    /// # use dynamap::{Entity, Table};
-    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
-    /// # struct Account { id: String, balance: i64 }
-    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
-    /// db.transaction().delete(Account::key("bob")).put(&alice).send().await?;
-    /// # Ok(()) }
-    /// ```
-    pub fn delete<E: Entity>(self, key: Key<E>) -> Self {
-        self.delete_mode(key, None)
-    }
-
-    /// Deletes the item `key` names (and its lookup items), only if it matches `condition`.
-    ///
-    /// # Examples
-    ///
-    /// ```no_run
-    /// # use dynamap::{Entity, Table};
-    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
-    /// # struct Account { id: String, balance: i64 }
-    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
-    /// db.transaction().delete_if(Account::key("bob"), Account::BALANCE.eq(0i64)).send().await?;
-    /// # Ok(()) }
-    /// ```
-    pub fn delete_if<E: Entity>(self, key: Key<E>, condition: Condition<E>) -> Self {
-        self.delete_mode(key, Some(condition))
+    pub fn delete<E: Entity>(self, delete: impl TransactDelete<E>) -> Self {
+        let delete = delete.into_delete(&self.db);
+        self.push_delete(delete)
     }
 
     /// Applies `update` (made with [`Db::update`]) as part of the transaction.
@@ -343,7 +328,8 @@ impl Transaction {
         } else if let Some(check) = write.condition_check() {
             ("check", check.key().clone())
         } else {
-            return self.push(Err(Error::InvalidRequest {
+            return self.push(Err(Error::Unsupported {
+                operation: "TransactWriteItems",
                 reason: "a raw transaction action needs a put, update, delete or condition check"
                     .to_owned(),
             }));
@@ -516,3 +502,50 @@ impl Transaction {
 /// How many times a transaction with lookup maintenance is read and sent again after
 /// losing a race to a concurrent write.
 const MAX_SYNC_ROUNDS: u32 = 50;
+
+/// What [`Transaction::put`] takes: an entity (`&entity`, written as [`Db::put`] would), or a
+/// [`Put`] made by [`Db::put`], [`Db::create`] or [`Db::replace`], with its condition.
+/// Sealed: implemented by dynamap only.
+pub trait TransactPut<E: Entity>: Sealed<(TransactPutSeal, E)> {
+    /// The put, made with `db` when only the entity was given.
+    #[doc(hidden)]
+    fn into_put(self, db: &Db) -> Put<E>;
+}
+
+impl<E: Entity> Sealed<(TransactPutSeal, E)> for &E {}
+impl<E: Entity> Sealed<(TransactPutSeal, E)> for Put<E> {}
+
+impl<E: Entity> TransactPut<E> for &E {
+    fn into_put(self, db: &Db) -> Put<E> {
+        db.put(self)
+    }
+}
+
+impl<E: Entity> TransactPut<E> for Put<E> {
+    fn into_put(self, _: &Db) -> Put<E> {
+        self
+    }
+}
+
+/// What [`Transaction::delete`] takes: a key, or a [`Delete`] made by [`Db::delete`], with
+/// its [`if_exists`](Delete::if_exists) and condition. Sealed: implemented by dynamap only.
+pub trait TransactDelete<E: Entity>: Sealed<(TransactDeleteSeal, E)> {
+    /// The delete, made with `db` when only the key was given.
+    #[doc(hidden)]
+    fn into_delete(self, db: &Db) -> Delete<E>;
+}
+
+impl<E: Entity> Sealed<(TransactDeleteSeal, E)> for Key<E> {}
+impl<E: Entity> Sealed<(TransactDeleteSeal, E)> for Delete<E> {}
+
+impl<E: Entity> TransactDelete<E> for Key<E> {
+    fn into_delete(self, db: &Db) -> Delete<E> {
+        db.delete(self)
+    }
+}
+
+impl<E: Entity> TransactDelete<E> for Delete<E> {
+    fn into_delete(self, _: &Db) -> Delete<E> {
+        self
+    }
+}

@@ -102,13 +102,19 @@ impl<E: Entity> SyncedAction for SyncedPut<E> {
 /// A delete of an entity with lookups, inside a transaction.
 pub(crate) struct SyncedDelete<E> {
     owner: Owner,
+    must_exist: bool,
     condition: Option<Condition<E>>,
 }
 
 impl<E: Entity> SyncedDelete<E> {
-    pub(crate) fn new(key: crate::codec::Item, condition: Option<Condition<E>>) -> Self {
+    pub(crate) fn new(
+        key: crate::codec::Item,
+        must_exist: bool,
+        condition: Option<Condition<E>>,
+    ) -> Self {
         SyncedDelete {
             owner: Owner { key },
+            must_exist,
             condition,
         }
     }
@@ -116,15 +122,22 @@ impl<E: Entity> SyncedDelete<E> {
 
 impl<E: Entity> SyncedAction for SyncedDelete<E> {
     fn placeholder(&self, db: &Db) -> Result<Action> {
-        let mut actions = delete_actions::<E>(db, &self.owner, self.condition.as_ref(), None)?;
+        let condition = self.condition.as_ref();
+        let mut actions = delete_actions::<E>(db, &self.owner, self.must_exist, condition, None)?;
         Ok(actions.swap_remove(0))
     }
 
     fn resolve<'a>(&'a self, db: &'a Db) -> Pending<'a, Resolved> {
         Box::pin(async move {
             let current = self.owner.recorded::<E>(db).await?;
-            let actions =
-                delete_actions::<E>(db, &self.owner, self.condition.as_ref(), current.as_ref())?;
+            let condition = self.condition.as_ref();
+            let actions = delete_actions::<E>(
+                db,
+                &self.owner,
+                self.must_exist,
+                condition,
+                current.as_ref(),
+            )?;
             Ok(Resolved {
                 actions,
                 lookups: Vec::new(),

@@ -5,10 +5,11 @@ use aws_sdk_dynamodb::types::{ConditionCheck, Delete, Put, TransactWriteItem};
 
 use super::PutMode;
 use super::condition::{RenderedCondition, finish, put_condition};
-use super::item::{key_item, versioned_item};
+use super::item::{PreparedPut, key_item};
 use crate::codec::Item;
 use crate::expr::{Condition, Placeholders};
 use crate::key::Key;
+use crate::table::Table;
 use crate::{Db, Entity, Error, Result};
 
 /// One action, with what is needed to check the transaction and explain a failure.
@@ -33,24 +34,22 @@ pub(super) fn build_error(err: aws_sdk_dynamodb::error::BuildError) -> Error {
 
 pub(crate) fn put_action<E: Entity>(
     db: &Db,
-    entity: &E,
+    put: PreparedPut,
     mode: PutMode,
     condition: Option<&Condition<E>>,
 ) -> Result<Action> {
-    let versioned = versioned_item(entity)?;
     let version_only = E::WRITE.version.is_some()
-        && versioned.expected_version.is_some()
+        && put.expected_version.is_some()
         && mode == PutMode::Overwrite
         && condition.is_none();
     let mut p = Placeholders::default();
-    let parts = put_condition::<E>(mode, versioned.expected_version, condition, &mut p)?;
-    let key = key_item(entity.primary_key())?;
+    let parts = put_condition::<E>(mode, put.expected_version, condition, &mut p)?;
     let action = raw_put(
         db,
         E::ENTITY_TYPE,
         mode.operation(),
-        key,
-        versioned.item,
+        put.key,
+        put.item,
         finish(parts, p),
     )?;
     Ok(Action {
@@ -59,18 +58,34 @@ pub(crate) fn put_action<E: Entity>(
     })
 }
 
+/// A delete of the item `key` names, only if it exists (`must_exist`) and matches
+/// `condition`.
 pub(crate) fn delete_action<E: Entity>(
     db: &Db,
-    key: Key<E>,
+    key: Item,
+    must_exist: bool,
     condition: Option<&Condition<E>>,
 ) -> Result<Action> {
-    let key = key_item(key)?;
     let mut p = Placeholders::default();
-    let parts = match condition {
-        Some(c) => vec![c.render_into(&mut p)?],
-        None => Vec::new(),
-    };
+    let parts = delete_condition(must_exist, condition, &mut p)?;
     raw_delete(db, E::ENTITY_TYPE, key, finish(parts, p))
+}
+
+/// The parts of a delete's condition: the item exists (`must_exist`), and `condition`.
+pub(crate) fn delete_condition<E: Entity>(
+    must_exist: bool,
+    condition: Option<&Condition<E>>,
+    p: &mut Placeholders,
+) -> Result<Vec<String>> {
+    let mut parts = Vec::new();
+    if must_exist {
+        let pk = p.name(<E::Table as Table>::SCHEMA.pk);
+        parts.push(format!("attribute_exists({pk})"));
+    }
+    if let Some(condition) = condition {
+        parts.push(condition.render_into(p)?);
+    }
+    Ok(parts)
 }
 
 /// A put of a ready item, for the typed builders and for lookup syncing.

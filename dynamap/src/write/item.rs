@@ -3,6 +3,7 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::codec::Item;
+use crate::entity::LookupKey;
 use crate::key::Key;
 use crate::limits::check_item_size;
 use crate::table::Table;
@@ -59,5 +60,30 @@ pub(crate) fn versioned_item<E: Entity>(entity: &E) -> Result<VersionedItem> {
     Ok(VersionedItem {
         item,
         expected_version,
+    })
+}
+
+/// What a put computes from the value up front, so the value need not outlive the request:
+/// the same for a single put and for a transaction's.
+#[derive(Debug, Clone)]
+pub(crate) struct PreparedPut {
+    /// The item, version bumped, checked for size.
+    pub(crate) item: Item,
+    /// The key attributes that address it.
+    pub(crate) key: Item,
+    /// The version the write conditions on, for versioned entities.
+    pub(crate) expected_version: Option<u64>,
+    /// The keys of the entity's lookup items.
+    pub(crate) lookups: Vec<LookupKey>,
+}
+
+/// Prepares the put of `entity`.
+pub(crate) fn prepare_put<E: Entity>(entity: &E) -> Result<PreparedPut> {
+    let versioned = versioned_item(entity)?;
+    Ok(PreparedPut {
+        item: versioned.item,
+        key: key_item(entity.primary_key())?,
+        expected_version: versioned.expected_version,
+        lookups: entity.lookup_keys()?,
     })
 }

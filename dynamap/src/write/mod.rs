@@ -19,9 +19,11 @@ mod send;
 pub use limits::{MAX_ACTIONS, MAX_TRANSACTION_BYTES};
 pub use put_mode::PutMode;
 
-pub(crate) use action::{Action, check_action, delete_action, put_action, raw_delete, raw_put};
+pub(crate) use action::{
+    Action, check_action, delete_action, delete_condition, put_action, raw_delete, raw_put,
+};
 pub(crate) use answer::conditional_answer;
 pub(crate) use condition::{finish, put_condition, put_failed};
-pub(crate) use item::{item_for_write, key_item, versioned_item};
+pub(crate) use item::{PreparedPut, item_for_write, key_item, prepare_put, versioned_item};
 pub(crate) use limits::first_repeat;
 pub(crate) use send::send_actions;

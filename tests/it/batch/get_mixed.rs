@@ -40,8 +40,8 @@ async fn mixed_keys_come_back_as_variants_in_order_despite_unprocessed_keys() {
     // 60 sensors, 60 readings, a missing sensor, a sensor asked twice: 122 keys, two calls
     // at least.
     let report = db
-        .batch_get_as::<SensorItem>()
-        .keys(sensors.iter().map(|s| Sensor::key(s.id.clone())))
+        .batch_get(sensors.iter().map(|s| Sensor::key(s.id.clone())))
+        .decode_as::<SensorItem>()
         .keys(
             readings
                 .iter()
@@ -94,8 +94,8 @@ async fn an_item_of_a_type_the_enum_does_not_know_is_reported_at_its_position() 
         .expect("raw put");
 
     let report = db
-        .batch_get_as::<SensorItem>()
-        .key(Sensor::key("S2"))
+        .batch_get([Sensor::key("S2")])
+        .decode_as::<SensorItem>()
         .key(Sensor::key("S1"))
         .await
         .expect("batch runs");
