@@ -90,6 +90,11 @@ fn single_item_requests_are_send_and_static() {
     spawnable(db.replace(&repo()));
     spawnable(db.put(&repo()).condition(Repo::ISSUES.lt(10u64)));
     spawnable(db.delete(Repo::key("dynamap")));
+    spawnable(
+        db.delete(Repo::key("dynamap"))
+            .if_exists()
+            .condition(Repo::ISSUES.eq(0u64)),
+    );
     spawnable(db.update(Repo::key("dynamap")).add(Repo::ISSUES, 1u64));
     spawnable_future(db.update(Repo::key("dynamap")).returning_new());
     spawnable(db.upsert(&repo()));
@@ -103,6 +108,9 @@ fn single_item_requests_are_send_and_static() {
 fn reads_of_many_items_are_send_and_static() {
     let db = db();
     spawnable_future(db.query(Repo::partition("dynamap")).limit(10).send());
+    spawnable(db.query(Repo::partition("dynamap")).limit(10));
+    spawnable_future(db.scan::<Repo>().limit(10).send());
+    spawnable(db.scan::<Repo>().segments(2).limit(10));
     spawnable_future(db.query(Repo::partition("dynamap")).all());
     spawnable_future(db.query(Repo::partition("dynamap")).count());
     spawnable_stream(db.query(Repo::partition("dynamap")).stream());
@@ -114,6 +122,9 @@ fn reads_of_many_items_are_send_and_static() {
     let mut reads = db.transact_get();
     let _slot = reads.get(Repo::key("a"));
     spawnable_future(reads.send());
+    let mut reads = db.transact_get();
+    let _slot = reads.get(Repo::key("a"));
+    spawnable(reads);
 }
 
 #[test]
@@ -126,6 +137,11 @@ fn batches_and_transactions_of_owned_values_are_send_and_static() {
             .put(&repo())
             .check(Repo::key("dynamap"), Repo::ISSUES.lt(10u64))
             .send(),
+    );
+    spawnable(
+        db.transaction()
+            .put(db.create(&repo()))
+            .delete(db.delete(Repo::key("old")).condition(Repo::ISSUES.eq(0u64))),
     );
     let handle = db.clone();
     spawnable_future(db.transact_retry(move || {

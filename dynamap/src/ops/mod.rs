@@ -5,7 +5,7 @@ mod get;
 mod modify;
 mod put;
 pub(crate) mod sync;
-pub mod update;
+mod update;
 mod upsert;
 
 pub use crate::write::PutMode;

@@ -463,3 +463,13 @@ impl Prepared {
         Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
     }
 }
+
+/// `query.await` is [`query.send()`](Query::send): one page.
+impl<T: Decode + Send + 'static, S: 'static> std::future::IntoFuture for Query<T, S> {
+    type Output = Result<Page<T>>;
+    type IntoFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Self::Output> + Send>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}

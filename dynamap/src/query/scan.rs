@@ -540,3 +540,13 @@ impl<T: Decode> PageState<T> {
         Ok(Some((page, next)))
     }
 }
+
+/// `scan.await` is [`scan.send()`](Scan::send): one page.
+impl<T: Decode + Send + 'static> std::future::IntoFuture for Scan<T> {
+    type Output = Result<Page<T>>;
+    type IntoFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Self::Output> + Send>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}

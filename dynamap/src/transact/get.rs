@@ -305,3 +305,13 @@ impl ReadResults {
         (!expired).then_some(item)
     }
 }
+
+/// `reads.await` is [`reads.send()`](TransactGet::send).
+impl std::future::IntoFuture for TransactGet {
+    type Output = Result<ReadResults>;
+    type IntoFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Self::Output> + Send>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}

@@ -549,3 +549,13 @@ impl<E: Entity> TransactDelete<E> for Delete<E> {
         self
     }
 }
+
+/// `transaction.await` is [`transaction.send()`](Transaction::send).
+impl std::future::IntoFuture for Transaction {
+    type Output = Result<()>;
+    type IntoFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Self::Output> + Send>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}
