@@ -55,7 +55,22 @@ pub(crate) struct EntityAttrs {
     pub(crate) event_rows: Option<EventRowsAttr>,
     /// `alias = "OldName"`, any number of times: earlier entity names still read.
     pub(crate) aliases: Vec<LitStr>,
+    /// `schema_version = N`: the shape items are written in now.
+    pub(crate) schema_version: Option<syn::LitInt>,
+    /// `upgrade(from = N, via = OldShape)` or `upgrade(from = N, with = "path::to_fn")`.
+    pub(crate) upgrades: Vec<UpgradeAttr>,
     pub(crate) given: Given,
+}
+
+/// `upgrade(from = N, via = OldShape)` / `upgrade(from = N, with = "path::to_fn")`: how items
+/// stored at an older schema version read.
+pub(crate) struct UpgradeAttr {
+    pub(crate) path: Path,
+    pub(crate) from: Option<syn::LitInt>,
+    /// A type that deserializes from the stored item and converts `Into` the entity.
+    pub(crate) via: Option<syn::Type>,
+    /// A function from the stored item to the entity.
+    pub(crate) with: Option<LitStr>,
 }
 
 /// `index(name = "...", pk = "...", sk = "...")` on an entity: the templates of one of the
@@ -127,7 +142,7 @@ impl Given {
 
 const TABLE_KEYS: &str = "`pk`, `sk`, `entity_type`, `ttl`, `index`, `local_index`, `crate`";
 const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `pk_type`, `sk_type`, `projection`, `include`";
-const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `event_rows`, `crate`";
+const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `event_rows`, `schema_version`, `upgrade`, `crate`";
 const ENTITY_INDEX_KEYS: &str = "`name`, `pk`, `sk`";
 const FIELD_KEYS: &str =
     "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`";
@@ -226,6 +241,10 @@ impl EntityAttrs {
                 out.lookups.push(EntityIndex::parse(cx, meta, false)?);
             } else if meta.path.is_ident("event_rows") {
                 set_once(cx, &mut out.event_rows, meta, parse_event_rows(meta)?);
+            } else if meta.path.is_ident("schema_version") {
+                set_once(cx, &mut out.schema_version, meta, meta.value()?.parse()?);
+            } else if meta.path.is_ident("upgrade") {
+                out.upgrades.push(parse_upgrade(meta)?);
             } else if meta.path.is_ident("crate") {
                 parse_str(meta)?; // read by `crate_path`
             } else {
@@ -480,6 +499,28 @@ fn parse_event_rows(meta: &ParseNestedMeta<'_>) -> syn::Result<EventRowsAttr> {
 }
 
 /// The table type of `table = App`.
+fn parse_upgrade(meta: &ParseNestedMeta<'_>) -> syn::Result<UpgradeAttr> {
+    let mut out = UpgradeAttr {
+        path: meta.path.clone(),
+        from: None,
+        via: None,
+        with: None,
+    };
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("from") {
+            out.from = Some(inner.value()?.parse()?);
+        } else if inner.path.is_ident("via") {
+            out.via = Some(inner.value()?.parse()?);
+        } else if inner.path.is_ident("with") {
+            out.with = Some(inner.value()?.parse()?);
+        } else {
+            unknown(&inner, "`from`, `via`, `with`")?;
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
 fn parse_table(meta: &ParseNestedMeta<'_>) -> syn::Result<Path> {
     let value = meta.value()?;
     if value.peek(LitStr) {

@@ -2,7 +2,7 @@
 
 use crate::attr::EntityAttrs;
 use crate::ctx::Ctxt;
-use crate::model::FieldModel;
+use crate::model::{FieldModel, SchemaModel, Upgrade};
 use crate::template::Template;
 
 /// `alias = "..."`: not empty, not the entity's own name, each once.
@@ -74,4 +74,82 @@ pub(crate) fn check_timestamps(cx: &mut Ctxt, fields: &[FieldModel<'_>]) {
             }
         }
     }
+}
+
+/// `schema_version = N` and its `upgrade(...)`s: a version from 1; exactly one upgrade for
+/// each older version, each with `via` or `with`; upgrades only with a schema version.
+pub(crate) fn schema_model(cx: &mut Ctxt, attrs: &EntityAttrs) -> Option<SchemaModel> {
+    let Some(lit) = &attrs.schema_version else {
+        if let Some(upgrade) = attrs.upgrades.first() {
+            cx.error_at(
+                &upgrade.path,
+                "`upgrade(...)` needs `schema_version = N`: the version items are written in now",
+            );
+        }
+        return None;
+    };
+    let current = match lit.base10_parse::<u32>() {
+        Ok(v) if v >= 1 => v,
+        _ => {
+            cx.error_at(lit, "`schema_version` is a whole number from 1");
+            return None;
+        }
+    };
+    let mut upgrades: Vec<(u32, Upgrade)> = Vec::new();
+    for attr in &attrs.upgrades {
+        let Some(from) = &attr.from else {
+            cx.error_at(
+                &attr.path,
+                "`upgrade` needs `from = N`, the version it reads",
+            );
+            continue;
+        };
+        let version = match from.base10_parse::<u32>() {
+            Ok(v) if (1..current).contains(&v) => v,
+            _ => {
+                cx.error_at(
+                    from,
+                    format!("`from` names an older schema version: one below {current}"),
+                );
+                continue;
+            }
+        };
+        if upgrades.iter().any(|(v, _)| *v == version) {
+            cx.error_at(from, format!("version {version} already has an upgrade"));
+            continue;
+        }
+        let upgrade = match (&attr.via, &attr.with) {
+            (Some(via), None) => Upgrade::Via(via.clone()),
+            (None, Some(with)) => match with.parse::<syn::Path>() {
+                Ok(path) => Upgrade::With(path),
+                Err(_) => {
+                    cx.error_at(with, "`with` takes the path of a function");
+                    continue;
+                }
+            },
+            _ => {
+                cx.error_at(
+                    &attr.path,
+                    "`upgrade` takes one of `via = OldShape` (a type that deserializes from the stored item and converts `Into` the entity) or `with = \"path::to_fn\"` (a function from the stored item)",
+                );
+                continue;
+            }
+        };
+        upgrades.push((version, upgrade));
+    }
+    let missing: Vec<String> = (1..current)
+        .filter(|v| !upgrades.iter().any(|(u, _)| u == v))
+        .map(|v| v.to_string())
+        .collect();
+    if !missing.is_empty() && !cx.has_errors() {
+        cx.error_at(
+            lit,
+            format!(
+                "items stored at schema version {} have no `upgrade(from = ..., ...)`: every older version must say how it reads",
+                missing.join(", ")
+            ),
+        );
+    }
+    upgrades.sort_by_key(|(v, _)| *v);
+    Some(SchemaModel { current, upgrades })
 }

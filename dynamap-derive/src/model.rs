@@ -21,6 +21,22 @@ pub(crate) struct EntityModel<'a> {
     pub(crate) fields: Vec<FieldModel<'a>>,
     /// `event_rows(...)`: stored as multi-event rows.
     pub(crate) event_rows: Option<EventRowsModel>,
+    /// `schema_version = N` with how each older version reads.
+    pub(crate) schema: Option<SchemaModel>,
+}
+
+/// An entity's schema version and its upgrades, one per older version, in version order.
+pub(crate) struct SchemaModel {
+    pub(crate) current: u32,
+    pub(crate) upgrades: Vec<(u32, Upgrade)>,
+}
+
+/// How items of one older schema version read.
+pub(crate) enum Upgrade {
+    /// Deserialized as this type, then converted with `Into`.
+    Via(syn::Type),
+    /// Read by this function from the stored item.
+    With(syn::Path),
 }
 
 pub(crate) struct IndexModel {

@@ -302,3 +302,38 @@ pub const fn index_schema(
 pub const fn key_attribute_schema(name: &'static str, kind: ScalarType) -> KeyAttributeSchema {
     KeyAttributeSchema { name, kind }
 }
+
+/// The schema version an item was written at (1 without the attribute); a newer one than
+/// `known` is an error naming the item.
+pub fn stored_schema_version(
+    item: &Item,
+    entity: &'static str,
+    known: u32,
+    schema: &TableSchema,
+) -> Result<u32> {
+    crate::schema_version::stored_version(item, entity, known, schema)
+}
+
+/// Reads an item at an older schema version as its declared older shape.
+pub fn read_older<V: serde::de::DeserializeOwned>(
+    item: Item,
+    entity: &'static str,
+    from: u32,
+) -> Result<V> {
+    crate::schema_version::read_older(item, entity, from)
+}
+
+pub use crate::schema_version::SCHEMA_VERSION_ATTRIBUTE;
+
+/// The result of an upgrade's `with` function, its error naming the entity and version.
+pub fn upgraded<T>(
+    result: core::result::Result<T, AttributeError>,
+    entity: &'static str,
+    from: u32,
+) -> Result<T> {
+    result.map_err(|source| Error::Upgrade {
+        entity,
+        from,
+        source,
+    })
+}

@@ -172,6 +172,9 @@ pub struct WriteMeta {
     pub created_at: Option<&'static str>,
     /// The attribute of the `#[dynamap(updated_at)]` field.
     pub updated_at: Option<&'static str>,
+    /// `#[dynamap(schema_version = N)]`: the version every write stores, and the only one
+    /// a partial update may change.
+    pub schema_version: Option<u32>,
 }
 
 impl WriteMeta {
@@ -186,6 +189,7 @@ impl WriteMeta {
         attribute_keys: &[],
         created_at: None,
         updated_at: None,
+        schema_version: None,
     };
 }
 

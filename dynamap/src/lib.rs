@@ -60,6 +60,7 @@
 //! | `index(name = "GSI1", pk = "...", sk = "...")` | templates for one of the table's indexes; fields may be `Option`s, and the item is left out of the index while any is `None`. Instead of a template, `pk = field(x)` / `sk = field(x)` makes field `x`'s own attribute the index key (its type must fit the table's `pk_type`/`sk_type`, its attribute name the index's key attribute), so updates of it, increments included, move the item in the index |
 //! | `local_index(name = "ByDate", sk = "...")` | the sort key template of one of the table's local indexes (its partition key is the entity's own `pk`); queried with the generated `Entity::by_date(...)`, consistent reads allowed |
 //! | `lookup(name = "location", pk = "...", sk = "...")` | an extra item kept in sync with the entity by transactions on every write path ([Lookup items](#lookup-items)); `Entity::by_location(...)` queries the lookup items for their owners' keys ([`query::OwnerKey`]) |
+//! | `schema_version = 3`, `upgrade(from = 1, via = CustomerV1)`, `upgrade(from = 2, with = "path::to_fn")` | the shape items are written in now, and how items of each older version read (a type that deserializes from the stored item and converts `Into` the entity, or a function from the item); every read path upgrades, newer versions are refused (see the evolving-models guide) |
 //! | `event_rows`, `event_rows(cap = 250, time = "at")` | several events per (partition, sort key) row, as an id list and one map per field ([`timeseries::rows`]); `cap` events per row before overflow rows (default 250), `time` the field holding the event's time (epoch ms or `OffsetDateTime`) for the automatic write path |
 //!
 //! On fields:
@@ -187,6 +188,7 @@ pub mod limits;
 pub mod ops;
 pub mod query;
 pub mod retry;
+mod schema_version;
 mod sealed;
 mod span;
 #[cfg(feature = "streams")]
@@ -250,6 +252,7 @@ pub use dynamap_derive::{Attribute, Entity, EntityEnum, KeyPart, Table};
 pub use entity::{AsEntity, Entity, Versioned};
 pub use error::{ActionFailure, Error, ErrorKind, Result, ServiceError};
 pub use key::{Key, KeyError, KeyPart, PartitionKey};
+pub use schema_version::SCHEMA_VERSION_ATTRIBUTE;
 pub use table::{
     IndexSchema, KeyAttributeSchema, MAX_KEY_ATTRIBUTES, Projection, ScalarType, Table, TableSchema,
 };

@@ -127,6 +127,11 @@ pub struct KeyAttributeSchema {
     pub kind: ScalarType,
 }
 
+/// The attribute holding an item's schema version (a number), written on every write of an
+/// entity that declares `#[dynamap(schema_version = N)]`. An item without it counts as
+/// version 1: the shape before versions were declared.
+pub const SCHEMA_VERSION_ATTRIBUTE: &str = "_schema";
+
 /// At most four attributes make one multi-attribute index key, as in DynamoDB.
 pub const MAX_KEY_ATTRIBUTES: usize = 4;
 
@@ -272,9 +277,13 @@ impl TableSchema {
     }
 
     /// True when `attribute` is one the table itself manages: a table or index key
-    /// attribute, the entity-type attribute. Fields cannot be stored under these names.
+    /// attribute, the entity-type attribute, the schema-version attribute. Fields cannot be
+    /// stored under these names.
     pub const fn is_reserved_attribute(&self, attribute: &str) -> bool {
-        if str_eq(self.pk, attribute) || str_eq(self.entity_type, attribute) {
+        if str_eq(self.pk, attribute)
+            || str_eq(self.entity_type, attribute)
+            || str_eq(SCHEMA_VERSION_ATTRIBUTE, attribute)
+        {
             return true;
         }
         if let Some(sk) = self.sk

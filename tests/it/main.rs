@@ -26,6 +26,7 @@ mod queries;
 mod raw_actions;
 mod retries;
 mod scans;
+mod schema_versions;
 mod service_errors;
 mod streams;
 mod table;

@@ -12,7 +12,7 @@ use crate::models::{App, Reading, Sensor, SensorItem, sensor};
 
 /// Every record of the table's stream so far, in order (DynamoDB Local has one shard for a
 /// small table; all shards are read anyway).
-async fn stream_records(db: &Db) -> Vec<Record> {
+pub(crate) async fn stream_records(db: &Db) -> Vec<Record> {
     let local = DynamoLocal::shared().expect("DynamoDB Local starts");
     let streams = local.streams_client();
     let arn = db

@@ -3,6 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::DeriveInput;
+use syn::spanned::Spanned;
 
 use super::decode::decode_field;
 use super::entity_checks::{key_part_assertions, layout_checks};
@@ -10,7 +11,7 @@ use super::keys::{parse, part_var, type_span};
 use super::render::{encode_value, fields_of, part_type, render_template, schema, via_traits};
 use crate::check::entity_model;
 use crate::ctx::Ctxt;
-use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel};
+use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel, SchemaModel, Upgrade};
 
 pub(crate) fn expand_entity(input: &DeriveInput) -> TokenStream {
     let mut cx = Ctxt::default();
@@ -188,6 +189,15 @@ fn to_item(model: &EntityModel<'_>) -> TokenStream {
         .filter(|f| !f.skip)
         .map(|f| encode_field(entity, f));
     let via = via_traits();
+    let schema_version = model.schema.as_ref().map(|schema| {
+        let version = schema.current.to_string();
+        quote! {
+            __dynamap_item.insert(
+                ::core::convert::From::from(::dynamap::__private::SCHEMA_VERSION_ATTRIBUTE),
+                ::dynamap::__private::AttributeValue::N(::core::convert::From::from(#version)),
+            );
+        }
+    });
     quote! {
         fn to_item(&self) -> ::dynamap::__private::Result<::dynamap::__private::Item> {
             #via
@@ -205,6 +215,7 @@ fn to_item(model: &EntityModel<'_>) -> TokenStream {
                 ::core::convert::From::from(__dynamap_schema.entity_type),
                 ::dynamap::__private::AttributeValue::S(::core::convert::From::from(#entity)),
             );
+            #schema_version
             #(#fields)*
             #(#indexes)*
             ::core::result::Result::Ok(__dynamap_item)
@@ -320,14 +331,45 @@ fn from_item(model: &EntityModel<'_>) -> TokenStream {
         let value = decode_field(entity, f, &slot(i));
         quote!(#ident: #value)
     });
+    let upgrade = model.schema.as_ref().map(|schema| upgrade(model, schema));
     quote! {
         fn from_item(__dynamap_item: ::dynamap::__private::Item) -> ::dynamap::__private::Result<Self> {
             #via
             let __dynamap_schema = &#schema;
             ::dynamap::__private::check_entity_type(&__dynamap_item, __dynamap_schema.entity_type, #entity, <Self as ::dynamap::__private::Entity>::ALIASES)?;
+            #upgrade
             #(let mut #slots: ::core::option::Option<::dynamap::__private::AttributeValue> = ::core::option::Option::None;)*
             #pass
             ::core::result::Result::Ok(Self { #(#fields,)* })
+        }
+    }
+}
+
+/// The start of `from_item` for an entity with a schema version: an item of an older
+/// version reads through its upgrade and returns; one of a newer version is an error.
+fn upgrade(model: &EntityModel<'_>, schema: &SchemaModel) -> TokenStream {
+    let entity = &model.entity_name;
+    let current = schema.current;
+    let arms = schema.upgrades.iter().map(|(version, upgrade)| {
+        let read = match upgrade {
+            Upgrade::Via(via) => quote_spanned! {via.span()=>
+                ::core::convert::Into::<Self>::into(
+                    ::dynamap::__private::read_older::<#via>(__dynamap_item, #entity, #version)?,
+                )
+            },
+            Upgrade::With(with) => quote_spanned! {with.span()=>
+                {
+                    let __dynamap_upgrade: fn(::dynamap::__private::Item) -> ::core::result::Result<Self, ::dynamap::__private::AttributeError> = #with;
+                    ::dynamap::__private::upgraded(__dynamap_upgrade(__dynamap_item), #entity, #version)?
+                }
+            },
+        };
+        quote!(#version => return ::core::result::Result::Ok(#read),)
+    });
+    quote! {
+        match ::dynamap::__private::stored_schema_version(&__dynamap_item, #entity, #current, __dynamap_schema)? {
+            #(#arms)*
+            _ => {}
         }
     }
 }

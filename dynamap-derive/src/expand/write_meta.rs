@@ -91,6 +91,13 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
         }
     });
     let lookup_keys = (!model.lookups.is_empty()).then(|| lookup_keys(model));
+    let schema_version = match &model.schema {
+        Some(schema) => {
+            let version = schema.current;
+            quote!(::core::option::Option::Some(#version))
+        }
+        None => quote!(::core::option::Option::None),
+    };
     quote! {
         const WRITE: ::dynamap::__private::WriteMeta = ::dynamap::__private::WriteMeta {
             version: #version,
@@ -102,6 +109,7 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
             attribute_keys: &[#(#attribute_keys),*],
             created_at: #created_at,
             updated_at: #updated_at,
+            schema_version: #schema_version,
         };
         #version_methods
         #lookup_keys

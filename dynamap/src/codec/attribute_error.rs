@@ -31,6 +31,12 @@ impl AttributeError {
         &self.message
     }
 
+    /// An error saying `message`: for conversions written by hand, such as a schema
+    /// upgrade's `with` function.
+    pub fn new(message: impl fmt::Display) -> Self {
+        Self::with_message(message)
+    }
+
     fn with_message(message: impl fmt::Display) -> Self {
         AttributeError {
             message: message.to_string(),

@@ -337,6 +337,62 @@ pub enum Error {
         found: Option<String>,
     },
 
+    /// A stored item has a newer schema version than this build of the entity knows: it was
+    /// written by newer code (a deploy rolled back while the new version ran). It is not
+    /// decoded, so no field the newer code added is silently dropped by a later write.
+    #[error(
+        "item (pk {pk:?}, sk {sk:?}) of entity `{entity}` has schema version {found}, newer than version {known} this code knows"
+    )]
+    #[non_exhaustive]
+    NewerSchemaVersion {
+        /// The entity.
+        entity: &'static str,
+        /// The item's partition key value, as text.
+        pk: String,
+        /// The item's sort key value, as text, when the table has one.
+        sk: Option<String>,
+        /// The version stored in the item.
+        found: u32,
+        /// The entity's current version (`#[dynamap(schema_version = N)]`).
+        known: u32,
+    },
+
+    /// A partial update met an item stored in an older shape of the entity: it would mix
+    /// the shapes, so it was not applied. Read the item (which upgrades it) and write it
+    /// whole, or upgrade the entity's items with a maintenance job, then update.
+    #[error(
+        "item (pk {pk:?}, sk {sk:?}) of entity `{entity}` is stored at schema version {found}; an update needs version {current}: read and write it whole first"
+    )]
+    #[non_exhaustive]
+    OlderSchemaVersion {
+        /// The entity.
+        entity: &'static str,
+        /// The item's partition key value, as text.
+        pk: String,
+        /// The item's sort key value, as text, when the table has one.
+        sk: Option<String>,
+        /// The version stored in the item.
+        found: u32,
+        /// The entity's current version.
+        current: u32,
+    },
+
+    /// An item stored at an older schema version did not read as its declared older shape
+    /// (`upgrade(from = N, via = OldShape)`).
+    #[error(
+        "item of entity `{entity}` at schema version {from} does not read as its version-{from} shape"
+    )]
+    #[non_exhaustive]
+    Upgrade {
+        /// The entity.
+        entity: &'static str,
+        /// The stored schema version.
+        from: u32,
+        /// Why the item did not read as the older shape.
+        #[source]
+        source: crate::codec::AttributeError,
+    },
+
     /// DynamoDB answered with an error, or could not be reached. [`ServiceError`] keeps
     /// the code, message, HTTP status, request id and the SDK's own error.
     #[error(transparent)]
@@ -451,11 +507,13 @@ impl Error {
             | Error::Compressed { .. }
             | Error::WrongEntityType { .. }
             | Error::UnknownEntityType { .. }
+            | Error::NewerSchemaVersion { .. }
+            | Error::Upgrade { .. }
             | Error::MalformedEventRow { .. }
             | Error::InvalidStreamRecord { .. } => ErrorKind::Decode,
-            Error::ConditionalCheckFailed { .. } | Error::LookupTaken { .. } => {
-                ErrorKind::Condition
-            }
+            Error::ConditionalCheckFailed { .. }
+            | Error::LookupTaken { .. }
+            | Error::OlderSchemaVersion { .. } => ErrorKind::Condition,
             Error::VersionConflict { .. } | Error::Contention { .. } => ErrorKind::Conflict,
             Error::TransactionCanceled { reasons } => canceled_kind(reasons),
             Error::InvalidExpression { .. }

@@ -271,6 +271,37 @@ fn cases() -> Vec<(Error, ErrorKind, bool)> {
             false,
         ),
         (
+            Error::NewerSchemaVersion {
+                entity,
+                pk: reason(),
+                sk: None,
+                found: 4,
+                known: 3,
+            },
+            Decode,
+            false,
+        ),
+        (
+            Error::OlderSchemaVersion {
+                entity,
+                pk: reason(),
+                sk: None,
+                found: 1,
+                current: 3,
+            },
+            Condition,
+            false,
+        ),
+        (
+            Error::Upgrade {
+                entity,
+                from: 1,
+                source: <crate::codec::AttributeError as serde::de::Error>::custom(reason()),
+            },
+            Decode,
+            false,
+        ),
+        (
             service("ProvisionedThroughputExceededException", 400),
             Throttled,
             true,
@@ -393,6 +424,9 @@ fn variant_has_a_case(error: &Error) {
         | Error::InvalidCursor { .. }
         | Error::IncompleteKeyUpdate { .. }
         | Error::UnknownEntityType { .. }
+        | Error::NewerSchemaVersion { .. }
+        | Error::Upgrade { .. }
+        | Error::OlderSchemaVersion { .. }
         | Error::Service(_)
         | Error::DuplicateKey { .. }
         | Error::Unprocessed { .. }
@@ -413,7 +447,7 @@ fn every_variant_has_its_kind_and_retryability() {
             std::mem::discriminant(error)
         })
         .collect();
-    assert_eq!(variants.len(), 33, "a variant without a case");
+    assert_eq!(variants.len(), 36, "a variant without a case");
     for (error, kind, retryable) in &cases {
         assert_eq!(error.kind(), *kind, "kind of {error:?}");
         assert_eq!(

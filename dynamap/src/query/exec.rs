@@ -169,7 +169,10 @@ impl<T: Decode, S> Query<T, S> {
             key_attributes.extend(index.sk_attributes().map(|(name, _)| name));
         }
         let projection = (!self.projection.is_empty()).then(|| {
-            let always = key_attributes.iter().copied().chain([schema.entity_type]);
+            let always = key_attributes
+                .iter()
+                .copied()
+                .chain([schema.entity_type, crate::table::SCHEMA_VERSION_ATTRIBUTE]);
             let mut names: Vec<String> = always
                 .chain(self.projection.iter().copied())
                 .map(|a| p.name(a))

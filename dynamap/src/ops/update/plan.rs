@@ -14,7 +14,7 @@ use crate::expr::{Condition, DocPath, NameMap, Placeholders, ValueMap};
 use crate::span::call_span;
 use crate::table::Table;
 use crate::write::{Action, conditional_answer};
-use crate::{Db, Entity, Error, Result};
+use crate::{Db, Entity, Error, ErrorKind, Result};
 
 /// An update ready to render: its changes, conditions and the lookups it moves.
 pub(crate) struct Plan<E> {
@@ -85,6 +85,17 @@ impl<E: Entity> Plan<E> {
         let mut conditions = Vec::new();
         if self.must_exist {
             conditions.push(format!("attribute_exists({})", p.name(schema.pk)));
+            // A partial update sets fields of the current shape: an item stored in an older
+            // one must be upgraded (read and written whole) first, or it would mix shapes.
+            if let Some(version) = E::WRITE.schema_version {
+                let name = p.name(crate::table::SCHEMA_VERSION_ATTRIBUTE);
+                let value = p.value(AttributeValue::N(version.to_string()));
+                conditions.push(if version == 1 {
+                    format!("(attribute_not_exists({name}) OR {name} = {value})")
+                } else {
+                    format!("{name} = {value}")
+                });
+            }
         }
         if let (Some(attribute), Some(version)) = (E::WRITE.version, self.expected_version) {
             let name = p.name(attribute);
@@ -166,8 +177,53 @@ impl<E: Entity> Plan<E> {
             result,
             UpdateItemOutput::consumed_capacity,
             || self.failed(),
-        )?;
-        Ok(output.attributes)
+        );
+        match output {
+            Ok(output) => Ok(output.attributes),
+            Err(err) if matches!(err.kind(), ErrorKind::Condition | ErrorKind::Conflict) => {
+                Err(self.older_schema(db).await?.unwrap_or(err))
+            }
+            Err(err) => Err(err),
+        }
+    }
+
+    /// After a failed condition: the error for an item stored in an older shape, if that is
+    /// why (an update's schema-version condition), read consistently.
+    async fn older_schema(&self, db: &Db) -> Result<Option<Error>> {
+        let Some(current) = E::WRITE.schema_version.filter(|_| self.must_exist) else {
+            return Ok(None);
+        };
+        let item = db
+            .client()
+            .get_item()
+            .table_name(db.table_name())
+            .set_key(Some(self.key.clone()))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|e| Error::service("GetItem", e))?
+            .item;
+        let Some(item) = item else {
+            return Ok(None);
+        };
+        let schema = <E::Table as Table>::SCHEMA;
+        let found =
+            crate::schema_version::stored_version(&item, E::ENTITY_TYPE, u32::MAX, &schema)?;
+        if found >= current {
+            return Ok(None);
+        }
+        let text = |attribute: Option<&str>| match attribute.and_then(|a| item.get(a)) {
+            Some(AttributeValue::S(s)) => Some(s.clone()),
+            Some(AttributeValue::N(n)) => Some(n.clone()),
+            _ => None,
+        };
+        Ok(Some(Error::OlderSchemaVersion {
+            entity: E::ENTITY_TYPE,
+            pk: text(Some(schema.pk)).unwrap_or_default(),
+            sk: text(schema.sk),
+            found,
+            current,
+        }))
     }
 
     /// The update as a transaction action, with `extra` changes and `guard` conditions.
