@@ -117,6 +117,7 @@ fn reads_of_many_items_are_send_and_static() {
     spawnable_future(db.scan::<Repo>().all());
     spawnable_future(db.scan::<Repo>().count());
     spawnable_stream(db.scan::<Repo>().segments(4).limit(10).stream());
+    spawnable_future(db.maintain::<Repo>("job").rekey().segments(4).run());
     spawnable(db.batch_get([Repo::key("a"), Repo::key("b")]));
     spawnable(db.batch_get([Repo::key("a")]).decode_as::<Any>());
     let mut reads = db.transact_get();
@@ -211,6 +212,10 @@ fn every_request_builder_is_debug() {
             debug_and_clone(db.update(Repo::key("dynamap")).add(Repo::ISSUES, 1u64)),
         ),
         ("Upsert", debug_and_clone(db.upsert(&repo()))),
+        (
+            "Maintain",
+            debug_and_clone(db.maintain::<Repo>("job").rekey().segments(4)),
+        ),
         (
             "Query",
             debug_and_clone(db.query(Repo::partition("dynamap"))),

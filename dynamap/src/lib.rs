@@ -185,6 +185,7 @@ mod expiry;
 pub mod expr;
 pub mod key;
 pub mod limits;
+pub mod maintain;
 pub mod ops;
 pub mod query;
 pub mod retry;
@@ -214,6 +215,10 @@ pub struct EvolvingModelsGuide;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/guide/multi-attribute-indexes.md")]
 pub struct MultiAttributeIndexesGuide;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide/migrations.md")]
+pub struct MigrationsGuide;
 
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/guide/getting-started.md")]

@@ -190,6 +190,11 @@ pub(crate) fn mix(mut z: u64) -> u64 {
 
 /// Waits before retry `round`, on the client's own timer (so any runtime works).
 pub(crate) async fn pause(db: &crate::Db, policy: &RetryPolicy, round: u32, rng: &mut SplitMix64) {
+    sleep_for(db, policy.delay(round.min(16), rng)).await;
+}
+
+/// Sleeps `duration` with the client's async sleep (the runtime's default without one).
+pub(crate) async fn sleep_for(db: &crate::Db, duration: std::time::Duration) {
     use aws_smithy_async::rt::sleep::AsyncSleep;
     let sleep = db
         .client()
@@ -197,7 +202,7 @@ pub(crate) async fn pause(db: &crate::Db, policy: &RetryPolicy, round: u32, rng:
         .sleep_impl()
         .or_else(aws_smithy_async::rt::sleep::default_async_sleep);
     if let Some(sleep) = sleep {
-        sleep.sleep(policy.delay(round.min(16), rng)).await;
+        sleep.sleep(duration).await;
     }
 }
 

@@ -76,8 +76,14 @@ mod tests {
     use super::*;
     use crate::table::TableSchema;
 
-    const SCHEMA: TableSchema =
-        crate::__private::table_schema("App", "PK", Some("SK"), "_type", None, &[]);
+    const SCHEMA: TableSchema = TableSchema {
+        type_name: "App",
+        pk: "PK",
+        sk: Some("SK"),
+        entity_type: "_type",
+        ttl: None,
+        indexes: &[],
+    };
 
     fn item(version: Option<AttributeValue>) -> Item {
         let mut item = Item::new();

@@ -19,6 +19,7 @@ mod keys;
 mod limits;
 mod local_indexes;
 mod lookup_queries;
+mod maintenance;
 mod models;
 mod multi_attribute_keys;
 mod observability;

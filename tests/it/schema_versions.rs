@@ -345,3 +345,34 @@ async fn a_partial_update_applies_only_to_the_current_shape() {
         Some(current("c2"))
     );
 }
+
+#[tokio::test]
+async fn a_maintenance_job_upgrades_older_items_in_the_table() {
+    let db = three_versions("schema-job").await;
+    let report = db
+        .maintain::<Customer>("upgrade")
+        .upgrade()
+        .run()
+        .await
+        .expect("job");
+    assert_eq!(
+        (report.scanned, report.upgraded, report.unchanged),
+        (3, 2, 1)
+    );
+    for id in ["c1", "c2", "c3"] {
+        let raw = crate::raw_item(&db, &format!("CUSTOMER#{id}"), "PROFILE")
+            .await
+            .expect("stored");
+        assert_eq!(raw.get("_schema"), Some(&N("3".into())), "{id}");
+    }
+    // Now in the current shape, the items take partial updates.
+    db.update(Customer::key("c1"))
+        .set(Customer::TIER, 2u8)
+        .await
+        .expect("current shape");
+    let mut customers = db.scan::<Customer>().all().await.expect("scan");
+    customers.sort_by(|a, b| a.id.cmp(&b.id));
+    let mut want = expected();
+    want[0].tier = 2;
+    assert_eq!(customers, want);
+}

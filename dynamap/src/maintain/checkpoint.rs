@@ -1,0 +1,112 @@
+//! Checkpoints: where each segment of a job has got to, kept as items in the job's own table.
+//!
+//! In the table rather than in a file because a job may run as several processes on
+//! several machines (segments `i..j` of `N` each): they share the table, not a disk. A
+//! checkpoint is written after each page is finished, so a job killed at any point redoes at
+//! most one page per segment, and an item already rewritten reads as unchanged the second
+//! time: nothing is written twice. Checkpoint items carry entity type
+//! `_dynamap.checkpoint`, which no entity reads; `Maintain::clear_checkpoints` deletes them.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::codec::Item;
+use crate::table::TableSchema;
+use crate::{Db, Error, Result};
+
+/// The entity type of checkpoint items.
+pub(super) const CHECKPOINT_TYPE: &str = "_dynamap.checkpoint";
+
+/// Where one segment is.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(super) struct Saved {
+    /// The segment is finished.
+    pub(super) done: bool,
+    /// The key to scan on from (`None` with `done: false`: from the start).
+    pub(super) start: Option<Item>,
+}
+
+/// The key of segment `segment` of `total`'s checkpoint for job `job`.
+fn key(schema: &TableSchema, job: &str, segment: u32, total: u32) -> Item {
+    let mut key = Item::new();
+    key.insert(
+        schema.pk.to_owned(),
+        AttributeValue::S(format!("_dynamap#job#{job}#{segment}/{total}")),
+    );
+    if let Some(sk) = schema.sk {
+        key.insert(
+            sk.to_owned(),
+            AttributeValue::S("_dynamap#checkpoint".to_owned()),
+        );
+    }
+    key
+}
+
+/// The checkpoint of one segment, if there is one.
+pub(super) async fn load(
+    db: &Db,
+    schema: &TableSchema,
+    job: &str,
+    segment: u32,
+    total: u32,
+) -> Result<Saved> {
+    let out = db
+        .client()
+        .get_item()
+        .table_name(db.table_name())
+        .set_key(Some(key(schema, job, segment, total)))
+        .consistent_read(true)
+        .send()
+        .await
+        .map_err(|e| Error::service("GetItem", e))?;
+    let Some(item) = out.item else {
+        return Ok(Saved::default());
+    };
+    Ok(Saved {
+        done: matches!(item.get("done"), Some(AttributeValue::Bool(true))),
+        start: match item.get("start") {
+            Some(AttributeValue::M(start)) => Some(start.clone()),
+            _ => None,
+        },
+    })
+}
+
+/// Records where one segment is.
+pub(super) async fn save(
+    db: &Db,
+    schema: &TableSchema,
+    job: &str,
+    (segment, total): (u32, u32),
+    saved: &Saved,
+) -> Result<()> {
+    let mut item = key(schema, job, segment, total);
+    item.insert(
+        schema.entity_type.to_owned(),
+        AttributeValue::S(CHECKPOINT_TYPE.to_owned()),
+    );
+    item.insert("done".to_owned(), AttributeValue::Bool(saved.done));
+    if let Some(start) = &saved.start {
+        item.insert("start".to_owned(), AttributeValue::M(start.clone()));
+    }
+    db.client()
+        .put_item()
+        .table_name(db.table_name())
+        .set_item(Some(item))
+        .send()
+        .await
+        .map_err(|e| Error::service("PutItem", e))?;
+    Ok(())
+}
+
+/// Deletes the checkpoints of every segment of `total`.
+pub(super) async fn clear(db: &Db, schema: &TableSchema, job: &str, total: u32) -> Result<()> {
+    for segment in 0..total {
+        db.client()
+            .delete_item()
+            .table_name(db.table_name())
+            .set_key(Some(key(schema, job, segment, total)))
+            .send()
+            .await
+            .map_err(|e| Error::service("DeleteItem", e))?;
+    }
+    Ok(())
+}

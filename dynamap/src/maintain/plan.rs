@@ -1,0 +1,190 @@
+//! What a job does with one scanned item: the pure half, from the stored item and what the
+//! entity renders now to the write that brings the one to the other.
+
+use std::collections::HashSet;
+
+use crate::codec::{AttributeValue, Item};
+use crate::table::{SCHEMA_VERSION_ATTRIBUTE, TableSchema};
+
+/// What the job does with an item.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Decision {
+    /// Already what the entity renders (or nothing asked for applies): no write.
+    Keep,
+    /// Same primary key: set the attributes that differ, remove the key attributes the
+    /// entity no longer renders (an index it left).
+    Rewrite { set: Item, remove: Vec<String> },
+    /// Another primary key: put `item` there and delete the stored one, in one transaction.
+    Move { item: Item },
+    /// The user's function asked for the item to go.
+    Delete,
+}
+
+/// Why an item is rewritten, for the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Reason {
+    /// Its stored keys (primary, index, type) differ from what the templates render.
+    Keys,
+    /// It is stored at an older schema version.
+    Upgrade,
+    /// The user's function changed it.
+    Mapped,
+}
+
+/// Compares the stored item with the one the entity renders now.
+pub(super) fn decide(
+    schema: &TableSchema,
+    stored: &Item,
+    rendered: &Item,
+    version_attribute: Option<&str>,
+) -> Decision {
+    let key_names = key_attributes(schema);
+    let primary = |item: &Item| {
+        (
+            item.get(schema.pk).cloned(),
+            schema.sk.and_then(|sk| item.get(sk)).cloned(),
+        )
+    };
+    if primary(stored) != primary(rendered) {
+        // The new item keeps what the stored one holds beyond the entity's own attributes
+        // (another service's, a lookup's records), without the old keys.
+        let mut item: Item = stored
+            .iter()
+            .filter(|(name, _)| !key_names.contains(name.as_str()))
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
+        item.extend(rendered.iter().map(|(n, v)| (n.clone(), v.clone())));
+        return Decision::Move { item };
+    }
+    let set: Item = rendered
+        .iter()
+        .filter(|(name, value)| {
+            Some(name.as_str()) != version_attribute && stored.get(*name) != Some(value)
+        })
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
+    let remove: Vec<String> = stored
+        .keys()
+        .filter(|name| key_names.contains(name.as_str()) && !rendered.contains_key(*name))
+        .cloned()
+        .collect();
+    if set.is_empty() && remove.is_empty() {
+        Decision::Keep
+    } else {
+        Decision::Rewrite { set, remove }
+    }
+}
+
+/// Why `stored` differs from `rendered`: keys (any key attribute or the entity type),
+/// an older schema version, or else a change of the user's.
+pub(super) fn reason(schema: &TableSchema, stored: &Item, rendered: &Item) -> Reason {
+    let keys = key_attributes(schema);
+    let differs = |name: &str| stored.get(name) != rendered.get(name);
+    if keys.iter().any(|name| differs(name)) || differs(schema.entity_type) {
+        Reason::Keys
+    } else if differs(SCHEMA_VERSION_ATTRIBUTE) {
+        Reason::Upgrade
+    } else {
+        Reason::Mapped
+    }
+}
+
+/// Every key attribute of the table and its indexes: what a rendered item decides.
+pub(super) fn key_attributes(schema: &TableSchema) -> HashSet<&'static str> {
+    let mut names: HashSet<&'static str> = HashSet::from([schema.pk]);
+    names.extend(schema.sk);
+    for index in schema.indexes {
+        names.extend(index.pk_attributes().map(|(name, _)| name));
+        names.extend(index.sk_attributes().map(|(name, _)| name));
+    }
+    names
+}
+
+/// The attribute values as text, for keys in reports.
+pub(super) fn text(value: Option<&AttributeValue>) -> Option<String> {
+    match value? {
+        AttributeValue::S(s) => Some(s.clone()),
+        AttributeValue::N(n) => Some(n.clone()),
+        other => Some(format!("{other:?}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::__private::{index_schema, table_schema};
+    use crate::table::{IndexSchema, Projection, ScalarType};
+
+    const GSI: [IndexSchema; 1] = [index_schema(
+        "GSI1",
+        "GSI1PK",
+        Some("GSI1SK"),
+        ScalarType::String,
+        ScalarType::String,
+        &[],
+        &[],
+        Projection::All,
+        false,
+    )];
+    const SCHEMA: TableSchema = table_schema("App", "PK", Some("SK"), "_type", None, &GSI);
+
+    fn item(pairs: &[(&str, &str)]) -> Item {
+        pairs
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), AttributeValue::S((*v).to_owned())))
+            .collect()
+    }
+
+    #[test]
+    fn an_item_already_rendered_is_kept() {
+        let stored = item(&[("PK", "A#1"), ("SK", "X"), ("other", "kept")]);
+        let rendered = item(&[("PK", "A#1"), ("SK", "X")]);
+        assert_eq!(decide(&SCHEMA, &stored, &rendered, None), Decision::Keep);
+    }
+
+    #[test]
+    fn a_new_index_key_is_set_and_a_left_index_removed() {
+        let stored = item(&[
+            ("PK", "A#1"),
+            ("SK", "X"),
+            ("GSI1PK", "OLD"),
+            ("GSI1SK", "s"),
+        ]);
+        let rendered = item(&[("PK", "A#1"), ("SK", "X"), ("GSI1PK", "NEW")]);
+        match decide(&SCHEMA, &stored, &rendered, None) {
+            Decision::Rewrite { set, remove } => {
+                assert_eq!(set, item(&[("GSI1PK", "NEW")]));
+                assert_eq!(remove, ["GSI1SK"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(reason(&SCHEMA, &stored, &rendered), Reason::Keys);
+    }
+
+    #[test]
+    fn a_new_primary_key_moves_the_item_with_what_it_holds() {
+        let stored = item(&[("PK", "A#1"), ("SK", "X"), ("GSI1PK", "G"), ("theirs", "t")]);
+        let rendered = item(&[("PK", "B#1"), ("SK", "X"), ("mine", "m")]);
+        match decide(&SCHEMA, &stored, &rendered, None) {
+            Decision::Move { item: moved } => {
+                assert_eq!(
+                    moved,
+                    item(&[("PK", "B#1"), ("SK", "X"), ("mine", "m"), ("theirs", "t")])
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_version_alone_does_not_make_a_rewrite() {
+        let mut stored = item(&[("PK", "A#1"), ("SK", "X")]);
+        stored.insert("v".into(), AttributeValue::N("3".into()));
+        let mut rendered = stored.clone();
+        rendered.insert("v".into(), AttributeValue::N("4".into()));
+        assert_eq!(
+            decide(&SCHEMA, &stored, &rendered, Some("v")),
+            Decision::Keep
+        );
+    }
+}

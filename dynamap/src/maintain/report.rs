@@ -1,0 +1,114 @@
+//! What a job reports: as it goes (progress) and when it ends.
+
+use std::time::Duration;
+
+use crate::Error;
+use crate::batch::ItemKey;
+
+/// What a job did, or in a dry run would do, in this run.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Report {
+    /// Items of the entity read.
+    pub scanned: u64,
+    /// Items already as the entity renders them, or that nothing asked for applies to.
+    pub unchanged: u64,
+    /// Items rewritten in place because a key (primary, index, or type) differed.
+    pub rekeyed: u64,
+    /// Items rewritten in place from an older schema version.
+    pub upgraded: u64,
+    /// Items rewritten in place because the job's function changed them.
+    pub mapped: u64,
+    /// Items moved to a new primary key (put there and deleted here, in one transaction).
+    pub moved: u64,
+    /// Items deleted by the job's function.
+    pub deleted: u64,
+    /// Writes that lost a race to a concurrent writer and were redone from a fresh read.
+    pub conflicts_redone: u64,
+    /// Items that could not be read or written, with their keys and errors (the first
+    /// 1,000; `failed_count` counts them all).
+    pub failed: Vec<FailedItem>,
+    /// How many items failed.
+    pub failed_count: u64,
+    /// Segments finished in this run.
+    pub segments_done: u32,
+    /// Segments a checkpoint said were finished before, skipped.
+    pub segments_skipped: u32,
+    /// In a dry run, the first changes it would make.
+    pub samples: Vec<Sample>,
+}
+
+impl Report {
+    /// Items written (or, in a dry run, to be written).
+    pub fn changed(&self) -> u64 {
+        self.rekeyed + self.upgraded + self.mapped + self.moved + self.deleted
+    }
+
+    pub(super) fn add(&mut self, other: Report) {
+        self.scanned += other.scanned;
+        self.unchanged += other.unchanged;
+        self.rekeyed += other.rekeyed;
+        self.upgraded += other.upgraded;
+        self.mapped += other.mapped;
+        self.moved += other.moved;
+        self.deleted += other.deleted;
+        self.conflicts_redone += other.conflicts_redone;
+        self.failed_count += other.failed_count;
+        self.segments_done += other.segments_done;
+        self.segments_skipped += other.segments_skipped;
+        let room = MAX_FAILED.saturating_sub(self.failed.len());
+        self.failed.extend(other.failed.into_iter().take(room));
+        let room = MAX_SAMPLES.saturating_sub(self.samples.len());
+        self.samples.extend(other.samples.into_iter().take(room));
+    }
+}
+
+/// Failed items kept with their errors; the rest are counted.
+pub(super) const MAX_FAILED: usize = 1_000;
+/// Changes a dry run shows.
+pub(super) const MAX_SAMPLES: usize = 20;
+
+/// An item the job could not read or write.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct FailedItem {
+    /// Its key as stored.
+    pub key: ItemKey,
+    /// What went wrong.
+    pub error: Error,
+}
+
+/// A change a dry run would make.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Sample {
+    /// The item's key as stored.
+    pub before: ItemKey,
+    /// Its key after the change (`None`: deleted).
+    pub after: Option<ItemKey>,
+    /// What kind of change: `"rekey"`, `"upgrade"`, `"map"`, `"move"` or `"delete"`.
+    pub change: &'static str,
+}
+
+/// How far a job has come, after each page of each segment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct Progress {
+    /// Items read so far in this run.
+    pub scanned: u64,
+    /// Items written (or to be written, in a dry run) so far.
+    pub changed: u64,
+    /// Segments finished of those this run reads.
+    pub segments_done: u32,
+    /// Segments this run reads.
+    pub segments: u32,
+    /// Time since the run started.
+    pub elapsed: Duration,
+}
+
+impl Progress {
+    /// Items read per second so far.
+    pub fn items_per_second(&self) -> f64 {
+        self.scanned as f64 / self.elapsed.as_secs_f64().max(1e-3)
+    }
+}

@@ -1,0 +1,477 @@
+//! Maintenance jobs on DynamoDB Local: re-keying, moving, upgrading and mapping the items of
+//! one entity across a table, under concurrent writes, stopped and resumed, split across
+//! runs, and as a dry run.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use dynamap::codec::AttributeValue::{N, S};
+use dynamap::codec::Item;
+use dynamap::maintain::{Budget, Change};
+use dynamap::{Db, Entity, Table};
+
+use crate::fresh_db;
+
+#[derive(Table)]
+#[dynamap(
+    pk = "PK",
+    sk = "SK",
+    index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK")
+)]
+struct Desk;
+
+/// A ticket as the code renders it now: its status index was added (or its template
+/// changed) after many tickets were written.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = Desk, entity = "Ticket", pk = "TICKET#{id}", sk = "TICKET",
+          index(name = "GSI1", pk = "STATUS#{status}", sk = "TICKET#{id}"))]
+struct Ticket {
+    id: String,
+    status: String,
+    touches: u64,
+    #[dynamap(version)]
+    version: u64,
+}
+
+/// Another entity of the table, which a job over tickets never touches.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = Desk, entity = "Agent", pk = "AGENT#{id}", sk = "AGENT",
+          index(name = "GSI1", pk = "TEAM#{team}", sk = "AGENT#{id}"))]
+struct Agent {
+    id: String,
+    team: String,
+}
+
+/// A user whose primary key template changed from `U#{id}` to `USER#{id}`.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = Desk, entity = "User", pk = "USER#{id}", sk = "PROFILE")]
+struct User {
+    id: String,
+    name: String,
+}
+
+/// Every item of the table, raw, by primary key.
+async fn raw_items(db: &Db) -> BTreeMap<(String, String), Item> {
+    let mut items = BTreeMap::new();
+    let mut start = None;
+    loop {
+        let out = db
+            .client()
+            .scan()
+            .table_name(db.table_name())
+            .consistent_read(true)
+            .set_exclusive_start_key(start)
+            .send()
+            .await
+            .expect("raw scan");
+        for item in out.items.unwrap_or_default() {
+            let text = |name: &str| {
+                item.get(name)
+                    .and_then(|v| v.as_s().ok())
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            items.insert((text("PK"), text("SK")), item);
+        }
+        match out.last_evaluated_key {
+            Some(next) => start = Some(next),
+            None => return items,
+        }
+    }
+}
+
+/// `tickets` tickets written the old way (the first half with no index keys, the rest with
+/// an old status key format), and `agents` agents written normally.
+async fn old_desk(test: &str, tickets: usize, agents: usize) -> Db {
+    let db = fresh_db::<Desk>(test).await;
+    let mut batch = db.batch_write();
+    let mut raw = Vec::new();
+    for i in 0..tickets {
+        let mut item = Item::new();
+        item.insert("PK".into(), S(format!("TICKET#{i:05}")));
+        item.insert("SK".into(), S("TICKET".into()));
+        item.insert("_type".into(), S("Ticket".into()));
+        item.insert("id".into(), S(format!("{i:05}")));
+        item.insert(
+            "status".into(),
+            S(if i % 3 == 0 { "open" } else { "closed" }.into()),
+        );
+        item.insert("touches".into(), N("0".into()));
+        item.insert("version".into(), N("1".into()));
+        if i >= tickets / 2 {
+            item.insert("GSI1PK".into(), S(format!("S#{}", i % 3)));
+            item.insert("GSI1SK".into(), S(format!("T#{i:05}")));
+        }
+        raw.push(item);
+    }
+    for chunk in raw.chunks(25) {
+        let requests = chunk
+            .iter()
+            .map(|item| {
+                dynamap::aws_sdk_dynamodb::types::WriteRequest::builder()
+                    .put_request(
+                        dynamap::aws_sdk_dynamodb::types::PutRequest::builder()
+                            .set_item(Some(item.clone()))
+                            .build()
+                            .expect("put request"),
+                    )
+                    .build()
+            })
+            .collect();
+        db.client()
+            .batch_write_item()
+            .request_items(db.table_name(), requests)
+            .send()
+            .await
+            .expect("raw batch");
+    }
+    let agents: Vec<Agent> = (0..agents)
+        .map(|i| Agent {
+            id: format!("a{i}"),
+            team: format!("t{}", i % 4),
+        })
+        .collect();
+    for agent in &agents {
+        batch = batch.put(agent);
+    }
+    assert!(batch.await.expect("agents").is_complete());
+    db
+}
+
+/// True when every ticket's stored item is what the entity renders from it.
+async fn every_ticket_rendered(db: &Db) -> usize {
+    let mut tickets = 0;
+    for item in raw_items(db).await.into_values() {
+        if item.get("_type") == Some(&S("Ticket".into())) {
+            let ticket = Ticket::from_item(item.clone()).expect("decodes");
+            let rendered = ticket.to_item().expect("renders");
+            for (name, value) in &rendered {
+                assert_eq!(
+                    item.get(name),
+                    Some(value),
+                    "{name} of ticket {}",
+                    ticket.id
+                );
+            }
+            tickets += 1;
+        }
+    }
+    tickets
+}
+
+#[tokio::test]
+async fn a_rekey_brings_every_item_to_its_templates_and_touches_nothing_else() {
+    let db = old_desk("maintain_rekey", 200, 30).await;
+    let before = raw_items(&db).await;
+
+    let preview = db
+        .maintain::<Ticket>("rekey")
+        .rekey()
+        .segments(4)
+        .dry_run()
+        .run()
+        .await
+        .expect("dry run");
+    assert_eq!(raw_items(&db).await, before, "a dry run writes nothing");
+    assert_eq!(
+        (preview.scanned, preview.rekeyed, preview.unchanged),
+        (200, 200, 0)
+    );
+    assert!(!preview.samples.is_empty());
+
+    let report = db
+        .maintain::<Ticket>("rekey")
+        .rekey()
+        .segments(4)
+        .page_size(17)
+        .run()
+        .await
+        .expect("job");
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
+    assert_eq!(
+        (report.scanned, report.rekeyed, report.segments_done),
+        (preview.scanned, preview.rekeyed, 4),
+        "the dry run counted what the job did"
+    );
+    assert_eq!(every_ticket_rendered(&db).await, 200);
+    let after = raw_items(&db).await;
+    for (key, item) in &before {
+        if item.get("_type") != Some(&S("Ticket".into())) {
+            assert_eq!(
+                after.get(key),
+                Some(item),
+                "{key:?} is not a ticket: untouched"
+            );
+        } else {
+            let old = item.get("version").and_then(|v| v.as_n().ok()).cloned();
+            let new = after[key]
+                .get("version")
+                .and_then(|v| v.as_n().ok())
+                .cloned();
+            assert_eq!(
+                (old.as_deref(), new.as_deref()),
+                (Some("1"), Some("2")),
+                "rewritten once"
+            );
+        }
+    }
+    let open = db
+        .query(Ticket::gsi1("open"))
+        .all()
+        .await
+        .expect("the index works");
+    assert_eq!(open.len(), 67);
+
+    // Finished: running it again reads nothing; cleared, it finds nothing to change.
+    let again = db
+        .maintain::<Ticket>("rekey")
+        .rekey()
+        .segments(4)
+        .run()
+        .await
+        .expect("again");
+    assert_eq!((again.scanned, again.segments_skipped), (0, 4));
+    db.maintain::<Ticket>("rekey")
+        .segments(4)
+        .clear_checkpoints()
+        .await
+        .expect("cleared");
+    let fresh = db
+        .maintain::<Ticket>("rekey")
+        .rekey()
+        .segments(4)
+        .run()
+        .await
+        .expect("anew");
+    assert_eq!(
+        (fresh.scanned, fresh.unchanged, fresh.changed()),
+        (200, 200, 0)
+    );
+}
+
+#[tokio::test]
+async fn a_job_split_across_runs_and_stopped_half_way_finishes_once() {
+    let db = old_desk("maintain_resume", 300, 0).await;
+    let job = || {
+        db.maintain::<Ticket>("resume")
+            .rekey()
+            .segments(8)
+            .page_size(10)
+    };
+
+    // Stopped: the future dropped once some pages are done, within a tight write budget.
+    let started = Arc::new(AtomicBool::new(false));
+    let seen = Arc::clone(&started);
+    let stopped = tokio::time::timeout(
+        std::time::Duration::from_millis(1500),
+        job()
+            .only_segments(0..4)
+            .budget(Budget::UNLIMITED.writes(50.0))
+            .on_progress(move |_| seen.store(true, Ordering::Relaxed))
+            .run(),
+    )
+    .await;
+    assert!(stopped.is_err(), "the job was stopped before it finished");
+    assert!(
+        started.load(Ordering::Relaxed),
+        "and after it had made progress"
+    );
+
+    // Another process's share, then the first share again from its checkpoints.
+    let second = job().only_segments(4..8).run().await.expect("second half");
+    let first = job()
+        .only_segments(0..4)
+        .run()
+        .await
+        .expect("first half, resumed");
+    assert!(first.failed.is_empty() && second.failed.is_empty());
+    assert_eq!(every_ticket_rendered(&db).await, 300);
+    let tickets = raw_items(&db)
+        .await
+        .into_values()
+        .filter(|item| item.get("_type") == Some(&S("Ticket".into())));
+    for item in tickets {
+        assert_eq!(
+            item.get("version"),
+            Some(&N("2".into())),
+            "no item written twice: {item:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn live_updates_during_a_job_all_survive() {
+    let db = old_desk("maintain_live", 200, 0).await;
+    let writers: Vec<_> = (0..10)
+        .map(|w| {
+            let db = db.clone();
+            tokio::spawn(async move {
+                for round in 0..10 {
+                    let id = format!("{:05}", (w * 20 + round * 2) % 200);
+                    db.update(Ticket::key(id.as_str()))
+                        .increment(Ticket::TOUCHES, 1u64)
+                        .await
+                        .expect("update");
+                }
+            })
+        })
+        .collect();
+    let report = db
+        .maintain::<Ticket>("live")
+        .rekey()
+        .segments(4)
+        .page_size(5)
+        .run()
+        .await
+        .expect("job");
+    for writer in writers {
+        writer.await.expect("writer");
+    }
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
+    assert_eq!(every_ticket_rendered(&db).await, 200);
+    let touches: u64 = raw_items(&db)
+        .await
+        .values()
+        .filter_map(|item| item.get("touches")?.as_n().ok()?.parse::<u64>().ok())
+        .sum();
+    assert_eq!(
+        touches, 100,
+        "every concurrent update survived the job's writes"
+    );
+}
+
+#[tokio::test]
+async fn a_new_primary_key_moves_items_and_a_function_rewrites_or_deletes() {
+    let db = fresh_db::<Desk>("maintain_move").await;
+    for i in 0..20 {
+        db.client()
+            .put_item()
+            .table_name(db.table_name())
+            .item("PK", S(format!("U#{i}")))
+            .item("SK", S("PROFILE".into()))
+            .item("_type", S("User".into()))
+            .item("id", S(i.to_string()))
+            .item("name", S(format!("user {i}")))
+            .item("theirs", S("kept".into()))
+            .item(
+                "tags",
+                dynamap::codec::AttributeValue::L(vec![S("a".into()), N(i.to_string())]),
+            )
+            .item(
+                "prefs",
+                dynamap::codec::AttributeValue::M(
+                    [(
+                        "dark".to_owned(),
+                        dynamap::codec::AttributeValue::Bool(true),
+                    )]
+                    .into(),
+                ),
+            )
+            .item("gone", dynamap::codec::AttributeValue::Null(true))
+            .send()
+            .await
+            .expect("raw put");
+    }
+    let report = db
+        .maintain::<User>("move")
+        .rekey()
+        .run()
+        .await
+        .expect("job");
+    assert_eq!((report.moved, report.failed_count), (20, 0));
+    let items: BTreeMap<_, _> = raw_items(&db)
+        .await
+        .into_iter()
+        .filter(|(_, item)| item.get("_type") == Some(&S("User".into())))
+        .collect();
+    assert_eq!(items.len(), 20, "checkpoints aside, the moved users only");
+    for ((pk, _), item) in &items {
+        assert!(pk.starts_with("USER#"), "{pk}");
+        assert_eq!(
+            item.get("theirs"),
+            Some(&S("kept".into())),
+            "other attributes move along"
+        );
+    }
+
+    let report = db
+        .maintain::<User>("rename")
+        .map(|user| match user.id.parse::<u32>() {
+            Ok(n) if n % 2 == 0 => Change::Delete,
+            _ => Change::Write(User {
+                name: user.name.to_uppercase(),
+                ..user.clone()
+            }),
+        })
+        .run()
+        .await
+        .expect("job");
+    assert_eq!((report.deleted, report.mapped), (10, 10));
+    let users = db.scan::<User>().all().await.expect("scan");
+    assert_eq!(users.len(), 10);
+    assert!(
+        users.iter().all(|u| u.name.starts_with("USER ")),
+        "{users:?}"
+    );
+}
+
+/// A write between the job's read of an item and its write: the job's write fails its
+/// condition, the job reads the item again and redoes it, and the other write survives.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_between_read_and_write_is_redone_from_a_fresh_read() {
+    let db = old_desk("maintain_race", 6, 0).await;
+    let (read_tx, read_rx) = std::sync::mpsc::channel::<()>();
+    let (written_tx, written_rx) = std::sync::mpsc::channel::<()>();
+    let (read_rx, written_tx) = (
+        Arc::new(std::sync::Mutex::new(read_rx)),
+        Arc::new(std::sync::Mutex::new(written_tx)),
+    );
+    let written_rx = std::sync::Mutex::new(written_rx);
+    let once = AtomicBool::new(false);
+    let writer = {
+        let db = db.clone();
+        let read_rx = Arc::clone(&read_rx);
+        let written_tx = Arc::clone(&written_tx);
+        tokio::spawn(async move {
+            let read = tokio::task::spawn_blocking(move || read_rx.lock().expect("lock").recv());
+            read.await
+                .expect("joined")
+                .expect("the job read ticket 00003");
+            db.update(Ticket::key("00003"))
+                .increment(Ticket::TOUCHES, 5u64)
+                .await
+                .expect("a concurrent update");
+            written_tx.lock().expect("lock").send(()).expect("signal");
+        })
+    };
+    let report = db
+        .maintain::<Ticket>("race")
+        .rekey()
+        .map(move |ticket| {
+            // The first time the job reads ticket 00003, let the writer go first.
+            if ticket.id == "00003" && !once.swap(true, Ordering::SeqCst) {
+                read_tx.send(()).expect("signal");
+                written_rx
+                    .lock()
+                    .expect("lock")
+                    .recv()
+                    .expect("the writer wrote");
+            }
+            Change::Keep
+        })
+        .run()
+        .await
+        .expect("job");
+    writer.await.expect("writer");
+    assert_eq!(report.conflicts_redone, 1, "{report:?}");
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
+    let ticket = db
+        .get(Ticket::key("00003"))
+        .consistent()
+        .await
+        .expect("get")
+        .expect("there");
+    assert_eq!(ticket.touches, 5, "the concurrent update survived");
+    assert_eq!(every_ticket_rendered(&db).await, 6);
+}
