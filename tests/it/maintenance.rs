@@ -475,3 +475,32 @@ async fn a_write_between_read_and_write_is_redone_from_a_fresh_read() {
     assert_eq!(ticket.touches, 5, "the concurrent update survived");
     assert_eq!(every_ticket_rendered(&db).await, 6);
 }
+
+/// A write budget holds the job back: 30 rewrites of a unit or more each, at 10 units a
+/// second, cannot finish in less than (units - 10) / 10 seconds (the first second's units
+/// are there up front); without a budget the same job takes about a second here.
+#[tokio::test]
+async fn a_write_budget_paces_the_job() {
+    let db = old_desk("maintain_budget", 30, 0).await;
+    let started = std::time::Instant::now();
+    let report = db
+        .maintain::<Ticket>("budget")
+        .rekey()
+        .segments(4)
+        .budget(Budget::UNLIMITED.writes(10.0))
+        .run()
+        .await
+        .expect("job");
+    let elapsed = started.elapsed().as_secs_f64();
+    assert_eq!(report.rekeyed, 30);
+    assert!(
+        report.write_units >= 60.0,
+        "DynamoDB reported the units: {report:?}"
+    );
+    let floor = (report.write_units - 10.0) / 10.0;
+    assert!(
+        elapsed >= floor,
+        "{elapsed}s for {} units: the budget held",
+        report.write_units
+    );
+}

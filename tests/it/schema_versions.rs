@@ -376,3 +376,72 @@ async fn a_maintenance_job_upgrades_older_items_in_the_table() {
     want[0].tier = 2;
     assert_eq!(customers, want);
 }
+
+/// `write_back` stores an upgraded item in the current shape, only on condition that it is
+/// as read: 20 other writers adding attributes at the same time keep every one of them.
+#[tokio::test]
+async fn write_back_on_read_upgrades_the_item_and_loses_no_concurrent_write() {
+    let db = three_versions("schema-write-back").await;
+    let readers = (0..20).map(|_| {
+        let db = db.clone();
+        tokio::spawn(async move {
+            db.get(Customer::key("c1"))
+                .write_back()
+                .await
+                .expect("read")
+                .expect("there")
+        })
+    });
+    let writers = (0..20).map(|i| {
+        let db = db.clone();
+        tokio::spawn(async move {
+            db.client()
+                .update_item()
+                .table_name(db.table_name())
+                .key("PK", S("CUSTOMER#c1".into()))
+                .key("SK", S("PROFILE".into()))
+                .update_expression("SET #a = :v")
+                .expression_attribute_names("#a", format!("note_{i}"))
+                .expression_attribute_values(":v", N(i.to_string()))
+                .send()
+                .await
+                .expect("another service's write");
+        })
+    });
+    let readers: Vec<_> = readers.collect();
+    let writers: Vec<_> = writers.collect();
+    for reader in readers {
+        assert_eq!(reader.await.expect("reader"), expected()[0]);
+    }
+    for writer in writers {
+        writer.await.expect("writer");
+    }
+    // A last read writes back if every earlier attempt lost its race.
+    db.get(Customer::key("c1"))
+        .write_back()
+        .await
+        .expect("read");
+    let raw = crate::raw_item(&db, "CUSTOMER#c1", "PROFILE")
+        .await
+        .expect("stored");
+    assert_eq!(
+        raw.get("_schema"),
+        Some(&N("3".into())),
+        "written back in the current shape"
+    );
+    assert_eq!(raw.get("first"), Some(&S("Ada".into())));
+    for i in 0..20 {
+        assert_eq!(
+            raw.get(&format!("note_{i}")),
+            Some(&N(i.to_string())),
+            "write {i} survived"
+        );
+    }
+    // An item already current is not written: its stored form is unchanged by the read.
+    let before = crate::raw_item(&db, "CUSTOMER#c3", "PROFILE").await;
+    db.get(Customer::key("c3"))
+        .write_back()
+        .await
+        .expect("read");
+    assert_eq!(crate::raw_item(&db, "CUSTOMER#c3", "PROFILE").await, before);
+}

@@ -343,6 +343,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             ready(&self.db, &shared.reads).await;
             let (items, next, units) = self.page(&schema, segment, start.take()).await?;
             shared.reads.spend(units);
+            report.read_units += units;
             for raw in items {
                 report.scanned += 1;
                 shared.scanned.fetch_add(1, Ordering::Relaxed);
@@ -441,6 +442,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             match apply(&self.db, schema, &current, decision.clone()).await {
                 Ok((Applied::Done, units)) => {
                     shared.writes.spend(units);
+                    report.write_units += units;
                     return count(report, &decision, why, None);
                 }
                 Ok((Applied::Conflict, _)) => {
@@ -487,11 +489,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             Change::Write(changed) => (changed, true),
             Change::Keep => (entity, false),
         };
-        let mut rendered = entity.to_item()?;
-        if let Some(version) = E::WRITE.version {
-            let next = entity.version().saturating_add(1);
-            rendered.insert(version.to_owned(), AttributeValue::N(next.to_string()));
-        }
+        let rendered = rendered(&entity)?;
         let mut decision = decide(schema, stored, &rendered, E::WRITE.version);
         let why = reason(schema, stored, &rendered);
         let wanted = mapped
@@ -503,12 +501,58 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         if !wanted {
             decision = Decision::Keep;
         }
-        if let (Decision::Rewrite { set, .. }, Some(version)) = (&mut decision, E::WRITE.version)
-            && let Some(value) = rendered.get(version)
-        {
-            set.insert(version.to_owned(), value.clone());
-        }
+        bump_version::<E>(&mut decision, &rendered);
         Ok((decision, if mapped { Reason::Mapped } else { why }))
+    }
+}
+
+/// What writes `entity`, read from `stored`, back in the current shape when `stored` is at
+/// an older schema version (`None`: it is not). What
+/// [`Get::write_back`](crate::ops::Get::write_back) sends with [`write_back`].
+pub(crate) fn write_back_decision<E: Entity>(
+    stored: &Item,
+    entity: &E,
+) -> Result<Option<Decision>> {
+    let schema = <E::Table as Table>::SCHEMA;
+    let Some(current) = E::WRITE.schema_version else {
+        return Ok(None);
+    };
+    if crate::schema_version::stored_version(stored, E::ENTITY_TYPE, current, &schema)? >= current {
+        return Ok(None);
+    }
+    let rendered = rendered(entity)?;
+    let mut decision = decide(&schema, stored, &rendered, E::WRITE.version);
+    bump_version::<E>(&mut decision, &rendered);
+    Ok(Some(decision))
+}
+
+/// Sends a write-back: what differs, on condition that the item is as read (a lost race
+/// leaves it to a later read).
+pub(crate) async fn write_back(
+    db: &Db,
+    schema: &TableSchema,
+    stored: &Item,
+    decision: Decision,
+) -> Result<()> {
+    apply(db, schema, stored, decision).await.map(drop)
+}
+
+/// What `entity` stores now, its version (if versioned) one past the one it was read with.
+fn rendered<E: Entity>(entity: &E) -> Result<Item> {
+    let mut rendered = entity.to_item()?;
+    if let Some(version) = E::WRITE.version {
+        let next = entity.version().saturating_add(1);
+        rendered.insert(version.to_owned(), AttributeValue::N(next.to_string()));
+    }
+    Ok(rendered)
+}
+
+/// A rewrite in place of a versioned entity also writes its next version.
+fn bump_version<E: Entity>(decision: &mut Decision, rendered: &Item) {
+    if let (Decision::Rewrite { set, .. }, Some(version)) = (decision, E::WRITE.version)
+        && let Some(value) = rendered.get(version)
+    {
+        set.insert(version.to_owned(), value.clone());
     }
 }
 

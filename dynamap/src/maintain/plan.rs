@@ -8,7 +8,7 @@ use crate::table::{SCHEMA_VERSION_ATTRIBUTE, TableSchema};
 
 /// What the job does with an item.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Decision {
+pub(crate) enum Decision {
     /// Already what the entity renders (or nothing asked for applies): no write.
     Keep,
     /// Same primary key: set the attributes that differ, remove the key attributes the

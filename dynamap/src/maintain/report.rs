@@ -36,6 +36,10 @@ pub struct Report {
     pub segments_skipped: u32,
     /// In a dry run, the first changes it would make.
     pub samples: Vec<Sample>,
+    /// Read capacity units the job's scans consumed, as DynamoDB reported them.
+    pub read_units: f64,
+    /// Write capacity units the job's writes consumed, as DynamoDB reported them.
+    pub write_units: f64,
 }
 
 impl Report {
@@ -56,6 +60,8 @@ impl Report {
         self.failed_count += other.failed_count;
         self.segments_done += other.segments_done;
         self.segments_skipped += other.segments_skipped;
+        self.read_units += other.read_units;
+        self.write_units += other.write_units;
         let room = MAX_FAILED.saturating_sub(self.failed.len());
         self.failed.extend(other.failed.into_iter().take(room));
         let room = MAX_SAMPLES.saturating_sub(self.samples.len());

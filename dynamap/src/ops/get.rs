@@ -32,9 +32,10 @@ pub struct Get<E> {
     key: Key<E>,
     consistent: bool,
     include_expired: bool,
+    write_back: bool,
 }
 
-clone_builder!(Get<E> { db, key, consistent, include_expired });
+clone_builder!(Get<E> { db, key, consistent, include_expired, write_back });
 
 impl<E: Entity> std::fmt::Debug for Get<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -43,6 +44,7 @@ impl<E: Entity> std::fmt::Debug for Get<E> {
             .field("key", &self.key)
             .field("consistent", &self.consistent)
             .field("include_expired", &self.include_expired)
+            .field("write_back", &self.write_back)
             .finish()
     }
 }
@@ -65,6 +67,7 @@ impl Db {
             key,
             consistent: false,
             include_expired: self.includes_expired(),
+            write_back: false,
         }
     }
 }
@@ -84,15 +87,57 @@ impl<E: Entity> Get<E> {
         self
     }
 
+    /// Writes an item stored at an older schema version back in the current shape, once
+    /// read and upgraded (an entity with `#[dynamap(schema_version = N)]`): only the
+    /// attributes that differ, on condition that the item is still what was read, so a
+    /// concurrent writer always wins and the item is simply left for a later read. An item
+    /// in the current shape costs nothing more.
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Customer", pk = "CUSTOMER#{id}", sk = "PROFILE",
+    /// #     schema_version = 2, upgrade(from = 1, via = CustomerV1))]
+    /// # struct Customer { id: String, name: String }
+    /// # #[derive(serde::Deserialize)] struct CustomerV1 { id: String, name: String }
+    /// # impl From<CustomerV1> for Customer { fn from(v: CustomerV1) -> Self { Customer { id: v.id, name: v.name } } }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let customer = db.get(Customer::key("c1")).write_back().await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn write_back(mut self) -> Self {
+        self.write_back = true;
+        self
+    }
+
     /// Sends the request.
     ///
     /// # Errors
     ///
     /// Fails with [`Error::Key`] when the key does not render, [`Error::Service`] when DynamoDB
-    /// refuses the request or cannot be reached, and with a decode error
-    /// ([`ErrorKind::Decode`](crate::ErrorKind::Decode)) when the stored item is not a valid `E`.
+    /// refuses the request or cannot be reached (reading, or writing an upgraded item back),
+    /// and with a decode error ([`ErrorKind::Decode`](crate::ErrorKind::Decode)) when the
+    /// stored item is not a valid `E`.
     pub async fn send(self) -> Result<Option<E>> {
-        self.fetch().await?.map(E::from_item).transpose()
+        let (db, write_back) = (self.db.clone(), self.write_back);
+        let Some(item) = self.fetch().await? else {
+            return Ok(None);
+        };
+        if !write_back {
+            return E::from_item(item).map(Some);
+        }
+        // The entity is not held across the write (it need not be `Send`): decoded again
+        // after it, only when there was something to write back.
+        let decision = {
+            let entity = E::from_item(item.clone())?;
+            match crate::maintain::write_back_decision(&item, &entity)? {
+                Some(decision) => decision,
+                None => return Ok(Some(entity)),
+            }
+        };
+        let schema = <E::Table as Table>::SCHEMA;
+        crate::maintain::write_back(&db, &schema, &item, decision).await?;
+        E::from_item(item).map(Some)
     }
 
     /// Sends the request and decodes the item into `U`, an enum deriving `EntityEnum`, by
