@@ -75,6 +75,24 @@ impl Db {
         self.include_expired
     }
 
+    /// The item `key` names, read with strong consistency, as stored: what a write that
+    /// failed its condition reads to find out why, or to start over.
+    pub(crate) async fn consistent_item(
+        &self,
+        key: crate::codec::Item,
+    ) -> crate::Result<Option<crate::codec::Item>> {
+        let output = self
+            .client()
+            .get_item()
+            .table_name(self.table_name())
+            .set_key(Some(key))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|e| crate::Error::service("GetItem", e))?;
+        Ok(output.item)
+    }
+
     pub(crate) fn cursor_key(&self) -> Option<&[u8]> {
         self.cursor_key.as_deref()
     }

@@ -156,17 +156,3 @@ fn conflict_or(err: Error) -> Result<(Applied, f64)> {
         Err(err)
     }
 }
-
-/// Reads the item `key` names again, consistently, after a conflict.
-pub(super) async fn reread(db: &Db, key: Item) -> Result<Option<Item>> {
-    let out = db
-        .client()
-        .get_item()
-        .table_name(db.table_name())
-        .set_key(Some(key))
-        .consistent_read(true)
-        .send()
-        .await
-        .map_err(|e| Error::service("GetItem", e))?;
-    Ok(out.item)
-}

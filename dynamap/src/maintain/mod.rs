@@ -60,7 +60,7 @@ use futures_util::stream::{self, StreamExt, TryStreamExt};
 pub use budget::Budget;
 pub use report::{FailedItem, Progress, Report, Sample};
 
-use apply::{Applied, apply, primary_key, reread};
+use apply::{Applied, apply, primary_key};
 use budget::Bucket;
 use checkpoint::Saved;
 use plan::{Decision, Reason, decide, reason, text};
@@ -455,7 +455,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                         };
                         return fail(report, key, error);
                     }
-                    match reread(&self.db, primary_key(schema, &current)).await {
+                    match self.db.consistent_item(primary_key(schema, &current)).await {
                         Ok(Some(fresh)) if is_entity::<E>(schema, &fresh) => current = fresh,
                         // Gone, or now another entity's: nothing left to do.
                         Ok(_) => {

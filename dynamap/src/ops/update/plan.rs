@@ -141,16 +141,7 @@ impl<E: Entity> Plan<E> {
         if !self.lookups.is_empty() {
             crate::ops::sync::update_with_lookups(db, &self).await?;
             return if return_new {
-                Ok(db
-                    .client()
-                    .get_item()
-                    .table_name(db.table_name())
-                    .set_key(Some(self.key.clone()))
-                    .consistent_read(true)
-                    .send()
-                    .await
-                    .map_err(|e| Error::service("GetItem", e))?
-                    .item)
+                db.consistent_item(self.key.clone()).await
             } else {
                 Ok(None)
             };
@@ -193,17 +184,7 @@ impl<E: Entity> Plan<E> {
         let Some(current) = E::WRITE.schema_version.filter(|_| self.must_exist) else {
             return Ok(None);
         };
-        let item = db
-            .client()
-            .get_item()
-            .table_name(db.table_name())
-            .set_key(Some(self.key.clone()))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(|e| Error::service("GetItem", e))?
-            .item;
-        let Some(item) = item else {
+        let Some(item) = db.consistent_item(self.key.clone()).await? else {
             return Ok(None);
         };
         let schema = <E::Table as Table>::SCHEMA;
