@@ -36,11 +36,16 @@ impl Budget {
     }
 }
 
-/// One kind's bucket.
+/// One kind's bucket. A request reserves what requests of its kind have consumed on
+/// average before it is sent, and settles the difference once DynamoDB says what it
+/// consumed: so concurrent segments cannot all start on the same unit.
 #[derive(Debug)]
 pub(super) struct Bucket {
     rate: Option<f64>,
+    /// The units in the bucket, and when it was last refilled.
     state: Mutex<(f64, Instant)>,
+    /// Units a request of this kind consumes, on average (starting at one).
+    estimate: Mutex<f64>,
 }
 
 impl Bucket {
@@ -49,31 +54,51 @@ impl Bucket {
         Bucket {
             rate,
             state: Mutex::new((rate.map_or(0.0, |r| r.max(1.0)), Instant::now())),
+            estimate: Mutex::new(1.0),
         }
     }
 
-    /// How long to wait before the bucket holds a unit or more (`None`: it does now).
-    pub(super) fn wait(&self) -> Option<Duration> {
-        self.wait_at(Instant::now())
+    /// Reserves a request's expected units: `None` when they are there (and now taken), or
+    /// how long to wait before asking again.
+    pub(super) fn reserve(&self) -> Option<Duration> {
+        self.reserve_at(Instant::now())
     }
 
-    /// Takes `units` consumed out of the bucket.
-    pub(super) fn spend(&self, units: f64) {
-        self.spend_at(units, Instant::now());
+    /// Settles a request that reserved [`reserve`](Self::reserve)'s units and consumed
+    /// `units`.
+    pub(super) fn settle(&self, units: f64) {
+        self.settle_at(units, Instant::now());
     }
 
-    fn wait_at(&self, now: Instant) -> Option<Duration> {
+    fn expected(&self) -> f64 {
+        *self.estimate.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn reserve_at(&self, now: Instant) -> Option<Duration> {
         let rate = self.rate?;
+        // A request larger than a second's worth waits for a full bucket, not forever.
+        let needed = self.expected().min(rate.max(1.0));
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         refill(&mut state, rate, now);
-        (state.0 < 1.0).then(|| Duration::from_secs_f64((1.0 - state.0) / rate))
+        if state.0 >= needed {
+            state.0 -= needed;
+            None
+        } else {
+            Some(Duration::from_secs_f64((needed - state.0) / rate))
+        }
     }
 
-    fn spend_at(&self, units: f64, now: Instant) {
+    fn settle_at(&self, units: f64, now: Instant) {
         let Some(rate) = self.rate else { return };
+        let reserved = {
+            let mut estimate = self.estimate.lock().unwrap_or_else(|e| e.into_inner());
+            let reserved = estimate.min(rate.max(1.0));
+            *estimate = 0.8 * *estimate + 0.2 * units.max(0.0);
+            reserved
+        };
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         refill(&mut state, rate, now);
-        state.0 -= units;
+        state.0 -= units - reserved;
     }
 }
 
@@ -93,40 +118,58 @@ mod tests {
         let bucket = Bucket::new(Some(10.0));
         let start = Instant::now();
         for _ in 0..10 {
-            assert_eq!(bucket.wait_at(start), None);
-            bucket.spend_at(1.0, start);
+            assert_eq!(bucket.reserve_at(start), None);
+            bucket.settle_at(1.0, start);
         }
-        assert_eq!(bucket.wait_at(start), Some(Duration::from_millis(100)));
+        assert_eq!(bucket.reserve_at(start), Some(Duration::from_millis(100)));
         // A tenth of a second later, one more unit.
         let later = start + Duration::from_millis(100);
-        assert_eq!(bucket.wait_at(later), None);
-        // A request that consumed 20 units puts the bucket two seconds in debt.
-        bucket.spend_at(20.0, later);
-        assert_eq!(bucket.wait_at(later), Some(Duration::from_secs(2)));
+        assert_eq!(bucket.reserve_at(later), None);
+        // That request consumed 21 units: the bucket is two seconds in debt.
+        bucket.settle_at(21.0, later);
+        assert!(
+            bucket
+                .reserve_at(later)
+                .is_some_and(|wait| wait >= Duration::from_secs(2))
+        );
         // Idle time earns at most one second's worth.
         let much_later = later + Duration::from_secs(60);
-        bucket.spend_at(0.0, much_later);
-        assert_eq!(bucket.wait_at(much_later), None);
-        bucket.spend_at(10.0, much_later);
-        assert!(bucket.wait_at(much_later).is_some());
+        assert_eq!(bucket.reserve_at(much_later), None);
+    }
+
+    #[test]
+    fn concurrent_requests_each_reserve_before_any_is_settled() {
+        let bucket = Bucket::new(Some(10.0));
+        let start = Instant::now();
+        // Requests consume 5 units each: once that is known, two fit in a second, not ten.
+        assert_eq!(bucket.reserve_at(start), None);
+        bucket.settle_at(5.0, start);
+        let mut granted = 0;
+        while bucket.reserve_at(start).is_none() {
+            granted += 1;
+        }
+        assert!(
+            granted <= 4,
+            "{granted} requests started on 5 remaining units"
+        );
     }
 
     #[test]
     fn a_budget_below_one_unit_a_second_still_lets_requests_through() {
         let bucket = Bucket::new(Some(0.5));
         let start = Instant::now();
-        assert_eq!(bucket.wait_at(start), None);
-        bucket.spend_at(1.0, start);
-        assert_eq!(bucket.wait_at(start), Some(Duration::from_secs(2)));
-        assert_eq!(bucket.wait_at(start + Duration::from_secs(2)), None);
+        assert_eq!(bucket.reserve_at(start), None);
+        bucket.settle_at(1.0, start);
+        assert!(bucket.reserve_at(start).is_some());
+        assert_eq!(bucket.reserve_at(start + Duration::from_secs(2)), None);
     }
 
     #[test]
     fn an_unlimited_bucket_never_waits() {
         let bucket = Bucket::new(None);
         for _ in 0..1000 {
-            assert_eq!(bucket.wait(), None);
-            bucket.spend(100.0);
+            assert_eq!(bucket.reserve(), None);
+            bucket.settle(100.0);
         }
     }
 }

@@ -25,12 +25,22 @@ pub(super) struct Saved {
     pub(super) start: Option<Item>,
 }
 
-/// The key of segment `segment` of `total`'s checkpoint for job `job`.
-fn key(schema: &TableSchema, job: &str, segment: u32, total: u32) -> Item {
+/// A job: the entity it walks and its name (jobs of two entities may share a name).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Job<'a> {
+    pub(super) entity: &'static str,
+    pub(super) name: &'a str,
+}
+
+/// The key of segment `segment` of `total`'s checkpoint for `job`.
+fn key(schema: &TableSchema, job: Job<'_>, segment: u32, total: u32) -> Item {
     let mut key = Item::new();
     key.insert(
         schema.pk.to_owned(),
-        AttributeValue::S(format!("_dynamap#job#{job}#{segment}/{total}")),
+        AttributeValue::S(format!(
+            "_dynamap#job#{}#{}#{segment}/{total}",
+            job.entity, job.name
+        )),
     );
     if let Some(sk) = schema.sk {
         key.insert(
@@ -45,7 +55,7 @@ fn key(schema: &TableSchema, job: &str, segment: u32, total: u32) -> Item {
 pub(super) async fn load(
     db: &Db,
     schema: &TableSchema,
-    job: &str,
+    job: Job<'_>,
     segment: u32,
     total: u32,
 ) -> Result<Saved> {
@@ -74,7 +84,7 @@ pub(super) async fn load(
 pub(super) async fn save(
     db: &Db,
     schema: &TableSchema,
-    job: &str,
+    job: Job<'_>,
     (segment, total): (u32, u32),
     saved: &Saved,
 ) -> Result<()> {
@@ -98,7 +108,7 @@ pub(super) async fn save(
 }
 
 /// Deletes the checkpoints of every segment of `total`.
-pub(super) async fn clear(db: &Db, schema: &TableSchema, job: &str, total: u32) -> Result<()> {
+pub(super) async fn clear(db: &Db, schema: &TableSchema, job: Job<'_>, total: u32) -> Result<()> {
     for segment in 0..total {
         db.client()
             .delete_item()

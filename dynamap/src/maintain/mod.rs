@@ -44,6 +44,7 @@
 //! one job.
 
 mod apply;
+mod audit;
 mod budget;
 mod checkpoint;
 mod plan;
@@ -57,6 +58,7 @@ use std::time::{Duration, Instant};
 use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 
+pub use audit::{Audit, AuditReport, Finding, FindingKind};
 pub use budget::Budget;
 pub use report::{FailedItem, Progress, Report, Sample};
 
@@ -235,7 +237,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     /// Runs the job to the end of its segments.
     ///
     /// Checkpoints are items of the table itself (entity type `_dynamap.checkpoint`, key
-    /// `_dynamap#job#<job>#<segment>/<segments>`): every process of a job reaches the table,
+    /// `_dynamap#job#<entity>#<job>#<segment>/<segments>`): every process of a job reaches the table,
     /// not one disk. A finished job leaves them, so running it again does nothing; delete
     /// them with [`clear_checkpoints`](Self::clear_checkpoints) to run it anew.
     ///
@@ -278,10 +280,18 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         checkpoint::clear(
             &self.db,
             &<E::Table as Table>::SCHEMA,
-            &self.job,
+            self.checkpoint_job(),
             self.segments,
         )
         .await
+    }
+
+    /// What the job's checkpoints are kept under.
+    fn checkpoint_job(&self) -> checkpoint::Job<'_> {
+        checkpoint::Job {
+            entity: E::ENTITY_TYPE,
+            name: &self.job,
+        }
     }
 
     /// The segments this run reads, once the settings are known to be valid.
@@ -330,8 +340,14 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         let mut start = if self.dry_run {
             None
         } else {
-            let saved =
-                checkpoint::load(&self.db, &schema, &self.job, segment, self.segments).await?;
+            let saved = checkpoint::load(
+                &self.db,
+                &schema,
+                self.checkpoint_job(),
+                segment,
+                self.segments,
+            )
+            .await?;
             if saved.done {
                 report.segments_skipped = 1;
                 shared.segments_done.fetch_add(1, Ordering::Relaxed);
@@ -342,7 +358,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         loop {
             ready(&self.db, &shared.reads).await;
             let (items, next, units) = self.page(&schema, segment, start.take()).await?;
-            shared.reads.spend(units);
+            shared.reads.settle(units);
             report.read_units += units;
             for raw in items {
                 report.scanned += 1;
@@ -361,7 +377,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                 checkpoint::save(
                     &self.db,
                     &schema,
-                    &self.job,
+                    self.checkpoint_job(),
                     (segment, self.segments),
                     &saved,
                 )
@@ -439,9 +455,13 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                 return count(report, &decision, why, Some((schema, &key)));
             }
             ready(&self.db, &shared.writes).await;
-            match apply(&self.db, schema, &current, decision.clone()).await {
+            let applied = apply(&self.db, schema, &current, decision.clone()).await;
+            // Every reservation is settled, with what DynamoDB reported (none on failure).
+            shared
+                .writes
+                .settle(applied.as_ref().map_or(0.0, |(_, units)| *units));
+            match applied {
                 Ok((Applied::Done, units)) => {
-                    shared.writes.spend(units);
                     report.write_units += units;
                     return count(report, &decision, why, None);
                 }
@@ -556,9 +576,9 @@ fn bump_version<E: Entity>(decision: &mut Decision, rendered: &Item) {
     }
 }
 
-/// Waits until `bucket` allows another request.
+/// Waits until `bucket` allows another request, and reserves its expected units.
 async fn ready(db: &Db, bucket: &Bucket) {
-    while let Some(wait) = bucket.wait() {
+    while let Some(wait) = bucket.reserve() {
         sleep_for(db, wait).await;
     }
 }

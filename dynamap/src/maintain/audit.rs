@@ -1,0 +1,475 @@
+//! The key audit: a read-only walk of a whole table that reports every item that is not
+//! what its entity renders now, or that no entity reads.
+
+use std::fmt;
+
+use futures_util::stream::{self, StreamExt, TryStreamExt};
+
+use super::checkpoint::CHECKPOINT_TYPE;
+use super::plan::{key_attributes, text};
+use crate::Entity;
+use crate::batch::ItemKey;
+use crate::codec::{AttributeValue, Item};
+use crate::entity::{OWNER_PK, OWNER_SK};
+use crate::table::{Table, TableSchema};
+use crate::{Db, Error, Result};
+
+/// Findings kept with their keys; the rest are counted.
+const MAX_FINDINGS: usize = 1_000;
+
+/// A read-only audit of a table's items; made by [`Db::audit`], sent by
+/// [`run`](Audit::run). Register every entity the table holds with
+/// [`entity`](Audit::entity): an item of a type none of them knows is a finding.
+#[must_use = "an audit does nothing until it is run"]
+#[derive(Clone)]
+pub struct Audit {
+    db: Db,
+    schema: Option<TableSchema>,
+    entities: Vec<Registered>,
+    segments: u32,
+    concurrency: usize,
+    error: Option<Error>,
+}
+
+impl fmt::Debug for Audit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Audit")
+            .field("table", &self.db.table_name())
+            .field(
+                "entities",
+                &self.entities.iter().map(|e| e.names[0]).collect::<Vec<_>>(),
+            )
+            .field("segments", &self.segments)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One entity the audit knows: its names, its lookup item types, and its check.
+#[derive(Clone)]
+struct Registered {
+    names: Vec<&'static str>,
+    lookup_types: &'static [&'static str],
+    check: fn(&TableSchema, Item) -> Option<FindingKind>,
+}
+
+impl Db {
+    /// A read-only audit of every item of the table: keys that differ from what the
+    /// templates render, entity types no registered entity knows, lookup items whose owner
+    /// is missing or records another key, items at older schema versions, and items that
+    /// do not decode.
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "User", pk = "USER#{id}", sk = "USER")]
+    /// # struct User { id: String }
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Order", pk = "USER#{user}", sk = "ORDER#{id}")]
+    /// # struct Order { user: String, id: String }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let report = db.audit().entity::<User>().entity::<Order>().segments(4).run().await?;
+    /// println!("{report}");
+    /// assert!(report.is_clean(), "the table has drifted");
+    /// # Ok(()) }
+    /// ```
+    pub fn audit(&self) -> Audit {
+        Audit {
+            db: self.clone(),
+            schema: None,
+            entities: Vec::new(),
+            segments: 1,
+            concurrency: 16,
+            error: None,
+        }
+    }
+}
+
+impl Audit {
+    /// Registers entity `E` (with its aliases and lookup items). Every entity must be of
+    /// the same table.
+    pub fn entity<E: Entity>(mut self) -> Self {
+        let schema = <E::Table as Table>::SCHEMA;
+        match &self.schema {
+            Some(known) if known.type_name != schema.type_name => {
+                self.error.get_or_insert(Error::InvalidSetting {
+                    setting: "entity",
+                    reason: format!(
+                        "entity `{}` is of table `{}`, the audit's is `{}`",
+                        E::ENTITY_TYPE,
+                        schema.type_name,
+                        known.type_name
+                    ),
+                });
+            }
+            _ => self.schema = Some(schema),
+        }
+        let names = std::iter::once(E::ENTITY_TYPE)
+            .chain(E::ALIASES.iter().copied())
+            .collect();
+        self.entities.push(Registered {
+            names,
+            lookup_types: E::LOOKUP_TYPES,
+            check: check_entity::<E>,
+        });
+        self
+    }
+
+    /// Splits the scan into `n` segments read in parallel (1 by default).
+    pub fn segments(mut self, n: u32) -> Self {
+        self.segments = n;
+        self
+    }
+
+    /// Reads at most `n` segments at once (16 by default).
+    pub fn concurrency(mut self, n: usize) -> Self {
+        self.concurrency = n.max(1);
+        self
+    }
+
+    /// Reads every item of the table and reports what it found.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::InvalidSetting`] when no entity is registered, when entities of
+    /// several tables are, or for segments out of range; with [`Error::Service`] when a scan
+    /// or an owner's read fails. Items that do not decode are findings, not errors.
+    pub async fn run(self) -> Result<AuditReport> {
+        if let Some(error) = self.error.clone() {
+            return Err(error);
+        }
+        let Some(schema) = self.schema else {
+            return Err(Error::InvalidSetting {
+                setting: "entity",
+                reason: "an audit needs the table's entities: register them with `entity::<E>()`"
+                    .to_owned(),
+            });
+        };
+        if self.segments == 0 || self.segments > 1_000_000 {
+            return Err(Error::InvalidSetting {
+                setting: "segments",
+                reason: format!(
+                    "an audit takes 1 to 1000000 segments, not {}",
+                    self.segments
+                ),
+            });
+        }
+        let this = &self;
+        stream::iter(0..self.segments)
+            .map(|segment| this.segment(&schema, segment))
+            .buffer_unordered(self.concurrency)
+            .try_fold(AuditReport::default(), |mut total, report| async move {
+                total.add(report);
+                Ok(total)
+            })
+            .await
+    }
+
+    async fn segment(&self, schema: &TableSchema, segment: u32) -> Result<AuditReport> {
+        let mut report = AuditReport::default();
+        let mut start = None;
+        loop {
+            let parallel = self.segments > 1;
+            let out = self
+                .db
+                .client()
+                .scan()
+                .table_name(self.db.table_name())
+                .set_segment(parallel.then_some(segment as i32))
+                .set_total_segments(parallel.then_some(self.segments as i32))
+                .set_exclusive_start_key(start.take())
+                .send()
+                .await
+                .map_err(|e| Error::service("Scan", e))?;
+            for item in out.items.unwrap_or_default() {
+                let key = ItemKey {
+                    pk: text(item.get(schema.pk)).unwrap_or_default(),
+                    sk: schema.sk.and_then(|sk| text(item.get(sk))),
+                };
+                match self.check(schema, item).await? {
+                    Checked::Skipped => {}
+                    Checked::Fine => report.scanned += 1,
+                    Checked::Found(kind) => {
+                        report.scanned += 1;
+                        report.found(Finding { key, kind });
+                    }
+                }
+            }
+            match out.last_evaluated_key {
+                Some(next) => start = Some(next),
+                None => return Ok(report),
+            }
+        }
+    }
+
+    async fn check(&self, schema: &TableSchema, item: Item) -> Result<Checked> {
+        let found = match item.get(schema.entity_type) {
+            Some(AttributeValue::S(found)) => Some(found.clone()),
+            _ => None,
+        };
+        let Some(found) = found else {
+            return Ok(Checked::Found(FindingKind::UnknownType { found: None }));
+        };
+        if found == CHECKPOINT_TYPE {
+            return Ok(Checked::Skipped);
+        }
+        if let Some(entity) = self
+            .entities
+            .iter()
+            .find(|e| e.names.contains(&found.as_str()))
+        {
+            return Ok(match (entity.check)(schema, item) {
+                Some(kind) => Checked::Found(kind),
+                None => Checked::Fine,
+            });
+        }
+        if self
+            .entities
+            .iter()
+            .any(|e| e.lookup_types.contains(&found.as_str()))
+        {
+            return self.check_lookup(schema, &found, &item).await;
+        }
+        Ok(Checked::Found(FindingKind::UnknownType {
+            found: Some(found),
+        }))
+    }
+
+    /// A lookup item: its owner exists and records this item's key for the lookup.
+    async fn check_lookup(
+        &self,
+        schema: &TableSchema,
+        found: &str,
+        item: &Item,
+    ) -> Result<Checked> {
+        let lookup = found
+            .split_once('.')
+            .map_or(found, |(_, name)| name)
+            .to_owned();
+        let orphan = |reason: &str| {
+            Ok(Checked::Found(FindingKind::OrphanLookup {
+                lookup: found.to_owned(),
+                reason: reason.to_owned(),
+            }))
+        };
+        let mut owner_key = Item::new();
+        match item.get(OWNER_PK) {
+            Some(pk) => owner_key.insert(schema.pk.to_owned(), pk.clone()),
+            None => return orphan("it records no owner"),
+        };
+        if let (Some(sk), Some(value)) = (schema.sk, item.get(OWNER_SK)) {
+            owner_key.insert(sk.to_owned(), value.clone());
+        }
+        let Some(owner) = self.db.consistent_item(owner_key).await? else {
+            return orphan("its owner does not exist");
+        };
+        let recorded = |part: &str| owner.get(&format!("_lookup_{lookup}_{part}"));
+        let own = |attribute: Option<&str>| attribute.and_then(|a| item.get(a));
+        if recorded("pk") != own(Some(schema.pk)) || recorded("sk") != own(schema.sk) {
+            return orphan("its owner records another key for this lookup");
+        }
+        Ok(Checked::Fine)
+    }
+}
+
+enum Checked {
+    /// Not an item of the application (a job's checkpoint).
+    Skipped,
+    Fine,
+    Found(FindingKind),
+}
+
+/// One entity's check of one of its items.
+fn check_entity<E: Entity>(schema: &TableSchema, item: Item) -> Option<FindingKind> {
+    let entity = match E::from_item(item.clone()) {
+        Ok(entity) => entity,
+        Err(error) => {
+            return Some(FindingKind::Undecodable {
+                entity: E::ENTITY_TYPE,
+                error,
+            });
+        }
+    };
+    let rendered = match entity.to_item() {
+        Ok(rendered) => rendered,
+        Err(error) => {
+            return Some(FindingKind::Undecodable {
+                entity: E::ENTITY_TYPE,
+                error,
+            });
+        }
+    };
+    let mut names: Vec<&str> = key_attributes(schema).into_iter().collect();
+    names.push(schema.entity_type);
+    names.sort_unstable();
+    let drifted: Vec<String> = names
+        .into_iter()
+        .filter(|name| item.get(*name) != rendered.get(*name))
+        .map(str::to_owned)
+        .collect();
+    if !drifted.is_empty() {
+        return Some(FindingKind::KeyDrift {
+            entity: E::ENTITY_TYPE,
+            attributes: drifted,
+        });
+    }
+    let current = E::WRITE.schema_version?;
+    let version =
+        crate::schema_version::stored_version(&item, E::ENTITY_TYPE, current, schema).ok()?;
+    (version < current).then_some(FindingKind::OlderVersion {
+        entity: E::ENTITY_TYPE,
+        version,
+        current,
+    })
+}
+
+/// What an audit found.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct AuditReport {
+    /// Items read (a job's checkpoints aside).
+    pub scanned: u64,
+    /// Items whose key attributes or entity type differ from what their entity renders.
+    pub key_drift: u64,
+    /// Items whose entity type no registered entity (or alias, or lookup) knows.
+    pub unknown_type: u64,
+    /// Lookup items whose owner is missing or records another key.
+    pub orphan_lookups: u64,
+    /// Items stored at an older schema version.
+    pub older_versions: u64,
+    /// Items that do not decode as their entity.
+    pub undecodable: u64,
+    /// The findings with their keys (the first 1,000).
+    pub findings: Vec<Finding>,
+}
+
+impl AuditReport {
+    /// True when nothing was found.
+    pub fn is_clean(&self) -> bool {
+        self.key_drift
+            + self.unknown_type
+            + self.orphan_lookups
+            + self.older_versions
+            + self.undecodable
+            == 0
+    }
+
+    fn found(&mut self, finding: Finding) {
+        match finding.kind {
+            FindingKind::KeyDrift { .. } => self.key_drift += 1,
+            FindingKind::UnknownType { .. } => self.unknown_type += 1,
+            FindingKind::OrphanLookup { .. } => self.orphan_lookups += 1,
+            FindingKind::OlderVersion { .. } => self.older_versions += 1,
+            FindingKind::Undecodable { .. } => self.undecodable += 1,
+        }
+        if self.findings.len() < MAX_FINDINGS {
+            self.findings.push(finding);
+        }
+    }
+
+    fn add(&mut self, other: AuditReport) {
+        self.scanned += other.scanned;
+        self.key_drift += other.key_drift;
+        self.unknown_type += other.unknown_type;
+        self.orphan_lookups += other.orphan_lookups;
+        self.older_versions += other.older_versions;
+        self.undecodable += other.undecodable;
+        let room = MAX_FINDINGS.saturating_sub(self.findings.len());
+        self.findings.extend(other.findings.into_iter().take(room));
+    }
+}
+
+/// A summary for logs and CI: one line of counts, then one line per finding kept.
+impl fmt::Display for AuditReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} items: {} key drift, {} unknown type, {} orphan lookups, {} older versions, {} undecodable",
+            self.scanned,
+            self.key_drift,
+            self.unknown_type,
+            self.orphan_lookups,
+            self.older_versions,
+            self.undecodable
+        )?;
+        for finding in &self.findings {
+            write!(f, "\n  {}: {}", finding.key, finding.kind)?;
+        }
+        Ok(())
+    }
+}
+
+/// One item the audit reports.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Finding {
+    /// The item's key as stored.
+    pub key: ItemKey,
+    /// What is wrong with it.
+    pub kind: FindingKind,
+}
+
+/// What an audit found about an item.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum FindingKind {
+    /// Its key attributes (or entity type, for an item stored under an alias) differ from
+    /// what the entity renders: a maintenance job's `rekey()` rewrites it.
+    KeyDrift {
+        /// The entity.
+        entity: &'static str,
+        /// The attributes that differ.
+        attributes: Vec<String>,
+    },
+    /// No registered entity knows its entity type (`None`: it has none).
+    UnknownType {
+        /// The entity type it holds.
+        found: Option<String>,
+    },
+    /// A lookup item whose owner is missing or records another key for the lookup.
+    OrphanLookup {
+        /// The lookup item's type (`Entity.lookup`).
+        lookup: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Stored at an older schema version: reads upgrade it; `upgrade()` rewrites it.
+    OlderVersion {
+        /// The entity.
+        entity: &'static str,
+        /// The stored version.
+        version: u32,
+        /// The entity's current version.
+        current: u32,
+    },
+    /// It does not decode as its entity.
+    Undecodable {
+        /// The entity.
+        entity: &'static str,
+        /// Why.
+        error: Error,
+    },
+}
+
+impl fmt::Display for FindingKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FindingKind::KeyDrift { entity, attributes } => {
+                write!(
+                    f,
+                    "{entity}: {} differ from the templates",
+                    attributes.join(", ")
+                )
+            }
+            FindingKind::UnknownType { found: Some(found) } => {
+                write!(f, "entity type {found:?} is not known")
+            }
+            FindingKind::UnknownType { found: None } => write!(f, "no entity type"),
+            FindingKind::OrphanLookup { lookup, reason } => write!(f, "{lookup}: {reason}"),
+            FindingKind::OlderVersion {
+                entity,
+                version,
+                current,
+            } => write!(f, "{entity}: schema version {version} (current {current})"),
+            FindingKind::Undecodable { entity, error } => write!(f, "{entity}: {error}"),
+        }
+    }
+}
