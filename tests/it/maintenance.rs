@@ -19,40 +19,40 @@ use crate::fresh_db;
     sk = "SK",
     index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK")
 )]
-struct Desk;
+pub(crate) struct Desk;
 
 /// A ticket as the code renders it now: its status index was added (or its template
 /// changed) after many tickets were written.
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[dynamap(table = Desk, entity = "Ticket", pk = "TICKET#{id}", sk = "TICKET",
           index(name = "GSI1", pk = "STATUS#{status}", sk = "TICKET#{id}"))]
-struct Ticket {
-    id: String,
-    status: String,
-    touches: u64,
+pub(crate) struct Ticket {
+    pub(crate) id: String,
+    pub(crate) status: String,
+    pub(crate) touches: u64,
     #[dynamap(version)]
-    version: u64,
+    pub(crate) version: u64,
 }
 
 /// Another entity of the table, which a job over tickets never touches.
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[dynamap(table = Desk, entity = "Agent", pk = "AGENT#{id}", sk = "AGENT",
           index(name = "GSI1", pk = "TEAM#{team}", sk = "AGENT#{id}"))]
-struct Agent {
-    id: String,
-    team: String,
+pub(crate) struct Agent {
+    pub(crate) id: String,
+    pub(crate) team: String,
 }
 
 /// A user whose primary key template changed from `U#{id}` to `USER#{id}`.
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[dynamap(table = Desk, entity = "User", pk = "USER#{id}", sk = "PROFILE")]
-struct User {
-    id: String,
-    name: String,
+pub(crate) struct User {
+    pub(crate) id: String,
+    pub(crate) name: String,
 }
 
 /// Every item of the table, raw, by primary key.
-async fn raw_items(db: &Db) -> BTreeMap<(String, String), Item> {
+pub(crate) async fn raw_items(db: &Db) -> BTreeMap<(String, String), Item> {
     let mut items = BTreeMap::new();
     let mut start = None;
     loop {
