@@ -170,3 +170,46 @@ fn timeline_example_prints_its_usage_for_help_and_refuses_unknown_options() {
         "{message}"
     );
 }
+
+/// One maintenance job shared by two processes, each running its half of the segments
+/// against the same table, as two workers of a batch job would.
+#[tokio::test]
+async fn the_maintain_example_shares_one_job_between_two_processes() {
+    let table = format!("helpdesk-{}", uuid::Uuid::new_v4().simple());
+    let seeded = run_example_with("maintain", &["seed", "--items", "1500", "--table", &table]);
+    assert!(seeded.contains("seeded 1500 tickets"), "{seeded}");
+    let audit = run_example_with("maintain", &["audit", "--table", &table]);
+    assert!(audit.contains("1500 key drift"), "{audit}");
+
+    let local = DynamoLocal::shared().expect("DynamoDB Local starts");
+    let worker = |only: &str| {
+        Command::new(example("maintain"))
+            .args([
+                "migrate",
+                "--segments",
+                "8",
+                "--only",
+                only,
+                "--table",
+                &table,
+            ])
+            .env("AWS_ENDPOINT_URL_DYNAMODB", local.endpoint())
+            .spawn()
+            .expect("worker starts")
+    };
+    let (mut first, mut second) = (worker("0..4"), worker("4..8"));
+    assert!(first.wait().expect("first worker").success());
+    assert!(second.wait().expect("second worker").success());
+
+    let audit = run_example_with("maintain", &["audit", "--table", &table]);
+    assert!(audit.contains("1500 items: 0 key drift"), "{audit}");
+    // The job is finished: a third run finds every segment done.
+    let again = run_example_with(
+        "maintain",
+        &["migrate", "--segments", "8", "--table", &table],
+    );
+    assert!(
+        again.contains("0 scanned") && again.contains("8 skipped"),
+        "{again}"
+    );
+}

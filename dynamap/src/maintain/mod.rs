@@ -76,6 +76,8 @@ use crate::{Db, Entity, Error, Result};
 
 /// The most segments DynamoDB accepts in one parallel scan.
 const MAX_SEGMENTS: u32 = 1_000_000;
+/// Items of one page written at once, per segment.
+const ITEMS_IN_FLIGHT: usize = 8;
 /// How many times one item is redone after losing races before it is reported failed.
 const MAX_REDOS: u32 = 10;
 
@@ -360,13 +362,26 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             let (items, next, units) = self.page(&schema, segment, start.take()).await?;
             shared.reads.settle(units);
             report.read_units += units;
-            for raw in items {
-                report.scanned += 1;
-                shared.scanned.fetch_add(1, Ordering::Relaxed);
-                let before = report.changed();
-                self.item(&schema, raw, &shared, &mut report).await;
-                let changed = report.changed() - before;
-                shared.changed.fetch_add(changed, Ordering::Relaxed);
+            // The page's items overlap, a few at a time; the checkpoint comes after all.
+            let shared_ref = &*shared;
+            let pages: Vec<Report> = stream::iter(items)
+                .map(|raw| async move {
+                    let mut one = Report {
+                        scanned: 1,
+                        ..Report::default()
+                    };
+                    self.item(&schema, raw, shared_ref, &mut one).await;
+                    shared_ref.scanned.fetch_add(1, Ordering::Relaxed);
+                    shared_ref
+                        .changed
+                        .fetch_add(one.changed(), Ordering::Relaxed);
+                    one
+                })
+                .buffer_unordered(ITEMS_IN_FLIGHT)
+                .collect()
+                .await;
+            for one in pages {
+                report.add(one);
             }
             let done = next.is_none();
             if !self.dry_run {

@@ -1,0 +1,263 @@
+//! A maintenance job from the command line: the tickets of a help desk got a status index
+//! after thousands were written; audit the table, preview the re-key, run it (on one machine
+//! or as a share of the segments on many), and audit again.
+//!
+//! ```text
+//! cargo run --release --example maintain -- seed --items 50000   # tickets without the index
+//! cargo run --release --example maintain -- audit                 # what has drifted
+//! cargo run --release --example maintain -- migrate --dry-run     # what would change
+//! cargo run --release --example maintain -- migrate --segments 8 --write-units 500
+//! cargo run --release --example maintain -- migrate --segments 8 --only 0..4   # one worker's share
+//! cargo run --release --example maintain -- demo                  # all of it, in one run
+//! ```
+//!
+//! Without `AWS_ENDPOINT_URL_DYNAMODB` each run starts its own DynamoDB Local, so only
+//! `demo` (seed, audit, dry run, migrate, audit) shows anything; with it set, the table
+//! (`--table`, default `helpdesk`) stays between runs and several processes can share one
+//! job, each running its `--only` share of the segments.
+
+use std::io::IsTerminal;
+use std::ops::Range;
+use std::time::Duration;
+
+use dynamap::aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
+use dynamap::codec::AttributeValue::{N, S};
+use dynamap::codec::Item;
+use dynamap::maintain::{AuditReport, Budget, Report};
+use dynamap::{Db, Entity, Table};
+use example_support::example_db;
+use indicatif::{ProgressBar, ProgressStyle};
+
+#[derive(Table)]
+#[dynamap(
+    pk = "PK",
+    sk = "SK",
+    index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK")
+)]
+struct HelpDesk;
+
+/// A ticket as the code renders it now, with its status index.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = HelpDesk, entity = "Ticket", pk = "TICKET#{id}", sk = "TICKET",
+          index(name = "GSI1", pk = "STATUS#{status}", sk = "TICKET#{id}"))]
+struct Ticket {
+    id: String,
+    status: String,
+    #[dynamap(version)]
+    version: u64,
+}
+
+const USAGE: &str = "\
+Audit and re-key a help desk's tickets.
+
+Usage: maintain <seed|audit|migrate|demo> [options]
+
+Options:
+  --table NAME        the table (default helpdesk)
+  --items N           seed: tickets to write without their index (default 20000)
+  --segments N        migrate: scan segments (default 8)
+  --only I..J         migrate: run only segments I..J of them (a worker's share)
+  --write-units W     migrate: write capacity units per second (default: unlimited)
+  --dry-run           migrate: report what would change, write nothing
+  -h, --help          print this help";
+
+struct Args {
+    command: String,
+    table: String,
+    items: usize,
+    segments: u32,
+    only: Option<Range<u32>>,
+    write_units: Option<f64>,
+    dry_run: bool,
+}
+
+fn args() -> Result<Option<Args>, lexopt::Error> {
+    use lexopt::prelude::*;
+    let mut args = Args {
+        command: String::new(),
+        table: "helpdesk".to_owned(),
+        items: 20_000,
+        segments: 8,
+        only: None,
+        write_units: None,
+        dry_run: false,
+    };
+    let mut parser = lexopt::Parser::from_env();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Value(command) if args.command.is_empty() => args.command = command.string()?,
+            Long("table") => args.table = parser.value()?.string()?,
+            Long("items") => args.items = parser.value()?.parse()?,
+            Long("segments") => args.segments = parser.value()?.parse()?,
+            Long("only") => {
+                let text = parser.value()?.string()?;
+                let (start, end) = text
+                    .split_once("..")
+                    .ok_or_else(|| format!("--only takes a range I..J, not {text:?}"))?;
+                let bound = |n: &str| {
+                    n.parse::<u32>()
+                        .map_err(|_| format!("--only takes a range I..J of numbers, not {text:?}"))
+                };
+                args.only = Some(bound(start)?..bound(end)?);
+            }
+            Long("write-units") => args.write_units = Some(parser.value()?.parse()?),
+            Long("dry-run") => args.dry_run = true,
+            Short('h') | Long("help") => {
+                println!("{USAGE}");
+                return Ok(None);
+            }
+            _ => return Err(arg.unexpected()),
+        }
+    }
+    if !["seed", "audit", "migrate", "demo"].contains(&args.command.as_str()) {
+        return Err(format!(
+            "a command is needed: seed, audit, migrate or demo, not {:?}",
+            args.command
+        )
+        .into());
+    }
+    Ok(Some(args))
+}
+
+/// Writes `items` tickets the way the old code did: no status index.
+async fn seed(db: &Db, items: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let tickets: Vec<Item> = (0..items)
+        .map(|i| {
+            let mut item = Item::new();
+            item.insert("PK".into(), S(format!("TICKET#{i:07}")));
+            item.insert("SK".into(), S("TICKET".into()));
+            item.insert("_type".into(), S("Ticket".into()));
+            item.insert("id".into(), S(format!("{i:07}")));
+            item.insert(
+                "status".into(),
+                S(["open", "closed", "waiting"][i % 3].into()),
+            );
+            item.insert("version".into(), N("1".into()));
+            item
+        })
+        .collect();
+    for chunk in tickets.chunks(25) {
+        let mut requests: Vec<WriteRequest> = chunk
+            .iter()
+            .map(|item| {
+                PutRequest::builder()
+                    .set_item(Some(item.clone()))
+                    .build()
+                    .map(|put| WriteRequest::builder().put_request(put).build())
+            })
+            .collect::<Result<_, _>>()?;
+        while !requests.is_empty() {
+            let out = db
+                .client()
+                .batch_write_item()
+                .request_items(db.table_name(), requests)
+                .send()
+                .await?;
+            requests = out
+                .unprocessed_items
+                .and_then(|mut left| left.remove(db.table_name()))
+                .unwrap_or_default();
+        }
+    }
+    println!("seeded {items} tickets without their status index");
+    Ok(())
+}
+
+async fn audit(db: &Db) -> dynamap::Result<AuditReport> {
+    let report = db.audit().entity::<Ticket>().segments(4).run().await?;
+    println!("audit: {report}", report = first_line(&report.to_string()));
+    Ok(report)
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or_default()
+}
+
+async fn migrate(db: &Db, args: &Args, dry_run: bool) -> dynamap::Result<Report> {
+    let mut job = db
+        .maintain::<Ticket>("status-index")
+        .rekey()
+        .segments(args.segments);
+    if let Some(only) = &args.only {
+        job = job.only_segments(only.clone());
+    }
+    if let Some(units) = args.write_units {
+        job = job.budget(Budget::UNLIMITED.writes(units));
+    }
+    if dry_run {
+        job = job.dry_run();
+    }
+    // A spinner on a terminal; in a log, only the final report.
+    let bar = (std::io::stdout().is_terminal() && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"));
+        bar.enable_steady_tick(Duration::from_millis(120));
+        bar
+    });
+    let spinner = bar.clone();
+    let report = job
+        .on_progress(move |p| {
+            if let Some(bar) = &spinner {
+                bar.set_message(format!(
+                    "{} scanned, {} changed, {:.0}/s, segments {}/{}",
+                    p.scanned,
+                    p.changed,
+                    p.items_per_second(),
+                    p.segments_done,
+                    p.segments
+                ));
+            }
+        })
+        .run()
+        .await?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    println!(
+        "{}: {} scanned, {} re-keyed, {} unchanged, {} conflicts redone, {} failed, {} segments done, {} skipped, {:.0} write units",
+        if dry_run { "dry run" } else { "migrate" },
+        report.scanned,
+        report.rekeyed,
+        report.unchanged,
+        report.conflicts_redone,
+        report.failed_count,
+        report.segments_done,
+        report.segments_skipped,
+        report.write_units
+    );
+    for sample in report.samples.iter().take(3) {
+        println!("  would {} {}", sample.change, sample.before);
+    }
+    Ok(report)
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let Some(args) = args().map_err(|e| format!("{e} (maintain --help lists the options)"))? else {
+        return Ok(());
+    };
+    let db = example_db::<HelpDesk>(&args.table).await?;
+    match args.command.as_str() {
+        "seed" => seed(&db, args.items).await?,
+        "audit" => {
+            audit(&db).await?;
+        }
+        "migrate" => {
+            migrate(&db, &args, args.dry_run).await?;
+        }
+        _ => {
+            seed(&db, args.items).await?;
+            let before = audit(&db).await?;
+            let preview = migrate(&db, &args, true).await?;
+            let done = migrate(&db, &args, false).await?;
+            let after = audit(&db).await?;
+            assert_eq!(
+                preview.rekeyed, done.rekeyed,
+                "the dry run counted what the job did"
+            );
+            assert_eq!(before.key_drift, done.rekeyed);
+            assert!(after.is_clean(), "{after}");
+        }
+    }
+    Ok(())
+}
