@@ -377,6 +377,17 @@ pub enum Error {
         current: u32,
     },
 
+    /// A maintenance job's `adopt` function refused an item another writer stored.
+    #[error("item could not be adopted as entity `{entity}`")]
+    #[non_exhaustive]
+    Adopt {
+        /// The entity.
+        entity: &'static str,
+        /// Why the function refused it.
+        #[source]
+        source: crate::codec::AttributeError,
+    },
+
     /// An item stored at an older schema version did not read as its declared older shape
     /// (`upgrade(from = N, via = OldShape)`).
     #[error(
@@ -509,6 +520,7 @@ impl Error {
             | Error::UnknownEntityType { .. }
             | Error::NewerSchemaVersion { .. }
             | Error::Upgrade { .. }
+            | Error::Adopt { .. }
             | Error::MalformedEventRow { .. }
             | Error::InvalidStreamRecord { .. } => ErrorKind::Decode,
             Error::ConditionalCheckFailed { .. }

@@ -293,6 +293,14 @@ fn cases() -> Vec<(Error, ErrorKind, bool)> {
             false,
         ),
         (
+            Error::Adopt {
+                entity,
+                source: <crate::codec::AttributeError as serde::de::Error>::custom(reason()),
+            },
+            Decode,
+            false,
+        ),
+        (
             Error::Upgrade {
                 entity,
                 from: 1,
@@ -426,6 +434,7 @@ fn variant_has_a_case(error: &Error) {
         | Error::UnknownEntityType { .. }
         | Error::NewerSchemaVersion { .. }
         | Error::Upgrade { .. }
+        | Error::Adopt { .. }
         | Error::OlderSchemaVersion { .. }
         | Error::Service(_)
         | Error::DuplicateKey { .. }
@@ -447,7 +456,7 @@ fn every_variant_has_its_kind_and_retryability() {
             std::mem::discriminant(error)
         })
         .collect();
-    assert_eq!(variants.len(), 36, "a variant without a case");
+    assert_eq!(variants.len(), 37, "a variant without a case");
     for (error, kind, retryable) in &cases {
         assert_eq!(error.kind(), *kind, "kind of {error:?}");
         assert_eq!(

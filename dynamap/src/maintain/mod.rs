@@ -68,7 +68,7 @@ use checkpoint::Saved;
 use plan::{Decision, Reason, decide, reason, text};
 
 use crate::batch::ItemKey;
-use crate::codec::{AttributeValue, Item};
+use crate::codec::{AttributeError, AttributeValue, Item};
 use crate::expr::Placeholders;
 use crate::retry::sleep_for;
 use crate::table::{Table, TableSchema};
@@ -94,6 +94,23 @@ pub enum Change<E> {
 }
 
 type MapFn<E> = Arc<dyn Fn(&E) -> Change<E> + Send + Sync>;
+type SelectFn = Arc<dyn Fn(&Item) -> bool + Send + Sync>;
+type BuildFn<E> = Arc<dyn Fn(Item) -> std::result::Result<E, AttributeError> + Send + Sync>;
+
+/// Items another writer stored: which to take, and how to read each as the entity.
+struct Adopt<E> {
+    select: SelectFn,
+    build: BuildFn<E>,
+}
+
+impl<E> Clone for Adopt<E> {
+    fn clone(&self) -> Self {
+        Adopt {
+            select: Arc::clone(&self.select),
+            build: Arc::clone(&self.build),
+        }
+    }
+}
 type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
 
 /// A maintenance job over every item of entity `E`; made by [`Db::maintain`], sent by
@@ -105,6 +122,7 @@ pub struct Maintain<E> {
     rekey: bool,
     upgrade: bool,
     map: Option<MapFn<E>>,
+    adopt: Option<Adopt<E>>,
     segments: u32,
     only: Option<Range<u32>>,
     concurrency: usize,
@@ -122,6 +140,7 @@ impl<E> Clone for Maintain<E> {
             rekey: self.rekey,
             upgrade: self.upgrade,
             map: self.map.clone(),
+            adopt: self.adopt.clone(),
             segments: self.segments,
             only: self.only.clone(),
             concurrency: self.concurrency,
@@ -142,6 +161,7 @@ impl<E: Entity> std::fmt::Debug for Maintain<E> {
             .field("rekey", &self.rekey)
             .field("upgrade", &self.upgrade)
             .field("map", &self.map.is_some())
+            .field("adopt", &self.adopt.is_some())
             .field("segments", &self.segments)
             .field("only", &self.only)
             .field("budget", &self.budget)
@@ -160,6 +180,7 @@ impl Db {
             rekey: false,
             upgrade: false,
             map: None,
+            adopt: None,
             segments: 1,
             only: None,
             concurrency: 16,
@@ -189,6 +210,49 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     /// Decides for each item: keep it, write another value, or delete it.
     pub fn map(mut self, change: impl Fn(&E) -> Change<E> + Send + Sync + 'static) -> Self {
         self.map = Some(Arc::new(change));
+        self
+    }
+
+    /// Adopts items another writer stored (another mapper, another service, a hand-written
+    /// script), with its own key format and type attribute: the job reads every item of the
+    /// table, takes those `select` accepts, reads each as the entity with `build`, and writes
+    /// it in dynamap's form. A new primary key moves it (the old item deleted in the same
+    /// transaction); the same key is rewritten in place, keeping attributes the entity does
+    /// not know. An item `build` refuses is reported failed, with its key. Run again, the job
+    /// finds adopted items already in form (or gone from their old keys) and writes nothing.
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "User", pk = "USER#{id}", sk = "PROFILE")]
+    /// # struct User { id: String, name: String }
+    /// use dynamap::codec::{AttributeError, AttributeValue, Item};
+    ///
+    /// // Users written by another mapper: `$app#user_<id>`, entity name in `__edb_e__`.
+    /// fn user(item: Item) -> Result<User, AttributeError> {
+    ///     let text = |name: &str| match item.get(name) {
+    ///         Some(AttributeValue::S(v)) => Ok(v.clone()),
+    ///         _ => Err(AttributeError::new(format!("no `{name}`"))),
+    ///     };
+    ///     Ok(User { id: text("id")?, name: text("name")? })
+    /// }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let report = db
+    ///     .maintain::<User>("adopt-users")
+    ///     .adopt(|item| item.get("__edb_e__") == Some(&AttributeValue::S("user".into())), user)
+    ///     .run()
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn adopt(
+        mut self,
+        select: impl Fn(&Item) -> bool + Send + Sync + 'static,
+        build: impl Fn(Item) -> std::result::Result<E, AttributeError> + Send + Sync + 'static,
+    ) -> Self {
+        self.adopt = Some(Adopt {
+            select: Arc::new(select),
+            build: Arc::new(build),
+        });
         self
     }
 
@@ -364,6 +428,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             report.read_units += units;
             // The page's items overlap, a few at a time; the checkpoint comes after all.
             let shared_ref = &*shared;
+            let items = items.into_iter().filter(|item| self.selects(&schema, item));
             let pages: Vec<Report> = stream::iter(items)
                 .map(|raw| async move {
                     let mut one = Report {
@@ -420,13 +485,16 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         segment: u32,
         start: Option<Item>,
     ) -> Result<(Vec<Item>, Option<Item>, f64)> {
+        // Adopting, the job reads every item and `select` picks; otherwise the entity's.
         let mut p = Placeholders::default();
-        let attribute = p.name(schema.entity_type);
-        let types: Vec<String> = std::iter::once(E::ENTITY_TYPE)
-            .chain(E::ALIASES.iter().copied())
-            .map(|t| p.value(AttributeValue::S(t.to_owned())))
-            .collect();
-        let filter = format!("{attribute} IN ({})", types.join(", "));
+        let filter = self.adopt.is_none().then(|| {
+            let attribute = p.name(schema.entity_type);
+            let types: Vec<String> = std::iter::once(E::ENTITY_TYPE)
+                .chain(E::ALIASES.iter().copied())
+                .map(|t| p.value(AttributeValue::S(t.to_owned())))
+                .collect();
+            format!("{attribute} IN ({})", types.join(", "))
+        });
         let (names, values) = p.into_parts();
         let parallel = self.segments > 1;
         let out = self
@@ -434,7 +502,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             .client()
             .scan()
             .table_name(self.db.table_name())
-            .filter_expression(filter)
+            .set_filter_expression(filter)
             .set_expression_attribute_names(names)
             .set_expression_attribute_values(values)
             .limit(self.page_size)
@@ -491,7 +559,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                         return fail(report, key, error);
                     }
                     match self.db.consistent_item(primary_key(schema, &current)).await {
-                        Ok(Some(fresh)) if is_entity::<E>(schema, &fresh) => current = fresh,
+                        Ok(Some(fresh)) if self.selects(schema, &fresh) => current = fresh,
                         // Gone, or now another entity's: nothing left to do.
                         Ok(_) => {
                             report.unchanged += 1;
@@ -512,9 +580,26 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         }
     }
 
+    /// True for an item the job works on: its entity's, or one `adopt` selects.
+    fn selects(&self, schema: &TableSchema, item: &Item) -> bool {
+        match &self.adopt {
+            Some(adopt) => (adopt.select)(item),
+            None => is_entity::<E>(schema, item),
+        }
+    }
+
     /// What to do with one stored item, and why.
     fn decide(&self, schema: &TableSchema, stored: &Item) -> Result<(Decision, Reason)> {
-        let entity = E::from_item(stored.clone())?;
+        let (entity, adopted) = match &self.adopt {
+            Some(adopt) => {
+                let entity = (adopt.build)(stored.clone()).map_err(|source| Error::Adopt {
+                    entity: E::ENTITY_TYPE,
+                    source,
+                })?;
+                (entity, true)
+            }
+            None => (E::from_item(stored.clone())?, false),
+        };
         let mapped = match &self.map {
             Some(map) => map(&entity),
             None => Change::Keep,
@@ -528,6 +613,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         let mut decision = decide(schema, stored, &rendered, E::WRITE.version);
         let why = reason(schema, stored, &rendered);
         let wanted = mapped
+            || adopted
             || match why {
                 Reason::Keys => self.rekey,
                 Reason::Upgrade => self.upgrade,
