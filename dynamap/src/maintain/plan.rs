@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use crate::codec::{AttributeValue, Item};
 use crate::table::{SCHEMA_VERSION_ATTRIBUTE, TableSchema};
+use crate::{Entity, Result};
 
 /// What the job does with an item.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,6 +107,25 @@ pub(super) fn text(value: Option<&AttributeValue>) -> Option<String> {
         AttributeValue::S(s) => Some(s.clone()),
         AttributeValue::N(n) => Some(n.clone()),
         other => Some(format!("{other:?}")),
+    }
+}
+
+/// What `entity` stores now, its version (if versioned) one past the one it was read with.
+pub(super) fn rendered<E: Entity>(entity: &E) -> Result<Item> {
+    let mut rendered = entity.to_item()?;
+    if let Some(version) = E::WRITE.version {
+        let next = entity.version().saturating_add(1);
+        rendered.insert(version.to_owned(), AttributeValue::N(next.to_string()));
+    }
+    Ok(rendered)
+}
+
+/// A rewrite in place of a versioned entity also writes its next version.
+pub(super) fn bump_version<E: Entity>(decision: &mut Decision, rendered: &Item) {
+    if let (Decision::Rewrite { set, .. }, Some(version)) = (decision, E::WRITE.version)
+        && let Some(value) = rendered.get(version)
+    {
+        set.insert(version.to_owned(), value.clone());
     }
 }
 

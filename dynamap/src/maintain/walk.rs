@@ -1,0 +1,359 @@
+//! How a job walks its segments: pages scanned from the checkpoint on, each item decided
+//! and written on condition, redone after a lost race.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
+use futures_util::stream::{self, StreamExt};
+
+use super::apply::{Applied, apply, primary_key};
+use super::budget::Bucket;
+use super::checkpoint::{self, Saved};
+use super::plan::{Decision, Reason, bump_version, decide, reason, rendered, text};
+use super::report::{self, FailedItem, Progress, Report, Sample};
+use super::{Change, ITEMS_IN_FLIGHT, MAX_REDOS, Maintain};
+use crate::batch::ItemKey;
+use crate::codec::{AttributeValue, Item};
+use crate::expr::Placeholders;
+use crate::retry::sleep_for;
+use crate::table::{Table, TableSchema};
+use crate::{Db, Entity, Error, Result};
+
+impl<E: Entity + Send + Sync> Maintain<E> {
+    /// One segment, from its checkpoint to its end.
+    pub(super) async fn segment(&self, segment: u32, shared: Arc<Shared>) -> Result<Report> {
+        let schema = <E::Table as Table>::SCHEMA;
+        let mut report = Report::default();
+        let mut start = if self.dry_run {
+            None
+        } else {
+            let saved = checkpoint::load(
+                &self.db,
+                &schema,
+                self.checkpoint_job(),
+                segment,
+                self.segments,
+            )
+            .await?;
+            if saved.done {
+                report.segments_skipped = 1;
+                shared.segments_done.fetch_add(1, Ordering::Relaxed);
+                return Ok(report);
+            }
+            saved.start
+        };
+        loop {
+            ready(&self.db, &shared.reads).await;
+            let (items, next, units) = self.page(&schema, segment, start.take()).await?;
+            shared.reads.settle(units);
+            report.read_units += units;
+            // The page's items overlap, a few at a time; the checkpoint comes after all.
+            let shared_ref = &*shared;
+            let items = items.into_iter().filter(|item| self.selects(&schema, item));
+            let pages: Vec<Report> = stream::iter(items)
+                .map(|raw| async move {
+                    let mut one = Report {
+                        scanned: 1,
+                        ..Report::default()
+                    };
+                    self.item(&schema, raw, shared_ref, &mut one).await;
+                    shared_ref.scanned.fetch_add(1, Ordering::Relaxed);
+                    shared_ref
+                        .changed
+                        .fetch_add(one.changed(), Ordering::Relaxed);
+                    one
+                })
+                .buffer_unordered(ITEMS_IN_FLIGHT)
+                .collect()
+                .await;
+            for one in pages {
+                report.add(one);
+            }
+            let done = next.is_none();
+            if !self.dry_run {
+                let saved = Saved {
+                    done,
+                    start: next.clone(),
+                };
+                checkpoint::save(
+                    &self.db,
+                    &schema,
+                    self.checkpoint_job(),
+                    (segment, self.segments),
+                    &saved,
+                )
+                .await?;
+            }
+            if done {
+                report.segments_done = 1;
+                shared.segments_done.fetch_add(1, Ordering::Relaxed);
+            }
+            if let Some(progress) = &self.progress {
+                progress(shared.progress());
+            }
+            match next {
+                Some(next) => start = Some(next),
+                None => return Ok(report),
+            }
+        }
+    }
+
+    /// One scan page of the segment: the entity's items, the key to go on from, and the
+    /// read units consumed.
+    async fn page(
+        &self,
+        schema: &TableSchema,
+        segment: u32,
+        start: Option<Item>,
+    ) -> Result<(Vec<Item>, Option<Item>, f64)> {
+        // Adopting, the job reads every item and `select` picks; otherwise the entity's.
+        let mut p = Placeholders::default();
+        let filter = self.adopt.is_none().then(|| {
+            let attribute = p.name(schema.entity_type);
+            let types: Vec<String> = std::iter::once(E::ENTITY_TYPE)
+                .chain(E::ALIASES.iter().copied())
+                .map(|t| p.value(AttributeValue::S(t.to_owned())))
+                .collect();
+            format!("{attribute} IN ({})", types.join(", "))
+        });
+        let (names, values) = p.into_parts();
+        let parallel = self.segments > 1;
+        let out = self
+            .db
+            .client()
+            .scan()
+            .table_name(self.db.table_name())
+            .set_filter_expression(filter)
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values)
+            .limit(self.page_size)
+            .set_segment(parallel.then_some(segment as i32))
+            .set_total_segments(parallel.then_some(self.segments as i32))
+            .set_exclusive_start_key(start)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .await
+            .map_err(|e| Error::service("Scan", e))?;
+        let units = out
+            .consumed_capacity()
+            .and_then(ConsumedCapacity::capacity_units)
+            .unwrap_or(0.0);
+        Ok((out.items.unwrap_or_default(), out.last_evaluated_key, units))
+    }
+
+    /// One item: decided, written on condition, redone after a lost race.
+    async fn item(&self, schema: &TableSchema, raw: Item, shared: &Shared, report: &mut Report) {
+        let key = item_key(schema, &raw);
+        let mut current = raw;
+        let mut redos = 0;
+        loop {
+            let (decision, why) = match self.decide(schema, &current) {
+                Ok(decided) => decided,
+                Err(error) => return fail(report, key, error),
+            };
+            if decision == Decision::Keep {
+                report.unchanged += 1;
+                return;
+            }
+            if self.dry_run {
+                return count(report, &decision, why, Some((schema, &key)));
+            }
+            ready(&self.db, &shared.writes).await;
+            let applied = apply(&self.db, schema, &current, decision.clone()).await;
+            // Every reservation is settled, with what DynamoDB reported (none on failure).
+            shared
+                .writes
+                .settle(applied.as_ref().map_or(0.0, |(_, units)| *units));
+            match applied {
+                Ok((Applied::Done, units)) => {
+                    report.write_units += units;
+                    return count(report, &decision, why, None);
+                }
+                Ok((Applied::Conflict, _)) => {
+                    report.conflicts_redone += 1;
+                    redos += 1;
+                    if redos > MAX_REDOS {
+                        let error = Error::Contention {
+                            entity: E::ENTITY_TYPE,
+                            rounds: redos,
+                        };
+                        return fail(report, key, error);
+                    }
+                    match self.db.consistent_item(primary_key(schema, &current)).await {
+                        Ok(Some(fresh)) if self.selects(schema, &fresh) => current = fresh,
+                        // Gone, or now another entity's: nothing left to do.
+                        Ok(_) => {
+                            report.unchanged += 1;
+                            return;
+                        }
+                        Err(error) => return fail(report, key, error),
+                    }
+                }
+                Err(error) if error.is_retryable() => {
+                    sleep_for(&self.db, Duration::from_millis(100 << redos.min(5))).await;
+                    redos += 1;
+                    if redos > MAX_REDOS {
+                        return fail(report, key, error);
+                    }
+                }
+                Err(error) => return fail(report, key, error),
+            }
+        }
+    }
+
+    /// True for an item the job works on: its entity's, or one `adopt` selects.
+    fn selects(&self, schema: &TableSchema, item: &Item) -> bool {
+        match &self.adopt {
+            Some(adopt) => (adopt.select)(item),
+            None => is_entity::<E>(schema, item),
+        }
+    }
+
+    /// What to do with one stored item, and why.
+    fn decide(&self, schema: &TableSchema, stored: &Item) -> Result<(Decision, Reason)> {
+        let (entity, adopted) = match &self.adopt {
+            Some(adopt) => {
+                let entity = (adopt.build)(stored.clone()).map_err(|source| Error::Adopt {
+                    entity: E::ENTITY_TYPE,
+                    source,
+                })?;
+                (entity, true)
+            }
+            None => (E::from_item(stored.clone())?, false),
+        };
+        let mapped = match &self.map {
+            Some(map) => map(&entity),
+            None => Change::Keep,
+        };
+        let (entity, mapped) = match mapped {
+            Change::Delete => return Ok((Decision::Delete, Reason::Mapped)),
+            Change::Write(changed) => (changed, true),
+            Change::Keep => (entity, false),
+        };
+        let rendered = rendered(&entity)?;
+        let mut decision = decide(schema, stored, &rendered, E::WRITE.version);
+        let why = reason(schema, stored, &rendered);
+        let wanted = mapped
+            || adopted
+            || match why {
+                Reason::Keys => self.rekey,
+                Reason::Upgrade => self.upgrade,
+                Reason::Mapped => false,
+            };
+        if !wanted {
+            decision = Decision::Keep;
+        }
+        bump_version::<E>(&mut decision, &rendered);
+        Ok((decision, if mapped { Reason::Mapped } else { why }))
+    }
+}
+
+/// Waits until `bucket` allows another request, and reserves its expected units.
+async fn ready(db: &Db, bucket: &Bucket) {
+    while let Some(wait) = bucket.reserve() {
+        sleep_for(db, wait).await;
+    }
+}
+
+/// What every segment of a run shares.
+pub(super) struct Shared {
+    reads: Bucket,
+    writes: Bucket,
+    scanned: AtomicU64,
+    changed: AtomicU64,
+    segments_done: AtomicU32,
+    segments: u32,
+    started: Instant,
+}
+
+impl Shared {
+    pub(super) fn new(budget: super::Budget, segments: u32) -> Self {
+        Shared {
+            reads: Bucket::new(budget.read_units),
+            writes: Bucket::new(budget.write_units),
+            scanned: AtomicU64::new(0),
+            changed: AtomicU64::new(0),
+            segments_done: AtomicU32::new(0),
+            segments,
+            started: Instant::now(),
+        }
+    }
+
+    fn progress(&self) -> Progress {
+        Progress {
+            scanned: self.scanned.load(Ordering::Relaxed),
+            changed: self.changed.load(Ordering::Relaxed),
+            segments_done: self.segments_done.load(Ordering::Relaxed),
+            segments: self.segments,
+            elapsed: self.started.elapsed(),
+        }
+    }
+}
+
+/// The item's stored key, as text.
+fn item_key(schema: &TableSchema, item: &Item) -> ItemKey {
+    ItemKey {
+        pk: text(item.get(schema.pk)).unwrap_or_default(),
+        sk: schema.sk.and_then(|sk| text(item.get(sk))),
+    }
+}
+
+fn is_entity<E: Entity>(schema: &TableSchema, item: &Item) -> bool {
+    crate::__private::is_entity(
+        crate::__private::entity_type_of(item, schema.entity_type),
+        E::ENTITY_TYPE,
+        E::ALIASES,
+    )
+}
+
+fn fail(report: &mut Report, key: ItemKey, error: Error) {
+    report.failed_count += 1;
+    if report.failed.len() < report::MAX_FAILED {
+        report.failed.push(FailedItem { key, error });
+    }
+}
+
+/// Counts a change; in a dry run, `sample` keeps it as an example.
+fn count(
+    report: &mut Report,
+    decision: &Decision,
+    why: Reason,
+    sample: Option<(&TableSchema, &ItemKey)>,
+) {
+    let (change, after) = match decision {
+        Decision::Keep => return,
+        Decision::Delete => {
+            report.deleted += 1;
+            ("delete", None)
+        }
+        Decision::Move { item } => {
+            report.moved += 1;
+            ("move", sample.map(|(schema, _)| item_key(schema, item)))
+        }
+        Decision::Rewrite { .. } => match why {
+            Reason::Keys => {
+                report.rekeyed += 1;
+                ("rekey", sample.map(|(_, key)| key.clone()))
+            }
+            Reason::Upgrade => {
+                report.upgraded += 1;
+                ("upgrade", sample.map(|(_, key)| key.clone()))
+            }
+            Reason::Mapped => {
+                report.mapped += 1;
+                ("map", sample.map(|(_, key)| key.clone()))
+            }
+        },
+    };
+    if let Some((_, before)) = sample
+        && report.samples.len() < report::MAX_SAMPLES
+    {
+        report.samples.push(Sample {
+            before: before.clone(),
+            after,
+            change,
+        });
+    }
+}
