@@ -7,9 +7,8 @@ use futures_util::stream::{self, StreamExt, TryStreamExt};
 
 use super::audit_report::{AuditReport, Finding, FindingKind};
 use super::checkpoint::CHECKPOINT_TYPE;
-use super::plan::{key_attributes, text};
+use super::plan::{item_key, key_attributes};
 use crate::Entity;
-use crate::batch::ItemKey;
 use crate::codec::{AttributeValue, Item};
 use crate::entity::{OWNER_PK, OWNER_SK};
 use crate::table::{Table, TableSchema};
@@ -178,10 +177,7 @@ impl Audit {
                 .await
                 .map_err(|e| Error::service("Scan", e))?;
             for item in out.items.unwrap_or_default() {
-                let key = ItemKey {
-                    pk: text(item.get(schema.pk)).unwrap_or_default(),
-                    sk: schema.sk.and_then(|sk| text(item.get(sk))),
-                };
+                let key = item_key(schema, &item);
                 match self.check(schema, item).await? {
                     Checked::Skipped => {}
                     Checked::Fine => report.scanned += 1,

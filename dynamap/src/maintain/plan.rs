@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 
+use crate::batch::ItemKey;
 use crate::codec::{AttributeValue, Item};
 use crate::table::{SCHEMA_VERSION_ATTRIBUTE, TableSchema};
 use crate::{Entity, Result};
@@ -99,6 +100,14 @@ pub(super) fn key_attributes(schema: &TableSchema) -> HashSet<&'static str> {
         names.extend(index.sk_attributes().map(|(name, _)| name));
     }
     names
+}
+
+/// The item's stored key, as text, for reports.
+pub(super) fn item_key(schema: &TableSchema, item: &Item) -> ItemKey {
+    ItemKey {
+        pk: text(item.get(schema.pk)).unwrap_or_default(),
+        sk: schema.sk.and_then(|sk| text(item.get(sk))),
+    }
 }
 
 /// The attribute values as text, for keys in reports.

@@ -11,7 +11,7 @@ use futures_util::stream::{self, StreamExt};
 use super::apply::{Applied, apply, primary_key};
 use super::budget::Bucket;
 use super::checkpoint::{self, Saved};
-use super::plan::{Decision, Reason, bump_version, decide, reason, rendered, text};
+use super::plan::{Decision, Reason, bump_version, decide, item_key, reason, rendered};
 use super::report::{self, FailedItem, Progress, Report, Sample};
 use super::{Change, ITEMS_IN_FLIGHT, MAX_REDOS, Maintain};
 use crate::batch::ItemKey;
@@ -289,14 +289,6 @@ impl Shared {
             segments: self.segments,
             elapsed: self.started.elapsed(),
         }
-    }
-}
-
-/// The item's stored key, as text.
-fn item_key(schema: &TableSchema, item: &Item) -> ItemKey {
-    ItemKey {
-        pk: text(item.get(schema.pk)).unwrap_or_default(),
-        sk: schema.sk.and_then(|sk| text(item.get(sk))),
     }
 }
 
