@@ -292,11 +292,11 @@ impl Shared {
     }
 }
 
+/// True when `item` is stored as `E` or under one of its aliases.
 fn is_entity<E: Entity>(schema: &TableSchema, item: &Item) -> bool {
-    crate::__private::is_entity(
-        crate::__private::entity_type_of(item, schema.entity_type),
-        E::ENTITY_TYPE,
-        E::ALIASES,
+    matches!(
+        item.get(schema.entity_type),
+        Some(AttributeValue::S(found)) if found == E::ENTITY_TYPE || E::ALIASES.contains(&found.as_str())
     )
 }
 
