@@ -20,6 +20,7 @@ mod limits;
 mod local_indexes;
 mod lookup_queries;
 mod maintenance;
+mod maintenance_lookups;
 mod maintenance_scale;
 mod models;
 mod multi_attribute_keys;

@@ -1,16 +1,19 @@
 //! The writes of a job, each on condition that the item is still what was scanned: a lost
 //! race is a conflict the job redoes from a fresh read, never an overwrite.
 
+use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
-    ConsumedCapacity, Delete, Put, ReturnConsumedCapacity, TransactWriteItem,
+    ConsumedCapacity, Delete, Put, ReturnConsumedCapacity, TransactWriteItem, Update,
 };
 
-use super::plan::Decision;
+use super::lookups::build_error;
+use super::plan::{Decision, Write};
 use crate::codec::Item;
 use crate::expr::Placeholders;
-use crate::table::TableSchema;
-use crate::write::finish;
-use crate::{Db, Error, Result};
+use crate::table::{Table, TableSchema};
+use crate::write::{RenderedCondition, finish};
+use crate::{Db, Entity, Error, Result};
 
 /// How a write went.
 #[derive(Debug, PartialEq, Eq)]
@@ -42,42 +45,52 @@ pub(super) fn primary_key(schema: &TableSchema, item: &Item) -> Item {
         .collect()
 }
 
-/// Sends `decision` for `stored`; returns the write units it consumed.
-pub(super) async fn apply(
-    db: &Db,
-    schema: &TableSchema,
-    stored: &Item,
-    decision: Decision,
-) -> Result<(Applied, f64)> {
-    let key = primary_key(schema, stored);
+/// An update expression setting `set` and removing `remove`, with the item's condition.
+fn rewrite(stored: &Item, set: Item, remove: &[String]) -> (String, RenderedCondition) {
     let mut p = Placeholders::default();
-    let condition = finish(unchanged(stored, &mut p), p);
-    let units =
-        |c: Option<&ConsumedCapacity>| c.and_then(ConsumedCapacity::capacity_units).unwrap_or(0.0);
-    match decision {
+    let parts = unchanged(stored, &mut p);
+    let sets: Vec<String> = set
+        .into_iter()
+        .map(|(name, value)| format!("{} = {}", p.name(&name), p.value(value)))
+        .collect();
+    let removes: Vec<String> = remove.iter().map(|name| p.name(name)).collect();
+    let mut expression = String::new();
+    if !sets.is_empty() {
+        expression.push_str(&format!("SET {}", sets.join(", ")));
+    }
+    if !removes.is_empty() {
+        expression.push_str(&format!(" REMOVE {}", removes.join(", ")));
+    }
+    (expression.trim().to_owned(), finish(parts, p))
+}
+
+fn units(consumed: Option<&ConsumedCapacity>) -> f64 {
+    consumed
+        .and_then(ConsumedCapacity::capacity_units)
+        .unwrap_or(0.0)
+}
+
+/// Sends `write` for `stored`; returns the write units it consumed.
+pub(super) async fn apply<E: Entity>(
+    db: &Db,
+    stored: &Item,
+    write: Write,
+) -> Result<(Applied, f64)> {
+    let schema = <E::Table as Table>::SCHEMA;
+    if !write.lookups.is_empty() {
+        return transact::<E>(db, &schema, stored, write).await;
+    }
+    let key = primary_key(&schema, stored);
+    match write.decision {
         Decision::Keep => Ok((Applied::Done, 0.0)),
         Decision::Rewrite { set, remove } => {
-            let mut p = Placeholders::default();
-            let mut parts = unchanged(stored, &mut p);
-            let sets: Vec<String> = set
-                .into_iter()
-                .map(|(name, value)| format!("{} = {}", p.name(&name), p.value(value)))
-                .collect();
-            let removes: Vec<String> = remove.iter().map(|name| p.name(name)).collect();
-            let mut expression = String::new();
-            if !sets.is_empty() {
-                expression.push_str(&format!("SET {}", sets.join(", ")));
-            }
-            if !removes.is_empty() {
-                expression.push_str(&format!(" REMOVE {}", removes.join(", ")));
-            }
-            let condition = finish(std::mem::take(&mut parts), p);
+            let (expression, condition) = rewrite(stored, set, &remove);
             let result = db
                 .client()
                 .update_item()
                 .table_name(db.table_name())
                 .set_key(Some(key))
-                .update_expression(expression.trim())
+                .update_expression(expression)
                 .set_condition_expression(condition.expression)
                 .set_expression_attribute_names(condition.names)
                 .set_expression_attribute_values(condition.values)
@@ -90,6 +103,8 @@ pub(super) async fn apply(
             }
         }
         Decision::Delete => {
+            let mut p = Placeholders::default();
+            let condition = finish(unchanged(stored, &mut p), p);
             let result = db
                 .client()
                 .delete_item()
@@ -106,7 +121,105 @@ pub(super) async fn apply(
                 Err(err) => conflict_or(Error::service("DeleteItem", err)),
             }
         }
+        Decision::Move { .. } => transact::<E>(db, &schema, stored, write).await,
+    }
+}
+
+/// The owner's writes in a transaction, followed by its lookups' puts and deletes.
+async fn transact<E: Entity>(
+    db: &Db,
+    schema: &TableSchema,
+    stored: &Item,
+    write: Write,
+) -> Result<(Applied, f64)> {
+    let old = primary_key(schema, stored);
+    let mut new = old.clone();
+    let owner = owner_actions(db, schema, stored, write.decision, &mut new)?;
+    let first_lookup = owner.len();
+    let mut actions = owner;
+    actions.extend(write.lookups.actions::<E>(db, &old, &new)?);
+    let result = db
+        .client()
+        .transact_write_items()
+        .set_transact_items(Some(actions))
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .send()
+        .await;
+    let err = match result {
+        Ok(out) => {
+            let consumed = out.consumed_capacity().iter().map(|c| units(Some(c))).sum();
+            return Ok((Applied::Done, consumed));
+        }
+        Err(err) => err,
+    };
+    // Which action failed: the owner's (changed since scanned: redo), or a lookup put's
+    // (another owner holds it: the item's error).
+    if let SdkError::ServiceError(service) = &err
+        && let TransactWriteItemsError::TransactionCanceledException(canceled) = service.err()
+    {
+        let failed: Vec<usize> = canceled
+            .cancellation_reasons()
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.code() == Some("ConditionalCheckFailed"))
+            .map(|(i, _)| i)
+            .collect();
+        if failed.iter().any(|&i| i < first_lookup) {
+            return Ok((Applied::Conflict, 0.0));
+        }
+        if let Some(lookup) = failed
+            .iter()
+            .find_map(|&i| write.lookups.put_at(i, first_lookup))
+        {
+            return Err(Error::LookupTaken {
+                entity: E::ENTITY_TYPE,
+                lookup,
+            });
+        }
+    }
+    conflict_or(Error::service("TransactWriteItems", err))
+}
+
+/// The owner's part of a transaction; `new` becomes its primary key after the write.
+fn owner_actions(
+    db: &Db,
+    schema: &TableSchema,
+    stored: &Item,
+    decision: Decision,
+    new: &mut Item,
+) -> Result<Vec<TransactWriteItem>> {
+    let old = new.clone();
+    let mut p = Placeholders::default();
+    let condition = finish(unchanged(stored, &mut p), p);
+    let delete = || {
+        Delete::builder()
+            .table_name(db.table_name())
+            .set_key(Some(old.clone()))
+            .set_condition_expression(condition.expression.clone())
+            .set_expression_attribute_names(condition.names.clone())
+            .set_expression_attribute_values(condition.values.clone())
+            .build()
+            .map(|d| TransactWriteItem::builder().delete(d).build())
+            .map_err(build_error)
+    };
+    Ok(match decision {
+        Decision::Keep => Vec::new(),
+        Decision::Delete => vec![delete()?],
+        Decision::Rewrite { set, remove } => {
+            let (expression, condition) = rewrite(stored, set, &remove);
+            let update = Update::builder()
+                .table_name(db.table_name())
+                .set_key(Some(old.clone()))
+                .update_expression(expression)
+                .set_condition_expression(condition.expression)
+                .set_expression_attribute_names(condition.names)
+                .set_expression_attribute_values(condition.values)
+                .build()
+                .map_err(build_error)?;
+            vec![TransactWriteItem::builder().update(update).build()]
+        }
         Decision::Move { item } => {
+            *new = primary_key(schema, &item);
             let put = Put::builder()
                 .table_name(db.table_name())
                 .set_item(Some(item))
@@ -114,38 +227,9 @@ pub(super) async fn apply(
                 .expression_attribute_names("#pk", schema.pk)
                 .build()
                 .map_err(build_error)?;
-            let delete = Delete::builder()
-                .table_name(db.table_name())
-                .set_key(Some(key))
-                .set_condition_expression(condition.expression)
-                .set_expression_attribute_names(condition.names)
-                .set_expression_attribute_values(condition.values)
-                .build()
-                .map_err(build_error)?;
-            let result = db
-                .client()
-                .transact_write_items()
-                .transact_items(TransactWriteItem::builder().put(put).build())
-                .transact_items(TransactWriteItem::builder().delete(delete).build())
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                .send()
-                .await;
-            match result {
-                Ok(out) => {
-                    let consumed = out.consumed_capacity().iter().map(|c| units(Some(c))).sum();
-                    Ok((Applied::Done, consumed))
-                }
-                Err(err) => conflict_or(Error::service("TransactWriteItems", err)),
-            }
+            vec![TransactWriteItem::builder().put(put).build(), delete()?]
         }
-    }
-}
-
-fn build_error(err: aws_sdk_dynamodb::error::BuildError) -> Error {
-    Error::RequestBuild {
-        operation: "TransactWriteItems",
-        message: err.to_string(),
-    }
+    })
 }
 
 /// A failed condition is a conflict to redo; anything else is the item's error.

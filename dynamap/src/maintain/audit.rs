@@ -7,10 +7,12 @@ use futures_util::stream::{self, StreamExt, TryStreamExt};
 
 use super::audit_report::{AuditReport, Finding, FindingKind};
 use super::checkpoint::CHECKPOINT_TYPE;
+use super::lookups::record_attributes;
 use super::plan::{item_key, key_attributes};
 use crate::Entity;
 use crate::codec::{AttributeValue, Item};
 use crate::entity::{OWNER_PK, OWNER_SK};
+use crate::ops::sync::record;
 use crate::table::{Table, TableSchema};
 use crate::{Db, Error, Result};
 
@@ -282,7 +284,12 @@ fn check_entity<E: Entity>(schema: &TableSchema, item: Item) -> Option<FindingKi
             });
         }
     };
-    let rendered = match entity.to_item() {
+    // What it renders now, with the keys of its lookups as it records them.
+    let rendered = entity.to_item().and_then(|mut rendered| {
+        record(&mut rendered, &entity.lookup_keys()?);
+        Ok(rendered)
+    });
+    let rendered = match rendered {
         Ok(rendered) => rendered,
         Err(error) => {
             return Some(FindingKind::Undecodable {
@@ -291,13 +298,16 @@ fn check_entity<E: Entity>(schema: &TableSchema, item: Item) -> Option<FindingKi
             });
         }
     };
-    let mut names: Vec<&str> = key_attributes(schema).into_iter().collect();
-    names.push(schema.entity_type);
+    let mut names: Vec<String> = key_attributes(schema)
+        .into_iter()
+        .chain([schema.entity_type])
+        .map(str::to_owned)
+        .chain(record_attributes::<E>())
+        .collect();
     names.sort_unstable();
     let drifted: Vec<String> = names
         .into_iter()
-        .filter(|name| item.get(*name) != rendered.get(*name))
-        .map(str::to_owned)
+        .filter(|name| item.get(name) != rendered.get(name))
         .collect();
     if !drifted.is_empty() {
         return Some(FindingKind::KeyDrift {

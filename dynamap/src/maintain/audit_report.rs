@@ -98,8 +98,9 @@ pub struct Finding {
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum FindingKind {
-    /// Its key attributes (or entity type, for an item stored under an alias) differ from
-    /// what the entity renders: a maintenance job's `rekey()` rewrites it.
+    /// Its key attributes, the lookup keys it records, or its entity type (for an item
+    /// stored under an alias) differ from what the entity renders: a maintenance job's
+    /// `rekey()` rewrites it.
     KeyDrift {
         /// The entity.
         entity: &'static str,

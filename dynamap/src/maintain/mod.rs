@@ -37,6 +37,12 @@
 //! new item (holding the old one's other attributes too) and a delete of the old one in one
 //! transaction.
 //!
+//! **Lookup items move with their owner:** when an item's primary key or a lookup's key
+//! changes (a template, or a field in [`map`](Maintain::map)), the same transaction puts
+//! the lookup items at their keys, naming the owner's new key, and deletes the ones it no
+//! longer holds; a deleted item takes its lookup items along. A lookup that another item
+//! holds fails that item alone, as [`Error::LookupTaken`] in [`Report::failed`].
+//!
 //! **Resumable, and shared by processes:** each segment's progress is checkpointed in the
 //! table after every page (see [`Maintain::run`]); a job stopped at any point and started
 //! again skips finished segments and redoes at most one page per segment, whose items then
@@ -48,6 +54,7 @@ mod audit;
 mod audit_report;
 mod budget;
 mod checkpoint;
+mod lookups;
 mod plan;
 mod report;
 mod walk;
@@ -306,9 +313,9 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     /// # Errors
     ///
     /// Fails before reading with [`Error::InvalidSetting`] for segments out of range or an
-    /// empty job name, and [`Error::Unsupported`] for an entity with lookup items (not yet
-    /// supported); with [`Error::Service`] when a scan or a checkpoint fails. An item that
-    /// cannot be read or written does not stop the job: it is in [`Report::failed`].
+    /// empty job name; with [`Error::Service`] when a scan or a checkpoint fails. An item
+    /// that cannot be read or written does not stop the job: it is in [`Report::failed`]
+    /// (a lookup another item holds is an [`Error::LookupTaken`] there).
     pub async fn run(self) -> Result<Report> {
         let range = self.check()?;
         let segments = range.end - range.start;
@@ -372,15 +379,6 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                 reason: format!(
                     "segments {range:?} are not a non-empty part of 0..{}",
                     self.segments
-                ),
-            });
-        }
-        if !E::WRITE.lookups.is_empty() {
-            return Err(Error::Unsupported {
-                operation: "Maintain",
-                reason: format!(
-                    "entity `{}` has lookup items, which a maintenance job does not move yet",
-                    E::ENTITY_TYPE
                 ),
             });
         }

@@ -3,9 +3,11 @@
 
 use std::collections::HashSet;
 
+use super::lookups::{LookupMoves, record_attributes};
 use crate::batch::ItemKey;
 use crate::codec::{AttributeValue, Item};
-use crate::table::{SCHEMA_VERSION_ATTRIBUTE, TableSchema};
+use crate::ops::sync::record;
+use crate::table::{SCHEMA_VERSION_ATTRIBUTE, Table, TableSchema};
 use crate::{Entity, Result};
 
 /// What the job does with an item.
@@ -22,10 +24,54 @@ pub(crate) enum Decision {
     Delete,
 }
 
+/// One write of a job (or a write-back): the owner's, and what it does to its lookup items.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Write {
+    pub(crate) decision: Decision,
+    pub(super) lookups: LookupMoves,
+}
+
+impl Write {
+    pub(super) fn keep() -> Self {
+        Write {
+            decision: Decision::Keep,
+            lookups: LookupMoves::default(),
+        }
+    }
+
+    /// The delete of `stored`, with the lookup items it records.
+    pub(super) fn delete<E: Entity>(stored: &Item) -> Self {
+        Write {
+            decision: Decision::Delete,
+            lookups: LookupMoves::plan::<E>(stored, &[], false),
+        }
+    }
+}
+
+/// The write that brings `stored` to what `entity` renders now (its keys, its lookups'
+/// keys, its version one up), and why it differs.
+pub(super) fn plan<E: Entity>(stored: &Item, entity: &E) -> Result<(Write, Reason)> {
+    let schema = <E::Table as Table>::SCHEMA;
+    let wanted = entity.lookup_keys()?;
+    let mut rendered = rendered(entity)?;
+    record(&mut rendered, &wanted);
+    let records = record_attributes::<E>();
+    let mut decision = decide(&schema, stored, &rendered, E::WRITE.version, &records);
+    let why = reason(&schema, stored, &rendered, &records);
+    bump_version::<E>(&mut decision, &rendered);
+    let lookups = match &decision {
+        Decision::Keep | Decision::Delete => LookupMoves::default(),
+        Decision::Move { .. } => LookupMoves::plan::<E>(stored, &wanted, true),
+        Decision::Rewrite { .. } => LookupMoves::plan::<E>(stored, &wanted, false),
+    };
+    Ok((Write { decision, lookups }, why))
+}
+
 /// Why an item is rewritten, for the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Reason {
-    /// Its stored keys (primary, index, type) differ from what the templates render.
+    /// Its stored keys (primary, index, type, lookups) differ from what the templates
+    /// render.
     Keys,
     /// It is stored at an older schema version.
     Upgrade,
@@ -33,14 +79,18 @@ pub(super) enum Reason {
     Mapped,
 }
 
-/// Compares the stored item with the one the entity renders now.
-pub(super) fn decide(
+/// Compares the stored item with the one the entity renders now. `records` are the
+/// attributes in which the entity records its lookups' keys: like key attributes, a stale
+/// one is removed and never moved along.
+fn decide(
     schema: &TableSchema,
     stored: &Item,
     rendered: &Item,
     version_attribute: Option<&str>,
+    records: &[String],
 ) -> Decision {
-    let key_names = key_attributes(schema);
+    let mut key_names: HashSet<&str> = key_attributes(schema);
+    key_names.extend(records.iter().map(String::as_str));
     let primary = |item: &Item| {
         (
             item.get(schema.pk).cloned(),
@@ -77,12 +127,15 @@ pub(super) fn decide(
     }
 }
 
-/// Why `stored` differs from `rendered`: keys (any key attribute or the entity type),
-/// an older schema version, or else a change of the user's.
-pub(super) fn reason(schema: &TableSchema, stored: &Item, rendered: &Item) -> Reason {
+/// Why `stored` differs from `rendered`: keys (any key attribute, lookup record or the
+/// entity type), an older schema version, or else a change of the user's.
+fn reason(schema: &TableSchema, stored: &Item, rendered: &Item, records: &[String]) -> Reason {
     let keys = key_attributes(schema);
     let differs = |name: &str| stored.get(name) != rendered.get(name);
-    if keys.iter().any(|name| differs(name)) || differs(schema.entity_type) {
+    if keys.iter().any(|name| differs(name))
+        || records.iter().any(|name| differs(name))
+        || differs(schema.entity_type)
+    {
         Reason::Keys
     } else if differs(SCHEMA_VERSION_ATTRIBUTE) {
         Reason::Upgrade
@@ -120,7 +173,7 @@ pub(super) fn text(value: Option<&AttributeValue>) -> Option<String> {
 }
 
 /// What `entity` stores now, its version (if versioned) one past the one it was read with.
-pub(super) fn rendered<E: Entity>(entity: &E) -> Result<Item> {
+fn rendered<E: Entity>(entity: &E) -> Result<Item> {
     let mut rendered = entity.to_item()?;
     if let Some(version) = E::WRITE.version {
         let next = entity.version().saturating_add(1);
@@ -130,7 +183,7 @@ pub(super) fn rendered<E: Entity>(entity: &E) -> Result<Item> {
 }
 
 /// A rewrite in place of a versioned entity also writes its next version.
-pub(super) fn bump_version<E: Entity>(decision: &mut Decision, rendered: &Item) {
+fn bump_version<E: Entity>(decision: &mut Decision, rendered: &Item) {
     if let (Decision::Rewrite { set, .. }, Some(version)) = (decision, E::WRITE.version)
         && let Some(value) = rendered.get(version)
     {
@@ -168,7 +221,10 @@ mod tests {
     fn an_item_already_rendered_is_kept() {
         let stored = item(&[("PK", "A#1"), ("SK", "X"), ("other", "kept")]);
         let rendered = item(&[("PK", "A#1"), ("SK", "X")]);
-        assert_eq!(decide(&SCHEMA, &stored, &rendered, None), Decision::Keep);
+        assert_eq!(
+            decide(&SCHEMA, &stored, &rendered, None, &[]),
+            Decision::Keep
+        );
     }
 
     #[test]
@@ -180,21 +236,21 @@ mod tests {
             ("GSI1SK", "s"),
         ]);
         let rendered = item(&[("PK", "A#1"), ("SK", "X"), ("GSI1PK", "NEW")]);
-        match decide(&SCHEMA, &stored, &rendered, None) {
+        match decide(&SCHEMA, &stored, &rendered, None, &[]) {
             Decision::Rewrite { set, remove } => {
                 assert_eq!(set, item(&[("GSI1PK", "NEW")]));
                 assert_eq!(remove, ["GSI1SK"]);
             }
             other => panic!("{other:?}"),
         }
-        assert_eq!(reason(&SCHEMA, &stored, &rendered), Reason::Keys);
+        assert_eq!(reason(&SCHEMA, &stored, &rendered, &[]), Reason::Keys);
     }
 
     #[test]
     fn a_new_primary_key_moves_the_item_with_what_it_holds() {
         let stored = item(&[("PK", "A#1"), ("SK", "X"), ("GSI1PK", "G"), ("theirs", "t")]);
         let rendered = item(&[("PK", "B#1"), ("SK", "X"), ("mine", "m")]);
-        match decide(&SCHEMA, &stored, &rendered, None) {
+        match decide(&SCHEMA, &stored, &rendered, None, &[]) {
             Decision::Move { item: moved } => {
                 assert_eq!(
                     moved,
@@ -212,7 +268,7 @@ mod tests {
         let mut rendered = stored.clone();
         rendered.insert("v".into(), AttributeValue::N("4".into()));
         assert_eq!(
-            decide(&SCHEMA, &stored, &rendered, Some("v")),
+            decide(&SCHEMA, &stored, &rendered, Some("v"), &[]),
             Decision::Keep
         );
     }

@@ -11,7 +11,7 @@ use futures_util::stream::{self, StreamExt};
 use super::apply::{Applied, apply, primary_key};
 use super::budget::Bucket;
 use super::checkpoint::{self, Saved};
-use super::plan::{Decision, Reason, bump_version, decide, item_key, reason, rendered};
+use super::plan::{Decision, Reason, Write, item_key, plan};
 use super::report::{self, FailedItem, Progress, Report, Sample};
 use super::{Change, ITEMS_IN_FLIGHT, MAX_REDOS, Maintain};
 use crate::batch::ItemKey;
@@ -149,19 +149,20 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         let mut current = raw;
         let mut redos = 0;
         loop {
-            let (decision, why) = match self.decide(schema, &current) {
+            let (write, why) = match self.decide(&current) {
                 Ok(decided) => decided,
                 Err(error) => return fail(report, key, error),
             };
-            if decision == Decision::Keep {
+            if write.decision == Decision::Keep {
                 report.unchanged += 1;
                 return;
             }
             if self.dry_run {
-                return count(report, &decision, why, Some((schema, &key)));
+                return count(report, &write.decision, why, Some((schema, &key)));
             }
             ready(&self.db, &shared.writes).await;
-            let applied = apply(&self.db, schema, &current, decision.clone()).await;
+            let decision = write.decision.clone();
+            let applied = apply::<E>(&self.db, &current, write).await;
             // Every reservation is settled, with what DynamoDB reported (none on failure).
             shared
                 .writes
@@ -212,7 +213,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     }
 
     /// What to do with one stored item, and why.
-    fn decide(&self, schema: &TableSchema, stored: &Item) -> Result<(Decision, Reason)> {
+    fn decide(&self, stored: &Item) -> Result<(Write, Reason)> {
         let (entity, adopted) = match &self.adopt {
             Some(adopt) => {
                 let entity = (adopt.build)(stored.clone()).map_err(|source| Error::Adopt {
@@ -228,13 +229,11 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             None => Change::Keep,
         };
         let (entity, mapped) = match mapped {
-            Change::Delete => return Ok((Decision::Delete, Reason::Mapped)),
+            Change::Delete => return Ok((Write::delete::<E>(stored), Reason::Mapped)),
             Change::Write(changed) => (changed, true),
             Change::Keep => (entity, false),
         };
-        let rendered = rendered(&entity)?;
-        let mut decision = decide(schema, stored, &rendered, E::WRITE.version);
-        let why = reason(schema, stored, &rendered);
+        let (mut write, why) = plan(stored, &entity)?;
         let wanted = mapped
             || adopted
             || match why {
@@ -243,10 +242,9 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                 Reason::Mapped => false,
             };
         if !wanted {
-            decision = Decision::Keep;
+            write = Write::keep();
         }
-        bump_version::<E>(&mut decision, &rendered);
-        Ok((decision, if mapped { Reason::Mapped } else { why }))
+        Ok((write, if mapped { Reason::Mapped } else { why }))
     }
 }
 

@@ -2,18 +2,15 @@
 //! current shape, only what differs, only if it is still as read.
 
 use super::apply::apply;
-use super::plan::{Decision, bump_version, decide, rendered};
+use super::plan::{Write, plan};
 use crate::codec::Item;
-use crate::table::{Table, TableSchema};
+use crate::table::Table;
 use crate::{Db, Entity, Result};
 
 /// What writes `entity`, read from `stored`, back in the current shape when `stored` is at
 /// an older schema version (`None`: it is not). What
 /// [`Get::write_back`](crate::ops::Get::write_back) sends with [`write_back`].
-pub(crate) fn write_back_decision<E: Entity>(
-    stored: &Item,
-    entity: &E,
-) -> Result<Option<Decision>> {
+pub(crate) fn write_back_decision<E: Entity>(stored: &Item, entity: &E) -> Result<Option<Write>> {
     let schema = <E::Table as Table>::SCHEMA;
     let Some(current) = E::WRITE.schema_version else {
         return Ok(None);
@@ -21,19 +18,11 @@ pub(crate) fn write_back_decision<E: Entity>(
     if crate::schema_version::stored_version(stored, E::ENTITY_TYPE, current, &schema)? >= current {
         return Ok(None);
     }
-    let rendered = rendered(entity)?;
-    let mut decision = decide(&schema, stored, &rendered, E::WRITE.version);
-    bump_version::<E>(&mut decision, &rendered);
-    Ok(Some(decision))
+    Ok(Some(plan(stored, entity)?.0))
 }
 
 /// Sends a write-back: what differs, on condition that the item is as read (a lost race
 /// leaves it to a later read).
-pub(crate) async fn write_back(
-    db: &Db,
-    schema: &TableSchema,
-    stored: &Item,
-    decision: Decision,
-) -> Result<()> {
-    apply(db, schema, stored, decision).await.map(drop)
+pub(crate) async fn write_back<E: Entity>(db: &Db, stored: &Item, write: Write) -> Result<()> {
+    apply::<E>(db, stored, write).await.map(drop)
 }

@@ -135,8 +135,7 @@ impl<E: Entity> Get<E> {
                 None => return Ok(Some(entity)),
             }
         };
-        let schema = <E::Table as Table>::SCHEMA;
-        crate::maintain::write_back(&db, &schema, &item, decision).await?;
+        crate::maintain::write_back::<E>(&db, &item, decision).await?;
         E::from_item(item).map(Some)
     }
 

@@ -25,7 +25,7 @@ use crate::entity::{OWNER_PK, OWNER_SK};
 const MAX_ROUNDS: u32 = 50;
 
 /// The owner's attribute recording the key of its lookup `name`.
-pub(super) fn recorded(name: &str, part: &str) -> String {
+pub(crate) fn recorded(name: &str, part: &str) -> String {
     format!("_lookup_{name}_{part}")
 }
 
@@ -51,10 +51,6 @@ impl Owner {
             .filter_map(|name| item.get(name).map(|v| (name.to_owned(), v.clone())))
             .collect();
         Owner { key }
-    }
-
-    fn value(&self, attribute: Option<&str>) -> Option<AttributeValue> {
-        attribute.and_then(|a| self.key.get(a).cloned())
     }
 
     /// Reads which lookups the stored owner records; `None` when there is no owner item.
@@ -118,24 +114,31 @@ fn guard<E: Entity>(current: Option<&Recorded>, p: &mut Placeholders) -> Vec<Str
 
 /// The condition that a lookup item is absent or owned by `owner`.
 fn free_or_mine<E: Entity>(owner: &Owner, p: &mut Placeholders) -> String {
-    let schema = <E::Table as Table>::SCHEMA;
-    let mut mine = Vec::new();
-    for (attribute, value) in [
-        (OWNER_PK, owner.value(Some(schema.pk))),
-        (OWNER_SK, owner.value(schema.sk)),
-    ] {
-        if let Some(value) = value {
-            mine.push(format!("{} = {}", p.name(attribute), p.value(value)));
-        }
-    }
-    format!(
-        "attribute_not_exists({}) OR ({})",
-        p.name(schema.pk),
-        mine.join(" AND ")
-    )
+    free_or_owned_by::<E>(&[&owner.key], p)
 }
 
-fn lookup_key<E: Entity>(pk: &str, sk: Option<&str>) -> Item {
+/// The condition that a lookup item is absent or owned by one of `owners` (primary keys).
+pub(crate) fn free_or_owned_by<E: Entity>(owners: &[&Item], p: &mut Placeholders) -> String {
+    let schema = <E::Table as Table>::SCHEMA;
+    let mut alternatives = vec![format!("attribute_not_exists({})", p.name(schema.pk))];
+    for owner in owners {
+        let mut mine = Vec::new();
+        for (attribute, key) in [(OWNER_PK, Some(schema.pk)), (OWNER_SK, schema.sk)] {
+            if let Some(value) = key.and_then(|k| owner.get(k)) {
+                mine.push(format!(
+                    "{} = {}",
+                    p.name(attribute),
+                    p.value(value.clone())
+                ));
+            }
+        }
+        alternatives.push(format!("({})", mine.join(" AND ")));
+    }
+    alternatives.join(" OR ")
+}
+
+/// The primary key of the lookup item `pk`/`sk`.
+pub(crate) fn lookup_key<E: Entity>(pk: &str, sk: Option<&str>) -> Item {
     let schema = <E::Table as Table>::SCHEMA;
     let mut key = Item::new();
     key.insert(schema.pk.to_owned(), AttributeValue::S(pk.to_owned()));
@@ -168,22 +171,24 @@ pub(super) fn taken_lookup(
         .find_map(|r| lookups.get(r.index - 1).map(|l| l.name))
 }
 
-/// Puts the lookup item `lookup` of `owner`, on condition that it is free or already its.
-fn lookup_put<E: Entity>(db: &Db, owner: &Owner, lookup: &LookupKey) -> Result<Action> {
+/// The lookup item `lookup` of the owner whose primary key is `owner`.
+pub(crate) fn lookup_item<E: Entity>(owner: &Item, lookup: &LookupKey) -> Item {
     let schema = <E::Table as Table>::SCHEMA;
-    let mut lookup_item = lookup_key::<E>(&lookup.pk, lookup.sk.as_deref());
-    lookup_item.insert(
+    let mut item = lookup_key::<E>(&lookup.pk, lookup.sk.as_deref());
+    item.insert(
         schema.entity_type.to_owned(),
         AttributeValue::S(format!("{}.{}", E::ENTITY_TYPE, lookup.name)),
     );
-    for (attribute, value) in [
-        (OWNER_PK, owner.value(Some(schema.pk))),
-        (OWNER_SK, owner.value(schema.sk)),
-    ] {
-        if let Some(value) = value {
-            lookup_item.insert(attribute.to_owned(), value);
+    for (attribute, key) in [(OWNER_PK, Some(schema.pk)), (OWNER_SK, schema.sk)] {
+        if let Some(value) = key.and_then(|k| owner.get(k)) {
+            item.insert(attribute.to_owned(), value.clone());
         }
     }
+    item
+}
+
+/// Puts the lookup item `lookup` of `owner`, on condition that it is free or already its.
+fn lookup_put<E: Entity>(db: &Db, owner: &Owner, lookup: &LookupKey) -> Result<Action> {
     let mut p = Placeholders::default();
     let condition = vec![free_or_mine::<E>(owner, &mut p)];
     let key = lookup_key::<E>(&lookup.pk, lookup.sk.as_deref());
@@ -192,7 +197,7 @@ fn lookup_put<E: Entity>(db: &Db, owner: &Owner, lookup: &LookupKey) -> Result<A
         E::ENTITY_TYPE,
         "put",
         key,
-        lookup_item,
+        lookup_item::<E>(&owner.key, lookup),
         finish(condition, p),
     )
 }
@@ -200,7 +205,13 @@ fn lookup_put<E: Entity>(db: &Db, owner: &Owner, lookup: &LookupKey) -> Result<A
 /// The write with the owner's item recording the keys of the lookups it holds.
 pub(crate) fn recording(write: SyncedWrite) -> SyncedWrite {
     let mut item = write.item;
-    for lookup in &write.lookups {
+    record(&mut item, &write.lookups);
+    SyncedWrite { item, ..write }
+}
+
+/// Adds to an owner's `item` the attributes recording the keys of its `lookups`.
+pub(crate) fn record(item: &mut Item, lookups: &[LookupKey]) {
+    for lookup in lookups {
         item.insert(
             recorded(lookup.name, "pk"),
             AttributeValue::S(lookup.pk.clone()),
@@ -209,7 +220,6 @@ pub(crate) fn recording(write: SyncedWrite) -> SyncedWrite {
             item.insert(recorded(lookup.name, "sk"), AttributeValue::S(sk.clone()));
         }
     }
-    SyncedWrite { item, ..write }
 }
 
 /// A cancelled owner-and-lookups transaction, to tell why it failed.
