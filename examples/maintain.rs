@@ -187,22 +187,34 @@ async fn migrate(db: &Db, args: &Args, dry_run: bool) -> dynamap::Result<Report>
     if dry_run {
         job = job.dry_run();
     }
-    // A spinner on a terminal; in a log, only the final report.
+    // A progress bar on a terminal (items read of the table's estimated count, with the
+    // job's ETA); in a log, only the final report.
     let bar = (std::io::stdout().is_terminal() && std::io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new_spinner();
-        bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"));
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{bar:30}] {pos}/{len} items read, {msg}")
+                .expect("a valid template"),
+        );
         bar.enable_steady_tick(Duration::from_millis(120));
         bar
     });
-    let spinner = bar.clone();
+    let shown = bar.clone();
     let report = job
         .on_progress(move |p| {
-            if let Some(bar) = &spinner {
+            if let Some(bar) = &shown {
+                let read = p.items_read;
+                bar.set_length(p.items_expected.unwrap_or(read).max(read));
+                bar.set_position(read);
+                let eta = p.eta().map_or_else(
+                    || "ETA unknown".to_owned(),
+                    |d| format!("ETA {}s", d.as_secs()),
+                );
                 bar.set_message(format!(
-                    "{} scanned, {} changed, {:.0}/s, segments {}/{}",
+                    "{} tickets, {} changed, {:.0}/s, {:.0} write units, segments {}/{}, {eta}",
                     p.scanned,
                     p.changed,
                     p.items_per_second(),
+                    p.write_units,
                     p.segments_done,
                     p.segments
                 ));

@@ -21,6 +21,7 @@ mod local_indexes;
 mod lookup_queries;
 mod maintenance;
 mod maintenance_lookups;
+mod maintenance_progress;
 mod maintenance_scale;
 mod models;
 mod multi_attribute_keys;

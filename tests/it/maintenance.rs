@@ -83,7 +83,7 @@ pub(crate) async fn raw_items(db: &Db) -> BTreeMap<(String, String), Item> {
 
 /// `tickets` tickets written the old way (the first half with no index keys, the rest with
 /// an old status key format), and `agents` agents written normally.
-async fn old_desk(test: &str, tickets: usize, agents: usize) -> Db {
+pub(crate) async fn old_desk(test: &str, tickets: usize, agents: usize) -> Db {
     let db = fresh_db::<Desk>(test).await;
     let mut batch = db.batch_write();
     let mut raw = Vec::new();

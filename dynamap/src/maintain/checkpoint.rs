@@ -7,7 +7,7 @@
 //! time: nothing is written twice. Checkpoint items carry entity type
 //! `_dynamap.checkpoint`, which no entity reads; `Maintain::clear_checkpoints` deletes them.
 
-use aws_sdk_dynamodb::types::AttributeValue;
+use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCapacity};
 
 use crate::codec::Item;
 use crate::table::TableSchema;
@@ -87,7 +87,7 @@ pub(super) async fn save(
     job: Job<'_>,
     (segment, total): (u32, u32),
     saved: &Saved,
-) -> Result<()> {
+) -> Result<f64> {
     let mut item = key(schema, job, segment, total);
     item.insert(
         schema.entity_type.to_owned(),
@@ -97,14 +97,19 @@ pub(super) async fn save(
     if let Some(start) = &saved.start {
         item.insert("start".to_owned(), AttributeValue::M(start.clone()));
     }
-    db.client()
+    let out = db
+        .client()
         .put_item()
         .table_name(db.table_name())
         .set_item(Some(item))
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
         .send()
         .await
         .map_err(|e| Error::service("PutItem", e))?;
-    Ok(())
+    Ok(out
+        .consumed_capacity()
+        .and_then(ConsumedCapacity::capacity_units)
+        .unwrap_or(0.0))
 }
 
 /// Deletes the checkpoints of every segment of `total`.

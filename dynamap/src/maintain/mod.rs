@@ -319,7 +319,8 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     pub async fn run(self) -> Result<Report> {
         let range = self.check()?;
         let segments = range.end - range.start;
-        let shared = Arc::new(Shared::new(self.budget, segments));
+        let expected = self.items_expected(segments).await;
+        let shared = Arc::new(Shared::new(self.budget, segments, expected));
         let job = &self;
         stream::iter(range)
             .map(|segment| job.segment(segment, Arc::clone(&shared)))
@@ -329,6 +330,21 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                 Ok(total)
             })
             .await
+    }
+
+    /// The items `segments` of the job's segments hold, from the table's item count (an
+    /// estimate, for the progress's ETA only: `None` when DynamoDB does not say).
+    async fn items_expected(&self, segments: u32) -> Option<u64> {
+        let out = self
+            .db
+            .client()
+            .describe_table()
+            .table_name(self.db.table_name())
+            .send()
+            .await
+            .ok()?;
+        let count = u64::try_from(out.table()?.item_count()?).ok()?;
+        Some(count * u64::from(segments) / u64::from(self.segments.max(1)))
     }
 
     /// Deletes the job's checkpoints, so that it runs anew.

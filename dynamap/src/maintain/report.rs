@@ -100,10 +100,20 @@ pub struct Sample {
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub struct Progress {
-    /// Items read so far in this run.
+    /// Items of the entity read so far in this run.
     pub scanned: u64,
     /// Items written (or to be written, in a dry run) so far.
     pub changed: u64,
+    /// Every item the scan read so far, of any entity type (the scan reads them all and
+    /// keeps the entity's).
+    pub items_read: u64,
+    /// How many items this run's segments hold, estimated from the table's item count
+    /// (which DynamoDB updates about every six hours); `None` when it is not known.
+    pub items_expected: Option<u64>,
+    /// Read capacity units consumed so far, as DynamoDB reported them.
+    pub read_units: f64,
+    /// Write capacity units consumed so far (the job's checkpoints included).
+    pub write_units: f64,
     /// Segments finished of those this run reads.
     pub segments_done: u32,
     /// Segments this run reads.
@@ -113,8 +123,66 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Items read per second so far.
+    /// Items of the entity read per second so far.
     pub fn items_per_second(&self) -> f64 {
         self.scanned as f64 / self.elapsed.as_secs_f64().max(1e-3)
+    }
+
+    /// The time left, estimated from the items still to read at the rate read so far;
+    /// `None` before anything was read, when the table's item count is not known, or once
+    /// the run has read more than it counted on (the count is DynamoDB's estimate).
+    pub fn eta(&self) -> Option<Duration> {
+        if self.segments_done == self.segments {
+            return Some(Duration::ZERO);
+        }
+        let left = self.items_expected?.checked_sub(self.items_read)?;
+        if self.items_read == 0 {
+            return None;
+        }
+        let per_item = self.elapsed.as_secs_f64() / self.items_read as f64;
+        Some(Duration::from_secs_f64(per_item * left as f64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn progress(items_read: u64, items_expected: Option<u64>, elapsed: u64) -> Progress {
+        Progress {
+            scanned: items_read / 2,
+            changed: 0,
+            items_read,
+            items_expected,
+            read_units: 0.0,
+            write_units: 0.0,
+            segments_done: 0,
+            segments: 8,
+            elapsed: Duration::from_secs(elapsed),
+        }
+    }
+
+    #[test]
+    fn the_eta_is_what_is_left_at_the_rate_so_far() {
+        assert_eq!(
+            progress(1_000, Some(4_000), 10).eta(),
+            Some(Duration::from_secs(30))
+        );
+    }
+
+    #[test]
+    fn no_eta_without_a_count_before_any_read_or_past_the_count() {
+        assert_eq!(progress(1_000, None, 10).eta(), None);
+        assert_eq!(progress(0, Some(4_000), 10).eta(), None);
+        assert_eq!(progress(5_000, Some(4_000), 10).eta(), None);
+    }
+
+    #[test]
+    fn a_finished_run_has_no_time_left() {
+        let done = Progress {
+            segments_done: 8,
+            ..progress(5_000, Some(4_000), 10)
+        };
+        assert_eq!(done.eta(), Some(Duration::ZERO));
     }
 }

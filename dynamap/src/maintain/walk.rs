@@ -46,8 +46,11 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         };
         loop {
             ready(&self.db, &shared.reads).await;
-            let (items, next, units) = self.page(&schema, segment, start.take()).await?;
+            let page = self.page(&schema, segment, start.take()).await?;
+            let (items, next, units) = (page.items, page.next, page.units);
             shared.reads.settle(units);
+            shared.read_units.add(units);
+            shared.items_read.fetch_add(page.read, Ordering::Relaxed);
             report.read_units += units;
             // The page's items overlap, a few at a time; the checkpoint comes after all.
             let shared_ref = &*shared;
@@ -77,14 +80,20 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                     done,
                     start: next.clone(),
                 };
-                checkpoint::save(
+                // A checkpoint is a write like the others: within the budget, and counted.
+                ready(&self.db, &shared.writes).await;
+                let units = checkpoint::save(
                     &self.db,
                     &schema,
                     self.checkpoint_job(),
                     (segment, self.segments),
                     &saved,
                 )
-                .await?;
+                .await;
+                let units = units.inspect_err(|_| shared.writes.settle(0.0))?;
+                shared.writes.settle(units);
+                shared.write_units.add(units);
+                report.write_units += units;
             }
             if done {
                 report.segments_done = 1;
@@ -100,14 +109,8 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         }
     }
 
-    /// One scan page of the segment: the entity's items, the key to go on from, and the
-    /// read units consumed.
-    async fn page(
-        &self,
-        schema: &TableSchema,
-        segment: u32,
-        start: Option<Item>,
-    ) -> Result<(Vec<Item>, Option<Item>, f64)> {
+    /// One scan page of the segment.
+    async fn page(&self, schema: &TableSchema, segment: u32, start: Option<Item>) -> Result<Page> {
         // Adopting, the job reads every item and `select` picks; otherwise the entity's.
         let mut p = Placeholders::default();
         let filter = self.adopt.is_none().then(|| {
@@ -140,7 +143,12 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             .consumed_capacity()
             .and_then(ConsumedCapacity::capacity_units)
             .unwrap_or(0.0);
-        Ok((out.items.unwrap_or_default(), out.last_evaluated_key, units))
+        Ok(Page {
+            read: u64::try_from(out.scanned_count).unwrap_or(0),
+            items: out.items.unwrap_or_default(),
+            next: out.last_evaluated_key,
+            units,
+        })
     }
 
     /// One item: decided, written on condition, redone after a lost race.
@@ -169,6 +177,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                 .settle(applied.as_ref().map_or(0.0, |(_, units)| *units));
             match applied {
                 Ok((Applied::Done, units)) => {
+                    shared.write_units.add(units);
                     report.write_units += units;
                     return count(report, &decision, why, None);
                 }
@@ -255,24 +264,44 @@ async fn ready(db: &Db, bucket: &Bucket) {
     }
 }
 
+/// One scan page of a segment.
+struct Page {
+    /// The items the filter kept: the entity's (or, adopting, every item).
+    items: Vec<Item>,
+    /// Every item the page read, kept or not.
+    read: u64,
+    /// Where the segment goes on from; `None` at its end.
+    next: Option<Item>,
+    /// Read units consumed.
+    units: f64,
+}
+
 /// What every segment of a run shares.
 pub(super) struct Shared {
     reads: Bucket,
     writes: Bucket,
     scanned: AtomicU64,
     changed: AtomicU64,
+    items_read: AtomicU64,
+    items_expected: Option<u64>,
+    read_units: Units,
+    write_units: Units,
     segments_done: AtomicU32,
     segments: u32,
     started: Instant,
 }
 
 impl Shared {
-    pub(super) fn new(budget: super::Budget, segments: u32) -> Self {
+    pub(super) fn new(budget: super::Budget, segments: u32, items_expected: Option<u64>) -> Self {
         Shared {
             reads: Bucket::new(budget.read_units),
             writes: Bucket::new(budget.write_units),
             scanned: AtomicU64::new(0),
             changed: AtomicU64::new(0),
+            items_read: AtomicU64::new(0),
+            items_expected,
+            read_units: Units::default(),
+            write_units: Units::default(),
             segments_done: AtomicU32::new(0),
             segments,
             started: Instant::now(),
@@ -283,10 +312,29 @@ impl Shared {
         Progress {
             scanned: self.scanned.load(Ordering::Relaxed),
             changed: self.changed.load(Ordering::Relaxed),
+            items_read: self.items_read.load(Ordering::Relaxed),
+            items_expected: self.items_expected,
+            read_units: self.read_units.get(),
+            write_units: self.write_units.get(),
             segments_done: self.segments_done.load(Ordering::Relaxed),
             segments: self.segments,
             elapsed: self.started.elapsed(),
         }
+    }
+}
+
+/// Capacity units added up by concurrent segments (kept in thousandths of a unit).
+#[derive(Default)]
+struct Units(AtomicU64);
+
+impl Units {
+    fn add(&self, units: f64) {
+        self.0
+            .fetch_add((units.max(0.0) * 1000.0).round() as u64, Ordering::Relaxed);
+    }
+
+    fn get(&self) -> f64 {
+        self.0.load(Ordering::Relaxed) as f64 / 1000.0
     }
 }
 
