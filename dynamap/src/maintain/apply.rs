@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::{
 };
 
 use super::lookups::build_error;
-use super::plan::{Decision, Write};
+use super::plan::{Decision, Unchanged, Write};
 use crate::codec::Item;
 use crate::expr::Placeholders;
 use crate::table::{Table, TableSchema};
@@ -23,11 +23,17 @@ pub(super) enum Applied {
     Conflict,
 }
 
-/// The condition that the item is what was scanned: every attribute it held still holds
-/// the same value. (Not only a version attribute: writers that do not know it, another
-/// service's or raw ones, change items too.) Attributes added since are not checked; a
-/// rewrite in place leaves them, and a move carries them only if it wins the race.
-fn unchanged(stored: &Item, p: &mut Placeholders) -> Vec<String> {
+/// The condition that the item is what was scanned.
+fn unchanged(stored: &Item, check: Unchanged, p: &mut Placeholders) -> Vec<String> {
+    if let Unchanged::Version(attribute) = check
+        && let Some(version) = stored.get(attribute)
+    {
+        return vec![format!(
+            "{} = {}",
+            p.name(attribute),
+            p.value(version.clone())
+        )];
+    }
     let mut names: Vec<&String> = stored.keys().collect();
     names.sort();
     names
@@ -46,9 +52,14 @@ pub(super) fn primary_key(schema: &TableSchema, item: &Item) -> Item {
 }
 
 /// An update expression setting `set` and removing `remove`, with the item's condition.
-fn rewrite(stored: &Item, set: Item, remove: &[String]) -> (String, RenderedCondition) {
+fn rewrite(
+    stored: &Item,
+    check: Unchanged,
+    set: Item,
+    remove: &[String],
+) -> (String, RenderedCondition) {
     let mut p = Placeholders::default();
-    let parts = unchanged(stored, &mut p);
+    let parts = unchanged(stored, check, &mut p);
     let sets: Vec<String> = set
         .into_iter()
         .map(|(name, value)| format!("{} = {}", p.name(&name), p.value(value)))
@@ -84,7 +95,7 @@ pub(super) async fn apply<E: Entity>(
     match write.decision {
         Decision::Keep => Ok((Applied::Done, 0.0)),
         Decision::Rewrite { set, remove } => {
-            let (expression, condition) = rewrite(stored, set, &remove);
+            let (expression, condition) = rewrite(stored, write.unchanged, set, &remove);
             let result = db
                 .client()
                 .update_item()
@@ -104,7 +115,7 @@ pub(super) async fn apply<E: Entity>(
         }
         Decision::Delete => {
             let mut p = Placeholders::default();
-            let condition = finish(unchanged(stored, &mut p), p);
+            let condition = finish(unchanged(stored, write.unchanged, &mut p), p);
             let result = db
                 .client()
                 .delete_item()
@@ -134,7 +145,7 @@ async fn transact<E: Entity>(
 ) -> Result<(Applied, f64)> {
     let old = primary_key(schema, stored);
     let mut new = old.clone();
-    let owner = owner_actions(db, schema, stored, write.decision, &mut new)?;
+    let owner = owner_actions(db, schema, stored, &write, &mut new)?;
     let first_lookup = owner.len();
     let mut actions = owner;
     actions.extend(write.lookups.actions::<E>(db, &old, &new)?);
@@ -185,12 +196,12 @@ fn owner_actions(
     db: &Db,
     schema: &TableSchema,
     stored: &Item,
-    decision: Decision,
+    write: &Write,
     new: &mut Item,
 ) -> Result<Vec<TransactWriteItem>> {
     let old = new.clone();
     let mut p = Placeholders::default();
-    let condition = finish(unchanged(stored, &mut p), p);
+    let condition = finish(unchanged(stored, write.unchanged, &mut p), p);
     let delete = || {
         Delete::builder()
             .table_name(db.table_name())
@@ -202,11 +213,11 @@ fn owner_actions(
             .map(|d| TransactWriteItem::builder().delete(d).build())
             .map_err(build_error)
     };
-    Ok(match decision {
+    Ok(match write.decision.clone() {
         Decision::Keep => Vec::new(),
         Decision::Delete => vec![delete()?],
         Decision::Rewrite { set, remove } => {
-            let (expression, condition) = rewrite(stored, set, &remove);
+            let (expression, condition) = rewrite(stored, write.unchanged, set, &remove);
             let update = Update::builder()
                 .table_name(db.table_name())
                 .set_key(Some(old.clone()))

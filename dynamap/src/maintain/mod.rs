@@ -30,8 +30,9 @@
 //! ```
 //!
 //! **Safe under live traffic:** every write is conditioned on the item being what was
-//! scanned (every attribute it held still holds the same value); a lost race reads the item
-//! again and redoes it. Rewrites in place set only the
+//! scanned (its version, for a versioned entity; otherwise every attribute it held still
+//! holding the same value); a lost race reads the item again and redoes it. Rewrites in
+//! place set only the
 //! attributes that differ and remove only key attributes the entity no longer renders, so
 //! attributes another writer added survive. A new primary key moves the item: a put of the
 //! new item (holding the old one's other attributes too) and a delete of the old one in one

@@ -24,11 +24,38 @@ pub(crate) enum Decision {
     Delete,
 }
 
-/// One write of a job (or a write-back): the owner's, and what it does to its lookup items.
+/// One write of a job (or a write-back): the owner's, what it does to its lookup items,
+/// and how it checks that the item is still what was read.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Write {
     pub(crate) decision: Decision,
     pub(super) lookups: LookupMoves,
+    pub(super) unchanged: Unchanged,
+}
+
+/// How a write checks that the item is what was read: a lost race is a conflict to redo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Unchanged {
+    /// By the entity's version attribute: every write of a versioned entity raises it (a
+    /// writer outside dynamap must too, as optimistic locking asks). One small condition,
+    /// whatever the item's size.
+    Version(&'static str),
+    /// Every attribute the item held still holds the same value: for an entity without a
+    /// version, and for an item another writer stored (adopted), whose attributes dynamap
+    /// does not know the rules of. Attributes added since are not checked; a rewrite in
+    /// place leaves them, and a move carries them only if it wins the race.
+    EveryAttribute,
+}
+
+impl Unchanged {
+    /// The check for a stored item of `E`: its version, when `E` has one and `stored`
+    /// holds it.
+    pub(super) fn of<E: Entity>(stored: &Item) -> Self {
+        match E::WRITE.version {
+            Some(version) if stored.contains_key(version) => Unchanged::Version(version),
+            _ => Unchanged::EveryAttribute,
+        }
+    }
 }
 
 impl Write {
@@ -36,6 +63,7 @@ impl Write {
         Write {
             decision: Decision::Keep,
             lookups: LookupMoves::default(),
+            unchanged: Unchanged::EveryAttribute,
         }
     }
 
@@ -44,6 +72,7 @@ impl Write {
         Write {
             decision: Decision::Delete,
             lookups: LookupMoves::plan::<E>(stored, &[], false),
+            unchanged: Unchanged::of::<E>(stored),
         }
     }
 }
@@ -64,7 +93,12 @@ pub(super) fn plan<E: Entity>(stored: &Item, entity: &E) -> Result<(Write, Reaso
         Decision::Move { .. } => LookupMoves::plan::<E>(stored, &wanted, true),
         Decision::Rewrite { .. } => LookupMoves::plan::<E>(stored, &wanted, false),
     };
-    Ok((Write { decision, lookups }, why))
+    let write = Write {
+        decision,
+        lookups,
+        unchanged: Unchanged::of::<E>(stored),
+    };
+    Ok((write, why))
 }
 
 /// Why an item is rewritten, for the report.

@@ -11,7 +11,7 @@ use futures_util::stream::{self, StreamExt};
 use super::apply::{Applied, apply, primary_key};
 use super::budget::Bucket;
 use super::checkpoint::{self, Saved};
-use super::plan::{Decision, Reason, Write, item_key, plan};
+use super::plan::{Decision, Reason, Unchanged, Write, item_key, plan};
 use super::report::{self, FailedItem, Progress, Report, Sample};
 use super::{Change, ITEMS_IN_FLIGHT, MAX_REDOS, Maintain};
 use crate::batch::ItemKey;
@@ -237,23 +237,26 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             Some(map) => map(&entity),
             None => Change::Keep,
         };
-        let (entity, mapped) = match mapped {
-            Change::Delete => return Ok((Write::delete::<E>(stored), Reason::Mapped)),
-            Change::Write(changed) => (changed, true),
-            Change::Keep => (entity, false),
+        let (mut write, why) = match mapped {
+            Change::Delete => (Write::delete::<E>(stored), Reason::Mapped),
+            Change::Write(changed) => (plan(stored, &changed)?.0, Reason::Mapped),
+            Change::Keep => {
+                let (write, why) = plan(stored, &entity)?;
+                let wanted = adopted
+                    || match why {
+                        Reason::Keys => self.rekey,
+                        Reason::Upgrade => self.upgrade,
+                        Reason::Mapped => false,
+                    };
+                (if wanted { write } else { Write::keep() }, why)
+            }
         };
-        let (mut write, why) = plan(stored, &entity)?;
-        let wanted = mapped
-            || adopted
-            || match why {
-                Reason::Keys => self.rekey,
-                Reason::Upgrade => self.upgrade,
-                Reason::Mapped => false,
-            };
-        if !wanted {
-            write = Write::keep();
+        // An item another writer stored: its attribute named like the version need not
+        // follow dynamap's rules, so every attribute is checked.
+        if adopted {
+            write.unchanged = Unchanged::EveryAttribute;
         }
-        Ok((write, if mapped { Reason::Mapped } else { why }))
+        Ok((write, why))
     }
 }
 
