@@ -23,6 +23,27 @@ pub(super) enum Applied {
     Conflict,
 }
 
+/// DynamoDB's longest expression string: 4 KB.
+const MAX_EXPRESSION_BYTES: usize = 4_096;
+
+/// Refuses a condition longer than DynamoDB takes: an item of hundreds of attributes
+/// cannot be checked attribute by attribute, only by a version.
+fn within_limit(condition: RenderedCondition, stored: &Item) -> Result<RenderedCondition> {
+    let length = condition.expression.as_ref().map_or(0, String::len);
+    if length <= MAX_EXPRESSION_BYTES {
+        return Ok(condition);
+    }
+    Err(Error::Unsupported {
+        operation: "Maintain",
+        reason: format!(
+            "the condition that this item of {} attributes is unchanged takes {length} bytes, \
+             over DynamoDB's {MAX_EXPRESSION_BYTES}-byte expression limit; give the entity a \
+             `#[dynamap(version)]` field, which the job checks instead",
+            stored.len()
+        ),
+    })
+}
+
 /// The condition that the item is what was scanned.
 fn unchanged(stored: &Item, check: Unchanged, p: &mut Placeholders) -> Vec<String> {
     if let Unchanged::Version(attribute) = check
@@ -57,7 +78,7 @@ fn rewrite(
     check: Unchanged,
     set: Item,
     remove: &[String],
-) -> (String, RenderedCondition) {
+) -> Result<(String, RenderedCondition)> {
     let mut p = Placeholders::default();
     let parts = unchanged(stored, check, &mut p);
     let sets: Vec<String> = set
@@ -72,7 +93,8 @@ fn rewrite(
     if !removes.is_empty() {
         expression.push_str(&format!(" REMOVE {}", removes.join(", ")));
     }
-    (expression.trim().to_owned(), finish(parts, p))
+    let condition = within_limit(finish(parts, p), stored)?;
+    Ok((expression.trim().to_owned(), condition))
 }
 
 fn units(consumed: Option<&ConsumedCapacity>) -> f64 {
@@ -95,7 +117,7 @@ pub(super) async fn apply<E: Entity>(
     match write.decision {
         Decision::Keep => Ok((Applied::Done, 0.0)),
         Decision::Rewrite { set, remove } => {
-            let (expression, condition) = rewrite(stored, write.unchanged, set, &remove);
+            let (expression, condition) = rewrite(stored, write.unchanged, set, &remove)?;
             let result = db
                 .client()
                 .update_item()
@@ -115,7 +137,10 @@ pub(super) async fn apply<E: Entity>(
         }
         Decision::Delete => {
             let mut p = Placeholders::default();
-            let condition = finish(unchanged(stored, write.unchanged, &mut p), p);
+            let condition = within_limit(
+                finish(unchanged(stored, write.unchanged, &mut p), p),
+                stored,
+            )?;
             let result = db
                 .client()
                 .delete_item()
@@ -201,7 +226,10 @@ fn owner_actions(
 ) -> Result<Vec<TransactWriteItem>> {
     let old = new.clone();
     let mut p = Placeholders::default();
-    let condition = finish(unchanged(stored, write.unchanged, &mut p), p);
+    let condition = within_limit(
+        finish(unchanged(stored, write.unchanged, &mut p), p),
+        stored,
+    )?;
     let delete = || {
         Delete::builder()
             .table_name(db.table_name())
@@ -217,7 +245,7 @@ fn owner_actions(
         Decision::Keep => Vec::new(),
         Decision::Delete => vec![delete()?],
         Decision::Rewrite { set, remove } => {
-            let (expression, condition) = rewrite(stored, write.unchanged, set, &remove);
+            let (expression, condition) = rewrite(stored, write.unchanged, set, &remove)?;
             let update = Update::builder()
                 .table_name(db.table_name())
                 .set_key(Some(old.clone()))
