@@ -1,5 +1,6 @@
 //! `first(n)` is the n smallest sort keys and `last(n)` the n greatest, whatever else the
-//! query says; combined with `descending()` they are refused, as is `count()` after a limit.
+//! query says; combined with `descending()`, `limit(n)` or each other they are refused, as is
+//! `count()` after a limit.
 
 use dynamap::Error;
 use futures_util::TryStreamExt;
@@ -121,4 +122,54 @@ async fn count_refuses_a_limit_and_counts_everything_else() {
         let err = query.count().await.expect_err("a limited count");
         assert!(matches!(err, Error::Unsupported { .. }), "{err:?}");
     }
+}
+
+#[tokio::test]
+async fn limit_with_first_or_last_is_refused_in_either_order_before_sending() {
+    let db = ten("first_last_with_limit").await;
+    // Any request this client sent would fail with a service error.
+    let offline = crate::offline(&db);
+    let q = || offline.query(Score::partition("g"));
+    let combinations = [
+        ("limit(3).last(5)", q().limit(3).last(5), "limit(3)"),
+        ("last(5).limit(3)", q().last(5).limit(3), "limit(3)"),
+        ("limit(3).first(5)", q().limit(3).first(5), "limit(3)"),
+        ("first(5).limit(3)", q().first(5).limit(3), "limit(3)"),
+        ("first(3).last(3)", q().first(3).last(3), "keep one"),
+        ("last(3).first(3)", q().last(3).first(3), "keep one"),
+    ];
+    for (what, query, says) in combinations {
+        for err in [
+            page(query.clone()).await.expect_err(what),
+            query.clone().all().await.expect_err(what),
+            query
+                .stream()
+                .try_collect::<Vec<_>>()
+                .await
+                .expect_err(what),
+        ] {
+            assert!(
+                matches!(&err, Error::Unsupported { reason, .. } if reason.contains(says)),
+                "{what}: {err:?}"
+            );
+        }
+    }
+    // Each alone still reads its page, and `first`/`last` still refuse a size of 0.
+    assert_eq!(
+        page(db.query(Score::partition("g")).last(5))
+            .await
+            .expect("last"),
+        [10, 9, 8, 7, 6]
+    );
+    let err = page(q().last(0)).await.expect_err("empty page");
+    assert!(
+        matches!(
+            err,
+            Error::InvalidSetting {
+                setting: "last",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
 }

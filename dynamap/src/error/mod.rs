@@ -221,7 +221,8 @@ pub enum Error {
     },
 
     /// A condition or filter could not be built: a value that does not encode, or an `in`
-    /// with no values or more than DynamoDB's 100.
+    /// with no values or more than DynamoDB's 100; or a query filter names a key attribute
+    /// of the table or index the query reads (a key condition's job). Found before sending.
     #[error("invalid expression: {reason}")]
     #[non_exhaustive]
     InvalidExpression {

@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 
 use serde::Serialize;
 
+mod attributes;
 mod compare;
 
 use super::encoder::{Encoder, serde_encoder};

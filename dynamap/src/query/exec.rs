@@ -7,6 +7,7 @@ use futures_util::stream::{self, Stream, StreamExt, TryStreamExt};
 use tracing::Instrument;
 
 use super::cursor::{self, Binding};
+use super::page_fill::{Offered, PageFill};
 use super::sort_condition::SortCondition;
 use super::{Decode, Page, Query, UnknownEntity};
 use crate::codec::{AttributeValue, Item};
@@ -197,63 +198,46 @@ impl<T: Decode, S> Query<T, S> {
         })
     }
 
-    /// One page: up to [`limit`](Query::limit) items, and a cursor if more follow. Without
-    /// a limit, what one DynamoDB request returns (up to 1 MB read).
+    /// One page: up to [`limit`](Query::limit) items (without a limit, the matches of the
+    /// first DynamoDB response that has any, up to 1 MB read), and a cursor for
+    /// [`after`](Query::after) exactly when more matching items follow. A page that ends the
+    /// results has no cursor: once a page is full, the query reads on until it finds one more
+    /// match (not returned; the next page starts with it) or the end, also when a filter
+    /// drops the items in between.
     ///
     /// # Errors
     ///
     /// Fails before sending when a key part does not render ([`Error::Key`](crate::Error::Key)) or
     /// the query, its filter or its [`after`](Query::after) cursor is not valid
-    /// ([`ErrorKind::InvalidRequest`](crate::ErrorKind::InvalidRequest)); with
+    /// ([`ErrorKind::InvalidRequest`](crate::ErrorKind::InvalidRequest)): among them a filter
+    /// naming a key attribute the query reads
+    /// ([`Error::InvalidExpression`](crate::Error::InvalidExpression)) and `limit` combined with
+    /// `first` or `last` ([`Error::Unsupported`](crate::Error::Unsupported)); with
     /// [`Error::Service`](crate::Error::Service) when DynamoDB refuses the request or cannot be
     /// reached; and with a decode error ([`ErrorKind::Decode`](crate::ErrorKind::Decode)) when an
     /// item does not decode.
     pub async fn send(self) -> Result<Page<T>> {
         let prepared = self.prepare()?;
+        let mut fill = PageFill::new(self.page_limit());
         let db = self.db;
         let mut start = prepared.start_key(&db, self.after.as_ref())?;
-        let mut items = Vec::new();
-        let mut last_returned: Option<Vec<(&'static str, AttributeValue)>> = None;
         loop {
-            // One more than wanted, so a full page knows whether anything follows it.
-            let request_limit = self.limit.map(|n| n - items.len() + 1);
             let (page, next) = prepared
-                .fetch(&db, start.take(), request_limit, false)
+                .fetch(&db, start.take(), fill.request_limit(), false)
                 .await?;
             for raw in page {
-                if Some(items.len()) == self.limit {
-                    return Ok(Page {
-                        cursor: last_returned.map(|keys| prepared.cursor(&db, &keys)),
-                        items,
-                    });
-                }
-                // A cursor after a returned item is needed only when it fills the page; the
-                // other cursors come from `LastEvaluatedKey`.
-                let fills_page = self.limit == Some(items.len() + 1);
-                let keys = fills_page.then(|| prepared.keys_of(&raw));
-                if let Some(item) = T::decode(raw, self.unknown)? {
-                    items.push(item);
-                    last_returned = keys;
+                let position = fill.wants_position().then(|| prepared.keys_of(&raw));
+                let Some(item) = T::decode(raw, self.unknown)? else {
+                    continue;
+                };
+                if let Offered::Beyond = fill.offer(item, position) {
+                    return Ok(fill.into_page(true, |keys| prepared.cursor(&db, &keys)));
                 }
             }
+            fill.end_response();
             match next {
-                None => {
-                    return Ok(Page {
-                        items,
-                        cursor: None,
-                    });
-                }
-                Some(next) if self.limit.is_none() || Some(items.len()) == self.limit => {
-                    let keys = match last_returned {
-                        Some(keys) if Some(items.len()) == self.limit => keys,
-                        _ => prepared.keys_of(&next),
-                    };
-                    return Ok(Page {
-                        items,
-                        cursor: Some(prepared.cursor(&db, &keys)),
-                    });
-                }
                 Some(next) => start = Some(next),
+                None => return Ok(fill.into_page(false, |keys| prepared.cursor(&db, &keys))),
             }
         }
     }
@@ -266,22 +250,23 @@ impl<T: Decode, S> Query<T, S> {
     pub async fn all(self) -> Result<Vec<T>> {
         // Page by page rather than through `stream`: a whole page is decoded in one loop.
         let prepared = self.prepare()?;
+        let limit = self.page_limit();
         let db = self.db;
         let mut start = prepared.start_key(&db, self.after.as_ref())?;
         let mut items = Vec::new();
         loop {
-            let remaining = self.limit.map(|n| n - items.len());
+            let remaining = limit.map(|n| n - items.len());
             let (page, next) = prepared.fetch(&db, start.take(), remaining, false).await?;
             items.reserve(remaining.map_or(page.len(), |n| n.min(page.len())));
             for raw in page {
-                if Some(items.len()) == self.limit {
+                if Some(items.len()) == limit {
                     return Ok(items);
                 }
                 // No cursor to make here, so the key attributes stay (decoding ignores them).
                 items.extend(T::decode(raw, self.unknown)?);
             }
             match next {
-                Some(next) if Some(items.len()) != self.limit => start = Some(next),
+                Some(next) if Some(items.len()) != limit => start = Some(next),
                 _ => return Ok(items),
             }
         }
@@ -308,7 +293,7 @@ impl<T: Decode, S> Query<T, S> {
                     start,
                     buffer: Vec::new().into_iter(),
                     more: true,
-                    remaining: self.limit,
+                    remaining: self.page_limit(),
                     unknown: self.unknown,
                 };
                 stream::try_unfold(state, StreamState::next)
@@ -330,7 +315,7 @@ impl<T: Decode, S> Query<T, S> {
     /// Fails with [`Error::Unsupported`](crate::Error::Unsupported) when the query has a
     /// limit; otherwise as [`send`](Query::send), apart from decoding (no items are read).
     pub async fn count(self) -> Result<usize> {
-        if let Some(n) = self.limit {
+        if let Some(n) = self.page_limit() {
             return Err(crate::Error::Unsupported {
                 operation: "Query",
                 reason: format!(

@@ -39,6 +39,7 @@ mod exec;
 mod filter;
 mod lookup;
 mod page;
+mod page_fill;
 mod projection;
 mod scan;
 mod sort_condition;
@@ -76,9 +77,13 @@ pub struct Query<T, S = ()> {
     filter: Option<Condition<T>>,
     projection: Vec<&'static str>,
     descending: bool,
+    /// `limit(n)`. `first(n)` and `last(n)` are kept apart from it, so that combining them
+    /// is refused rather than decided by the order of the calls.
     limit: Option<usize>,
-    /// `first(n)` / `last(n)`: which end of the sort order the items come from.
-    edge: Option<Edge>,
+    /// `first(n)`: the smallest sort keys, `n` a page.
+    first: Option<usize>,
+    /// `last(n)`: the greatest sort keys, `n` a page.
+    last: Option<usize>,
     consistent: bool,
     after: Option<Cursor>,
     unknown: UnknownEntity,
@@ -88,7 +93,7 @@ pub struct Query<T, S = ()> {
 
 clone_builder!(Query<T, S> {
     db, entity, partition, index_name, sort_template, sort, filter, projection, descending,
-    limit, edge, consistent, after, unknown, include_expired, marker,
+    limit, first, last, consistent, after, unknown, include_expired, marker,
 });
 
 impl<T, S> std::fmt::Debug for Query<T, S> {
@@ -102,6 +107,8 @@ impl<T, S> std::fmt::Debug for Query<T, S> {
             .field("projection", &self.projection)
             .field("descending", &self.descending)
             .field("limit", &self.limit)
+            .field("first", &self.first)
+            .field("last", &self.last)
             .field("consistent", &self.consistent)
             .field("after", &self.after)
             .finish_non_exhaustive()
@@ -137,7 +144,8 @@ impl Db {
             projection: Vec::new(),
             descending: false,
             limit: None,
-            edge: None,
+            first: None,
+            last: None,
             consistent: false,
             after: None,
             unknown: UnknownEntity::default(),
@@ -178,7 +186,8 @@ impl<T: Decode, S> Query<T, S> {
             projection: self.projection,
             descending: self.descending,
             limit: self.limit,
-            edge: self.edge,
+            first: self.first,
+            last: self.last,
             consistent: self.consistent,
             after: self.after,
             unknown: self.unknown,
@@ -358,6 +367,14 @@ impl<T: Decode, S> Query<T, S> {
     /// Keeps only items matching `condition`, checked by DynamoDB after reading (it costs
     /// the reads, not the results). Filters combine with `and`.
     ///
+    /// A filter cannot name a key attribute of the table or index the query reads (the
+    /// partition and sort key attributes, each attribute of a multi-attribute key, such as
+    /// `score` in a leaderboard index on `sk = field(score)`): DynamoDB refuses it, so the
+    /// query fails before sending with [`Error::InvalidExpression`](crate::Error::InvalidExpression).
+    /// Give the partition in the query's builder and a sort condition
+    /// ([`sk_gt`](Query::sk_gt) and the others) instead. Other indexes' key attributes
+    /// filter like any attribute.
+    ///
     /// # Examples
     ///
     /// ```no_run
@@ -419,15 +436,28 @@ impl<T: Decode, S> Query<T, S> {
 
     /// The direction the query reads in: `first`/`last` decide it, or `descending`.
     pub(crate) fn reads_descending(&self) -> bool {
-        match self.edge {
-            Some(Edge::First) => false,
-            Some(Edge::Last) => true,
-            None => self.descending,
+        match (self.first, self.last) {
+            (Some(_), _) => false,
+            (None, Some(_)) => true,
+            (None, None) => self.descending,
         }
+    }
+
+    /// The most items a page holds (and, for `all` and `stream`, the most in total): the
+    /// one of `limit`, `first` and `last` that was given (validation refuses several).
+    pub(crate) fn page_limit(&self) -> Option<usize> {
+        self.first.or(self.last).or(self.limit)
     }
 
     /// At most `n` items per page (and in total, for [`all`](Query::all) and
     /// [`stream`](Query::stream)): items returned, after filtering, not items read.
+    ///
+    /// [`first(n)`](Query::first) and [`last(n)`](Query::last) set the page size
+    /// themselves, so a query with `limit` and either of them fails when sent, with
+    /// [`Error::Unsupported`](crate::Error::Unsupported) and before any request, in whichever
+    /// order they were called: `limit(3).last(5)` and `last(5).limit(3)` are both refused
+    /// rather than one silently overriding the other (write `last(3)`). Calling `limit` again
+    /// replaces the earlier value.
     ///
     /// # Examples
     ///
@@ -445,8 +475,13 @@ impl<T: Decode, S> Query<T, S> {
         self
     }
 
-    /// The `n` items with the smallest sort keys, smallest first. It sets the order itself,
-    /// so adding [`descending`](Query::descending) is refused when the query is sent.
+    /// The `n` items with the smallest sort keys, smallest first: pages of `n` (at most `n`
+    /// in total for [`all`](Query::all) and [`stream`](Query::stream)), each cursor going on
+    /// with the next smallest. It sets both the order and the page size, so a query that
+    /// also has [`descending`](Query::descending), [`limit`](Query::limit) or
+    /// [`last`](Query::last), called before or after it, fails when sent with
+    /// [`Error::Unsupported`](crate::Error::Unsupported), before any request. Calling
+    /// `first` again replaces the earlier `n`.
     ///
     /// # Examples
     ///
@@ -460,13 +495,17 @@ impl<T: Decode, S> Query<T, S> {
     /// # Ok(()) }
     /// ```
     pub fn first(mut self, n: usize) -> Self {
-        self.edge = Some(Edge::First);
-        self.limit(n)
+        self.first = Some(n);
+        self
     }
 
-    /// The `n` items with the greatest sort keys, greatest first (a top-N). It sets the
-    /// order itself, so adding [`descending`](Query::descending) is refused when the query
-    /// is sent.
+    /// The `n` items with the greatest sort keys, greatest first (a top-N): pages of `n` (at
+    /// most `n` in total for [`all`](Query::all) and [`stream`](Query::stream)), each cursor
+    /// going on with the next greatest. It sets both the order and the page size, so a query
+    /// that also has [`descending`](Query::descending), [`limit`](Query::limit) or
+    /// [`first`](Query::first), called before or after it, fails when sent with
+    /// [`Error::Unsupported`](crate::Error::Unsupported), before any request. Calling `last`
+    /// again replaces the earlier `n`.
     ///
     /// # Examples
     ///
@@ -480,8 +519,8 @@ impl<T: Decode, S> Query<T, S> {
     /// # Ok(()) }
     /// ```
     pub fn last(mut self, n: usize) -> Self {
-        self.edge = Some(Edge::Last);
-        self.limit(n)
+        self.last = Some(n);
+        self
     }
 
     /// Returns items whose time to live has passed but that DynamoDB has not deleted yet,
@@ -542,11 +581,4 @@ impl<T: Decode, S> Query<T, S> {
         self.after = Some(cursor);
         self
     }
-}
-
-/// Which end of the sort order `first`/`last` read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Edge {
-    First,
-    Last,
 }

@@ -8,6 +8,7 @@ use futures_util::stream::{self, Stream, StreamExt, TryStreamExt};
 use tracing::Instrument;
 
 use super::cursor::{self, Binding, Cursor};
+use super::page_fill::{Offered, PageFill};
 use super::{Decode, Page, UnknownEntity};
 use crate::clone_builder::clone_builder;
 use crate::codec::{AttributeValue, Item};
@@ -261,40 +262,35 @@ impl<T: Decode> Scan<T> {
             Some(after) => self.resume(&prepared, after)?,
             None => (0, None),
         };
-        let mut items = Vec::new();
-        // The segment and key attributes of the last item returned, for the cursor.
-        let mut last: Option<(u32, Vec<(&'static str, AttributeValue)>)> = None;
-        // True once the page has all it returns: reading on only to learn whether another
-        // match follows.
-        let mut full = false;
+        // A position is the segment and key attributes of an item, for the cursor.
+        let mut fill = PageFill::new(self.limit);
         loop {
+            // Whole responses (no `Limit`): a scan's filter usually keeps few of the items
+            // read, so requests sized to what the page still wants would be many and small.
             let output = self
                 .request(&prepared, segment, start.take(), false)
                 .await?;
             let next = output.last_evaluated_key;
             for raw in output.items.unwrap_or_default() {
-                let keys = prepared.keys_of(&raw);
+                let position = fill
+                    .wants_position()
+                    .then(|| (segment, prepared.keys_of(&raw)));
                 let Some(item) = T::decode(raw, self.unknown)? else {
                     continue;
                 };
-                if full || Some(items.len()) == self.limit {
+                if let Offered::Beyond = fill.offer(item, position) {
                     // A match beyond the page: more follow; resume after the last returned.
-                    let cursor = last.map(|(at, keys)| self.cursor(&prepared, at, &keys));
-                    return Ok(Page { items, cursor });
+                    return Ok(fill.into_page(true, |(at, keys)| self.cursor(&prepared, at, &keys)));
                 }
-                items.push(item);
-                last = Some((segment, keys));
             }
-            // Without a limit, a page is the matches of one response that has any.
-            full |= self.limit.is_none() && !items.is_empty();
+            fill.end_response();
             match next {
                 Some(next) => start = Some(next),
                 None if segment + 1 < self.segments => segment += 1,
                 None => {
-                    return Ok(Page {
-                        items,
-                        cursor: None,
-                    });
+                    return Ok(
+                        fill.into_page(false, |(at, keys)| self.cursor(&prepared, at, &keys))
+                    );
                 }
             }
         }

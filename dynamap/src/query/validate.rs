@@ -1,8 +1,9 @@
 //! What a query checks before sending: a key that rendered, a sort condition DynamoDB
-//! accepts, an index the table has (consistent reads only on a local one), an order that
-//! `first`/`last` do not already set, and a limit of at least 1.
+//! accepts, an index the table has (consistent reads only on a local one), a filter that
+//! leaves the queried key attributes to the key condition, one of `limit`/`first`/`last` at
+//! most, an order that `first`/`last` do not already set, and a page size of at least 1.
 
-use super::{Decode, Edge, Query};
+use super::{Decode, Query};
 use crate::{Error, Result, Table};
 
 impl<T: Decode, S> Query<T, S> {
@@ -35,22 +36,90 @@ impl<T: Decode, S> Query<T, S> {
                 });
             }
         }
-        if let (Some(edge), true) = (self.edge, self.descending) {
-            let (call, meaning) = match edge {
-                Edge::First => ("first(n)", "the smallest sort keys, smallest first"),
-                Edge::Last => ("last(n)", "the greatest sort keys, greatest first"),
-            };
-            return Err(Error::Unsupported {
+        self.check_filter()?;
+        self.check_size_and_order()
+    }
+
+    /// DynamoDB refuses a query filter that names a key attribute of the table or index the
+    /// query reads (a `ValidationException`): those belong in the key condition.
+    fn check_filter(&self) -> Result<()> {
+        let Some(filter) = &self.filter else {
+            return Ok(());
+        };
+        let schema = <T::Table as Table>::SCHEMA;
+        let (pk, sk, of): (Vec<&str>, Vec<&str>, String) = match self.index() {
+            Some(index) => (
+                index.pk_attributes().map(|(name, _)| name).collect(),
+                index.sk_attributes().map(|(name, _)| name).collect(),
+                format!("index `{}`", index.name),
+            ),
+            None => (
+                vec![schema.pk],
+                schema.sk.into_iter().collect(),
+                "the table".to_owned(),
+            ),
+        };
+        let attributes = filter.attributes();
+        let (key, part, fix) = if let Some(key) = attributes.iter().find(|a| pk.contains(a)) {
+            (
+                key,
+                "the partition key",
+                "the partition the query is built from gives it",
+            )
+        } else if let Some(key) = attributes.iter().find(|a| sk.contains(a)) {
+            (
+                key,
+                "the sort key",
+                "a sort condition such as `sk_eq`, `sk_gt`, `sk_between` or `sk_prefix`",
+            )
+        } else {
+            return Ok(());
+        };
+        Err(Error::InvalidExpression {
+            reason: format!(
+                "a query filter cannot name `{key}`, part of {part} of {of}, which this query reads (DynamoDB filters only other attributes): use a key condition instead ({fix})"
+            ),
+        })
+    }
+
+    /// `first(n)` and `last(n)` each set the page size and the order, so neither combines
+    /// with the other, with `limit(n)` or with `descending()`: whichever call came last would
+    /// otherwise decide silently.
+    fn check_size_and_order(&self) -> Result<()> {
+        let refuse = |reason: String| {
+            Err(Error::Unsupported {
                 operation: "Query",
-                reason: format!(
-                    "{call} reads {meaning}, so it sets the order itself: drop `.descending()` (for the other end, use {})",
-                    if edge == Edge::First {
-                        "last(n)"
-                    } else {
-                        "first(n)"
-                    }
-                ),
-            });
+                reason,
+            })
+        };
+        let edge = match (self.first, self.last) {
+            (Some(_), Some(_)) => {
+                return refuse(
+                    "first(n) reads the smallest sort keys and last(n) the greatest: keep one of them"
+                        .to_owned(),
+                );
+            }
+            (Some(n), None) => Some(("first", n, "the smallest sort keys, smallest first", "last")),
+            (None, Some(n)) => Some(("last", n, "the greatest sort keys, greatest first", "first")),
+            (None, None) => None,
+        };
+        if let Some((call, n, meaning, other)) = edge {
+            if let Some(limit) = self.limit {
+                return refuse(format!(
+                    "{call}({n}) sets the page size itself, so it does not combine with limit({limit}): drop `.limit({limit})` (or use `.{call}({limit})`)"
+                ));
+            }
+            if self.descending {
+                return refuse(format!(
+                    "{call}(n) reads {meaning}, so it sets the order itself: drop `.descending()` (for the other end, use {other}(n))"
+                ));
+            }
+            if n == 0 {
+                return Err(Error::InvalidSetting {
+                    setting: call,
+                    reason: format!("{call}(n) needs n of at least 1"),
+                });
+            }
         }
         if self.limit == Some(0) {
             return Err(Error::InvalidSetting {
