@@ -808,6 +808,10 @@ async fn an_item_too_wide_to_check_attribute_by_attribute_needs_a_version() {
         .run()
         .await
         .expect("job");
-    assert_eq!((tickets.rekeyed, tickets.failed_count), (1, 0), "{tickets:?}");
+    assert_eq!(
+        (tickets.rekeyed, tickets.failed_count),
+        (1, 0),
+        "{tickets:?}"
+    );
     assert_eq!(every_ticket_rendered(&db).await, 1);
 }

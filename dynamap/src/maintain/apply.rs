@@ -4,15 +4,14 @@
 use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
-    ConsumedCapacity, Delete, Put, ReturnConsumedCapacity, TransactWriteItem, Update,
+    ConsumedCapacity, ReturnConsumedCapacity, TransactWriteItem, Update,
 };
 
-use super::lookups::build_error;
 use super::plan::{Decision, Unchanged, Write};
 use crate::codec::Item;
 use crate::expr::Placeholders;
 use crate::table::{Table, TableSchema};
-use crate::write::{RenderedCondition, finish};
+use crate::write::{RenderedCondition, finish, raw_delete, raw_put};
 use crate::{Db, Entity, Error, Result};
 
 /// How a write went.
@@ -170,7 +169,7 @@ async fn transact<E: Entity>(
 ) -> Result<(Applied, f64)> {
     let old = primary_key(schema, stored);
     let mut new = old.clone();
-    let owner = owner_actions(db, schema, stored, &write, &mut new)?;
+    let owner = owner_actions::<E>(db, schema, stored, &write, &mut new)?;
     let first_lookup = owner.len();
     let mut actions = owner;
     actions.extend(write.lookups.actions::<E>(db, &old, &new)?);
@@ -217,7 +216,7 @@ async fn transact<E: Entity>(
 }
 
 /// The owner's part of a transaction; `new` becomes its primary key after the write.
-fn owner_actions(
+fn owner_actions<E: Entity>(
     db: &Db,
     schema: &TableSchema,
     stored: &Item,
@@ -225,22 +224,14 @@ fn owner_actions(
     new: &mut Item,
 ) -> Result<Vec<TransactWriteItem>> {
     let old = new.clone();
-    let mut p = Placeholders::default();
-    let condition = within_limit(
-        finish(unchanged(stored, write.unchanged, &mut p), p),
-        stored,
-    )?;
-    let delete = || {
-        Delete::builder()
-            .table_name(db.table_name())
-            .set_key(Some(old.clone()))
-            .set_condition_expression(condition.expression.clone())
-            .set_expression_attribute_names(condition.names.clone())
-            .set_expression_attribute_values(condition.values.clone())
-            .build()
-            .map(|d| TransactWriteItem::builder().delete(d).build())
-            .map_err(build_error)
+    let unchanged = || {
+        let mut p = Placeholders::default();
+        within_limit(
+            finish(unchanged(stored, write.unchanged, &mut p), p),
+            stored,
+        )
     };
+    let delete = || raw_delete(db, E::ENTITY_TYPE, old.clone(), unchanged()?).map(|a| a.write);
     Ok(match write.decision.clone() {
         Decision::Keep => Vec::new(),
         Decision::Delete => vec![delete()?],
@@ -254,19 +245,21 @@ fn owner_actions(
                 .set_expression_attribute_names(condition.names)
                 .set_expression_attribute_values(condition.values)
                 .build()
-                .map_err(build_error)?;
+                .map_err(|err| Error::RequestBuild {
+                    operation: "TransactWriteItems",
+                    message: err.to_string(),
+                })?;
             vec![TransactWriteItem::builder().update(update).build()]
         }
         Decision::Move { item } => {
             *new = primary_key(schema, &item);
-            let put = Put::builder()
-                .table_name(db.table_name())
-                .set_item(Some(item))
-                .condition_expression("attribute_not_exists(#pk)")
-                .expression_attribute_names("#pk", schema.pk)
-                .build()
-                .map_err(build_error)?;
-            vec![TransactWriteItem::builder().put(put).build(), delete()?]
+            let mut p = Placeholders::default();
+            let free = finish(
+                vec![format!("attribute_not_exists({})", p.name(schema.pk))],
+                p,
+            );
+            let put = raw_put(db, E::ENTITY_TYPE, "put", new.clone(), item, free)?;
+            vec![put.write, delete()?]
         }
     })
 }

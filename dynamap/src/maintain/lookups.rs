@@ -2,14 +2,14 @@
 //! lookup items along in the same transaction, as a put, an update or a delete does (the
 //! crate documentation's "Lookup items" section).
 
-use aws_sdk_dynamodb::types::{Delete, Put, TransactWriteItem};
+use aws_sdk_dynamodb::types::TransactWriteItem;
 
 use crate::codec::{AttributeValue, Item};
 use crate::entity::LookupKey;
 use crate::expr::Placeholders;
 use crate::ops::sync::{free_or_owned_by, lookup_item, lookup_key, recorded};
-use crate::write::finish;
-use crate::{Db, Entity, Error, Result};
+use crate::write::{finish, raw_delete, raw_put};
+use crate::{Db, Entity, Result};
 
 /// The lookup items one owner's write puts and deletes.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -69,28 +69,14 @@ impl LookupMoves {
         for lookup in &self.put {
             let mut p = Placeholders::default();
             let condition = finish(vec![free_or_owned_by::<E>(&[old, new], &mut p)], p);
-            let put = Put::builder()
-                .table_name(db.table_name())
-                .set_item(Some(lookup_item::<E>(new, lookup)))
-                .set_condition_expression(condition.expression)
-                .set_expression_attribute_names(condition.names)
-                .set_expression_attribute_values(condition.values)
-                .build()
-                .map_err(build_error)?;
-            actions.push(TransactWriteItem::builder().put(put).build());
+            let key = lookup_key::<E>(&lookup.pk, lookup.sk.as_deref());
+            let item = lookup_item::<E>(new, lookup);
+            actions.push(raw_put(db, E::ENTITY_TYPE, "put", key, item, condition)?.write);
         }
         for key in &self.release {
             let mut p = Placeholders::default();
             let condition = finish(vec![free_or_owned_by::<E>(&[old], &mut p)], p);
-            let delete = Delete::builder()
-                .table_name(db.table_name())
-                .set_key(Some(key.clone()))
-                .set_condition_expression(condition.expression)
-                .set_expression_attribute_names(condition.names)
-                .set_expression_attribute_values(condition.values)
-                .build()
-                .map_err(build_error)?;
-            actions.push(TransactWriteItem::builder().delete(delete).build());
+            actions.push(raw_delete(db, E::ENTITY_TYPE, key.clone(), condition)?.write);
         }
         Ok(actions)
     }
@@ -131,11 +117,4 @@ pub(super) fn record_attributes<E: Entity>() -> Vec<String> {
         .iter()
         .flat_map(|name| [recorded(name, "pk"), recorded(name, "sk")])
         .collect()
-}
-
-pub(super) fn build_error(err: aws_sdk_dynamodb::error::BuildError) -> Error {
-    Error::RequestBuild {
-        operation: "TransactWriteItems",
-        message: err.to_string(),
-    }
 }
