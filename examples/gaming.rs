@@ -12,21 +12,10 @@
 //! starts DynamoDB Local by itself. With `AWS_ENDPOINT_URL_DYNAMODB` set, it writes to table
 //! `gaming` at that endpoint and leaves it there to inspect.
 
-use dynamap::{Entity, Table};
+use dynamap::Entity;
 use example_support::example_db;
+use example_support::tables::Gaming;
 use time::{OffsetDateTime, macros::datetime};
-
-#[derive(Table)]
-#[dynamap(
-    pk = "PK",
-    sk = "SK",
-    // The leaderboard's sort key is the `TopScore` number attribute itself (seed 001's
-    // GameTitle / TopScore index), not a rendered string.
-    index(name = "Leaderboard", pk = "LB_PK", sk = "TopScore", sk_type = "N"),
-    index(name = "FirstName", pk = "FN_PK", sk = "FN_SK"),
-    index(name = "LastName", pk = "LN_PK", sk = "LN_SK")
-)]
-struct Gaming;
 
 /// A player, findable by first name and by last name.
 #[derive(Entity, Debug, Clone, PartialEq)]

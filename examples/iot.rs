@@ -25,18 +25,14 @@
 
 use std::collections::BTreeSet;
 
+use dynamap::Entity;
 use dynamap::timeseries::rolling::{RolledTable, RollingTables, TableNaming, WEEK_MS, WriteMonth};
 use dynamap::timeseries::rows::{WriteOutcome, WritePath};
-use dynamap::{Entity, Table};
 use dynamap_local::DynamoLocal;
+use example_support::tables::Iot;
 use futures_util::TryStreamExt;
 use time::OffsetDateTime;
 use time::macros::format_description;
-
-/// Every rolled table has this layout.
-#[derive(Table)]
-#[dynamap(pk = "PK", sk = "SK")]
-struct Iot;
 
 /// One event of one car at a millisecond. Several events of a car can share a millisecond
 /// (a trip starts with the ignition and the door lock at once); they share one row.

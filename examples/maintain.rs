@@ -24,17 +24,10 @@ use dynamap::aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
 use dynamap::codec::AttributeValue::{N, S};
 use dynamap::codec::Item;
 use dynamap::maintain::{AuditReport, Budget, Report};
-use dynamap::{Db, Entity, Table};
+use dynamap::{Db, Entity};
 use example_support::example_db;
+use example_support::tables::HelpDesk;
 use indicatif::{ProgressBar, ProgressStyle};
-
-#[derive(Table)]
-#[dynamap(
-    pk = "PK",
-    sk = "SK",
-    index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK")
-)]
-struct HelpDesk;
 
 /// A ticket as the code renders it now, with its status index.
 #[derive(Entity, Debug, Clone, PartialEq)]

@@ -11,18 +11,10 @@
 //! starts DynamoDB Local by itself. With `AWS_ENDPOINT_URL_DYNAMODB` set, it writes to table
 //! `sensors` at that endpoint and leaves it there to inspect.
 
-use dynamap::{Entity, EntityEnum, Table};
+use dynamap::{Entity, EntityEnum};
+use example_support::tables::App;
 use example_support::{example_db, rfc3339};
 use time::{Duration, OffsetDateTime, macros::datetime};
-
-/// One table for every entity: generic key names, one index for locations.
-#[derive(Table)]
-#[dynamap(
-    pk = "PK",
-    sk = "SK",
-    index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK")
-)]
-struct App;
 
 /// A sensor's details: `SENSOR#<id>` / `SENSORINFO`, and in the location index under
 /// `CITY#<city>` / `LOC#<building>#<floor>#<room>` when it has a room: a sensor without one

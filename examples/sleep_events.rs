@@ -16,15 +16,11 @@
 #[path = "support/sleep.rs"]
 mod sleep;
 
+use dynamap::Entity;
 use dynamap::codec::{AttributeValue, Codec, Compression, Format, Header, compress_list};
-use dynamap::{Entity, Table};
 use example_support::example_db;
+use example_support::tables::SleepTable;
 use sleep::{Event, Kind, NIGHT};
-
-/// The seed's table, with generic key names for single-table design.
-#[derive(Table)]
-#[dynamap(pk = "PK", sk = "SK")]
-struct SleepTable;
 
 /// One user's night: `ACCOUNT#<id>` / `NIGHT#<date>`. The event list is one compressed
 /// binary attribute, named as in the seed; its codec is recorded in the value's header

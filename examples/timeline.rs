@@ -21,16 +21,12 @@
 use std::io::IsTerminal;
 use std::time::Instant;
 
-use dynamap::{Db, Entity, Table};
+use dynamap::{Db, Entity};
 use dynamap_local::{DynamoLocal, Faults};
+use example_support::tables::Social;
 use example_support::{example_db, rfc3339};
 use indicatif::{ProgressBar, ProgressStyle};
 use time::{Duration, OffsetDateTime};
-
-/// Timelines live under their reader: `USER#<follower>`, newest last in sort order.
-#[derive(Table)]
-#[dynamap(pk = "PK", sk = "SK", ttl = "expires_at")]
-struct Social;
 
 /// One event on one follower's timeline. The sort key is time + stream id, so two streams
 /// starting in the same millisecond stay two entries.

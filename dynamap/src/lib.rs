@@ -248,6 +248,10 @@ pub struct TablesGuide;
 #[doc = include_str!("../../docs/guide/real-dynamodb.md")]
 pub struct RealDynamoDbGuide;
 
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide/production.md")]
+pub struct ProductionGuide;
+
 /// The AWS SDK for DynamoDB that dynamap is built on, so the `Client` you pass to
 /// [`Db::new`] (and raw requests next to dynamap's) use the same version.
 pub use aws_sdk_dynamodb;

@@ -1,5 +1,7 @@
 //! Helpers shared by the example apps.
 
+pub mod tables;
+
 use dynamap::{Db, Table};
 use dynamap_local::DynamoLocal;
 

@@ -12,6 +12,7 @@ mod example_sleep_events;
 mod examples;
 mod faults;
 mod first_last;
+mod infrastructure;
 mod items;
 mod key_filters;
 mod key_order;

@@ -7,20 +7,18 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::client::Waiters;
 use aws_sdk_dynamodb::types::{
-    BillingMode, GlobalSecondaryIndex, LocalSecondaryIndex, PointInTimeRecoverySpecification,
-    ProvisionedThroughput, StreamSpecification, StreamViewType, Tag, TimeToLiveSpecification,
-    TimeToLiveStatus,
+    PointInTimeRecoverySpecification, TimeToLiveSpecification, TimeToLiveStatus,
 };
 use tracing::Instrument;
 
-use super::schema::{
-    attribute_definitions, build_error, index_key, key_schema, projection, table_key,
-};
-use super::tag_limits::{MAX_KEY_CHARS, MAX_TAGS, MAX_VALUE_CHARS};
+use super::definition::TableDefinition;
+use super::options::TableOptions;
+use super::schema::build_error;
+use super::sdk_request::create_table_request;
 use crate::clone_builder::clone_builder;
 use crate::error::ServiceError;
 use crate::span::call_span;
-use crate::table::{Table, TableSchema};
+use crate::table::Table;
 use crate::{Db, Error, Result};
 
 /// How long creating a table waits for it to become active.
@@ -71,17 +69,6 @@ pub enum StreamView {
     NewAndOldImages,
 }
 
-impl StreamView {
-    fn sdk(self) -> StreamViewType {
-        match self {
-            Self::KeysOnly => StreamViewType::KeysOnly,
-            Self::NewImage => StreamViewType::NewImage,
-            Self::OldImage => StreamViewType::OldImage,
-            Self::NewAndOldImages => StreamViewType::NewAndOldImages,
-        }
-    }
-}
-
 /// A pending CreateTable for layout `T`, sent when awaited. Made by [`Db::create_table`].
 ///
 /// By default the table is on-demand (pay per request), with every global and local
@@ -105,30 +92,18 @@ impl StreamView {
 #[must_use = "a CreateTable does nothing until it is awaited"]
 pub struct CreateTable<T> {
     db: Db,
-    table: Option<Throughput>,
-    indexes: Vec<(String, Throughput)>,
-    stream: Option<StreamView>,
-    deletion_protection: bool,
-    tags: Vec<(String, String)>,
-    point_in_time_recovery: bool,
+    options: TableOptions,
     layout: PhantomData<fn() -> T>,
 }
 
-clone_builder!(CreateTable<T> {
-    db, table, indexes, stream, deletion_protection, tags, point_in_time_recovery, layout,
-});
+clone_builder!(CreateTable<T> { db, options, layout });
 
 impl<T: Table> std::fmt::Debug for CreateTable<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CreateTable")
             .field("table", &self.db.table_name())
             .field("layout", &T::SCHEMA.type_name)
-            .field("throughput", &self.table)
-            .field("index_throughput", &self.indexes)
-            .field("stream", &self.stream)
-            .field("deletion_protection", &self.deletion_protection)
-            .field("tags", &self.tags)
-            .field("point_in_time_recovery", &self.point_in_time_recovery)
+            .field("options", &self.options)
             .finish()
     }
 }
@@ -152,12 +127,7 @@ impl Db {
     pub fn create_table<T: Table>(&self) -> CreateTable<T> {
         CreateTable {
             db: self.clone(),
-            table: None,
-            indexes: Vec::new(),
-            stream: None,
-            deletion_protection: false,
-            tags: Vec::new(),
-            point_in_time_recovery: false,
+            options: TableOptions::new(),
             layout: PhantomData,
         }
     }
@@ -175,7 +145,7 @@ impl<T: Table> CreateTable<T> {
     /// # Ok(()) }
     /// ```
     pub fn provisioned(mut self, read: i64, write: i64) -> Self {
-        self.table = Some(Throughput { read, write });
+        self.options = self.options.provisioned(read, write);
         self
     }
 
@@ -191,9 +161,7 @@ impl<T: Table> CreateTable<T> {
     /// # Ok(()) }
     /// ```
     pub fn index_provisioned(mut self, index: &str, read: i64, write: i64) -> Self {
-        self.indexes.retain(|(name, _)| name != index);
-        self.indexes
-            .push((index.to_owned(), Throughput { read, write }));
+        self.options = self.options.index_provisioned(index, read, write);
         self
     }
 
@@ -208,7 +176,7 @@ impl<T: Table> CreateTable<T> {
     /// # Ok(()) }
     /// ```
     pub fn stream(mut self, view: StreamView) -> Self {
-        self.stream = Some(view);
+        self.options = self.options.stream(view);
         self
     }
 
@@ -223,7 +191,7 @@ impl<T: Table> CreateTable<T> {
     /// # Ok(()) }
     /// ```
     pub fn deletion_protection(mut self, on: bool) -> Self {
-        self.deletion_protection = on;
+        self.options = self.options.deletion_protection(on);
         self
     }
 
@@ -237,7 +205,7 @@ impl<T: Table> CreateTable<T> {
     /// # Ok(()) }
     /// ```
     pub fn tag(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
-        self.tags.push((key.into(), value.into()));
+        self.options = self.options.tag(key, value);
         self
     }
 
@@ -252,7 +220,7 @@ impl<T: Table> CreateTable<T> {
     /// # Ok(()) }
     /// ```
     pub fn point_in_time_recovery(mut self, on: bool) -> Self {
-        self.point_in_time_recovery = on;
+        self.options = self.options.point_in_time_recovery(on);
         self
     }
 
@@ -266,26 +234,10 @@ impl<T: Table> CreateTable<T> {
     /// [`Error::Service`] when DynamoDB refuses a call or cannot be reached, or the table does not
     /// become active in time. A table that already exists is not an error.
     pub async fn send(self) -> Result<()> {
-        let schema = T::SCHEMA;
-        self.check(&schema)?;
+        let definition = self.definition()?;
         let db = self.db.clone();
         let span = call_span("CreateTable", db.table_name(), "");
-        let created = db
-            .client()
-            .create_table()
-            .table_name(db.table_name())
-            .billing_mode(match self.table {
-                Some(_) => BillingMode::Provisioned,
-                None => BillingMode::PayPerRequest,
-            })
-            .set_provisioned_throughput(self.table.map(sdk_throughput).transpose()?)
-            .set_attribute_definitions(Some(attribute_definitions(&schema)?))
-            .set_key_schema(Some(key_schema(&table_key(&schema))?))
-            .set_global_secondary_indexes(self.global_secondary_indexes(&schema)?)
-            .set_local_secondary_indexes(local_secondary_indexes(&schema)?)
-            .set_stream_specification(self.stream_specification()?)
-            .deletion_protection_enabled(self.deletion_protection)
-            .set_tags(self.sdk_tags()?)
+        let created = create_table_request(&definition, db.client().create_table())?
             .send()
             .instrument(span)
             .await;
@@ -309,181 +261,36 @@ impl<T: Table> CreateTable<T> {
                     Some(std::sync::Arc::new(err)),
                 ))
             })?;
-        if let Some(attribute) = schema.ttl {
+        if let Some(attribute) = definition.ttl {
             enable_ttl(&db, attribute).await?;
         }
-        if self.point_in_time_recovery {
+        if definition.point_in_time_recovery {
             enable_point_in_time_recovery(&db).await?;
         }
         Ok(())
     }
 
-    /// Every option against the layout and DynamoDB's limits, before sending.
-    fn check(&self, schema: &TableSchema) -> Result<()> {
-        let invalid =
-            |setting: &'static str, reason: String| Err(Error::InvalidSetting { setting, reason });
-        for (setting, name, throughput) in self
-            .table
-            .iter()
-            .map(|t| ("provisioned", "the table", t))
-            .chain(
-                self.indexes
-                    .iter()
-                    .map(|(name, t)| ("index_provisioned", name.as_str(), t)),
-            )
-        {
-            if throughput.read < 1 || throughput.write < 1 {
-                return invalid(
-                    setting,
-                    format!(
-                        "provisioned capacity of {name} must be at least 1 read and 1 write unit, not {} and {}",
-                        throughput.read, throughput.write
-                    ),
-                );
-            }
-        }
-        if let Some((name, _)) = self.indexes.first()
-            && self.table.is_none()
-        {
-            return invalid(
-                "index_provisioned",
-                format!(
-                    "index {name:?} is given provisioned capacity, but the table is on-demand; call provisioned(read, write) for the table too"
-                ),
-            );
-        }
-        if let Some((name, _)) = self
-            .indexes
-            .iter()
-            .find(|(name, _)| schema.index(name).is_none())
-        {
-            return Err(Error::UnknownIndex {
-                table: schema.type_name,
-                index: name.clone(),
-            });
-        }
-        if let Some((name, _)) = self
-            .indexes
-            .iter()
-            .find(|(name, _)| schema.index(name).is_some_and(|i| i.local))
-        {
-            return invalid(
-                "index_provisioned",
-                format!(
-                    "index {name:?} is local: it shares the table's capacity and has none of its own"
-                ),
-            );
-        }
-        if self.tags.len() > MAX_TAGS {
-            return invalid(
-                "tag",
-                format!(
-                    "{} tags given; a table has at most {MAX_TAGS}",
-                    self.tags.len()
-                ),
-            );
-        }
-        for (i, (key, value)) in self.tags.iter().enumerate() {
-            let key_chars = key.chars().count();
-            if key_chars == 0 || key_chars > MAX_KEY_CHARS {
-                return invalid(
-                    "tag",
-                    format!(
-                        "tag key {key:?} is {key_chars} characters; tag keys are 1 to {MAX_KEY_CHARS}"
-                    ),
-                );
-            }
-            let value_chars = value.chars().count();
-            if value_chars > MAX_VALUE_CHARS {
-                return invalid(
-                    "tag",
-                    format!(
-                        "the value of tag {key:?} is {value_chars} characters; tag values are at most {MAX_VALUE_CHARS}"
-                    ),
-                );
-            }
-            if self.tags[..i].iter().any(|(earlier, _)| earlier == key) {
-                return invalid("tag", format!("tag {key:?} is given twice"));
-            }
-        }
-        Ok(())
+    /// What [`send`](Self::send) would create, written down for infrastructure as code:
+    /// render it as a CreateTable request, a CloudFormation or a Terraform resource (see
+    /// [`TableDefinition`]). It is the very description `send` builds its request from.
+    ///
+    /// ```no_run
+    /// # use dynamap::Table;
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// let definition = db.create_table::<App>().provisioned(10, 5).definition()?;
+    /// println!("{}", definition.cloudformation_yaml());
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The checks `send` makes before sending: [`Error::InvalidSetting`] when an option breaks
+    /// a limit or does not fit the layout, [`Error::UnknownIndex`] when capacity is given to an
+    /// index the layout does not have.
+    pub fn definition(&self) -> Result<TableDefinition> {
+        TableDefinition::from_schema(&T::SCHEMA, self.db.table_name().to_owned(), &self.options)
     }
-
-    fn global_secondary_indexes(
-        &self,
-        schema: &TableSchema,
-    ) -> Result<Option<Vec<GlobalSecondaryIndex>>> {
-        let global: Vec<_> = schema.indexes.iter().filter(|i| !i.local).collect();
-        if global.is_empty() {
-            return Ok(None);
-        }
-        global
-            .into_iter()
-            .map(|index| {
-                let own = self
-                    .indexes
-                    .iter()
-                    .find(|(name, _)| name == index.name)
-                    .map(|(_, t)| *t);
-                GlobalSecondaryIndex::builder()
-                    .index_name(index.name)
-                    .set_key_schema(Some(key_schema(&index_key(index))?))
-                    .projection(projection(schema, index.projection))
-                    .set_provisioned_throughput(own.or(self.table).map(sdk_throughput).transpose()?)
-                    .build()
-                    .map_err(|err| build_error("CreateTable", err))
-            })
-            .collect::<Result<Vec<_>>>()
-            .map(Some)
-    }
-
-    fn stream_specification(&self) -> Result<Option<StreamSpecification>> {
-        self.stream
-            .map(|view| {
-                StreamSpecification::builder()
-                    .stream_enabled(true)
-                    .stream_view_type(view.sdk())
-                    .build()
-                    .map_err(|err| build_error("CreateTable", err))
-            })
-            .transpose()
-    }
-
-    fn sdk_tags(&self) -> Result<Option<Vec<Tag>>> {
-        if self.tags.is_empty() {
-            return Ok(None);
-        }
-        self.tags
-            .iter()
-            .map(|(key, value)| {
-                Tag::builder()
-                    .key(key)
-                    .value(value)
-                    .build()
-                    .map_err(|err| build_error("CreateTable", err))
-            })
-            .collect::<Result<Vec<_>>>()
-            .map(Some)
-    }
-}
-
-fn local_secondary_indexes(schema: &TableSchema) -> Result<Option<Vec<LocalSecondaryIndex>>> {
-    let local: Vec<_> = schema.indexes.iter().filter(|i| i.local).collect();
-    if local.is_empty() {
-        return Ok(None);
-    }
-    local
-        .into_iter()
-        .map(|index| {
-            LocalSecondaryIndex::builder()
-                .index_name(index.name)
-                .set_key_schema(Some(key_schema(&index_key(index))?))
-                .projection(projection(schema, index.projection))
-                .build()
-                .map_err(|err| build_error("CreateTable", err))
-        })
-        .collect::<Result<Vec<_>>>()
-        .map(Some)
 }
 
 impl<T: Table> IntoFuture for CreateTable<T> {
@@ -493,14 +300,6 @@ impl<T: Table> IntoFuture for CreateTable<T> {
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.send())
     }
-}
-
-fn sdk_throughput(throughput: Throughput) -> Result<ProvisionedThroughput> {
-    ProvisionedThroughput::builder()
-        .read_capacity_units(throughput.read)
-        .write_capacity_units(throughput.write)
-        .build()
-        .map_err(|err| build_error("CreateTable", err))
 }
 
 async fn enable_ttl(db: &Db, attribute: &str) -> Result<()> {

@@ -2,7 +2,8 @@
 //! streams, deletion protection, tags and point-in-time recovery
 //! ([`Db::create_table`](crate::Db::create_table)); describing and deleting it; and checking
 //! a live table against the layout ([`Db::verify_table`](crate::Db::verify_table)), the
-//! check a deploy pipeline runs.
+//! check a deploy pipeline runs. For infrastructure as code, [`TableDefinition`] writes the
+//! same table down as a CreateTable request, a CloudFormation or a Terraform resource.
 //!
 //! ```no_run
 //! # use dynamap::{Db, Table};
@@ -27,12 +28,17 @@
 //! ```
 
 mod create;
+mod definition;
 pub(crate) mod delete;
 mod drift;
+mod options;
 mod schema;
+mod sdk_request;
 
 pub use create::{CreateTable, StreamView, Throughput};
+pub use definition::TableDefinition;
 pub use drift::Drift;
+pub use options::TableOptions;
 
 /// DynamoDB's limits on tags (`TagResource`, `CreateTable`'s `Tags`).
 pub mod tag_limits {

@@ -1,11 +1,8 @@
-//! A [`TableSchema`] in CreateTable's terms: attribute definitions, key schemas, indexes.
+//! A [`TableSchema`] in CreateTable's terms: attribute types, key schemas, projections.
 
 use std::collections::BTreeMap;
 
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, KeySchemaElement, KeyType, Projection as SdkProjection, ProjectionType,
-    ScalarAttributeType,
-};
+use aws_sdk_dynamodb::types::KeyType;
 
 use crate::table::{IndexSchema, Projection, ScalarType, TableSchema};
 use crate::{Error, Result};
@@ -40,19 +37,6 @@ pub(super) fn key_attribute_types(
     Ok(types)
 }
 
-pub(super) fn attribute_definitions(schema: &TableSchema) -> Result<Vec<AttributeDefinition>> {
-    key_attribute_types(schema)?
-        .into_iter()
-        .map(|(name, kind)| {
-            AttributeDefinition::builder()
-                .attribute_name(name)
-                .attribute_type(ScalarAttributeType::from(kind.code()))
-                .build()
-                .map_err(|err| build_error("CreateTable", err))
-        })
-        .collect()
-}
-
 /// The table's key: partition key (`HASH`), then sort key (`RANGE`).
 pub(super) fn table_key(schema: &TableSchema) -> Vec<(&'static str, KeyType)> {
     key_of([schema.pk], schema.sk)
@@ -74,30 +58,6 @@ fn key_of(
     let pk = pk.into_iter().map(|name| (name, KeyType::Hash));
     let sk = sk.into_iter().map(|name| (name, KeyType::Range));
     pk.chain(sk).collect()
-}
-
-pub(super) fn key_schema(key: &[(&str, KeyType)]) -> Result<Vec<KeySchemaElement>> {
-    key.iter()
-        .map(|(name, key_type)| {
-            KeySchemaElement::builder()
-                .attribute_name(*name)
-                .key_type(key_type.clone())
-                .build()
-                .map_err(|err| build_error("CreateTable", err))
-        })
-        .collect()
-}
-
-/// The projection to create: `KeysOnly` and `Include` also hold the entity-type attribute,
-/// which typed reads filter and decode by (see [`Projection`]).
-pub(super) fn projection(schema: &TableSchema, projection: Projection) -> SdkProjection {
-    match included(schema, projection) {
-        None => SdkProjection::builder().projection_type(ProjectionType::All),
-        Some(attributes) => SdkProjection::builder()
-            .projection_type(ProjectionType::Include)
-            .set_non_key_attributes(Some(attributes.into_iter().map(str::to_owned).collect())),
-    }
-    .build()
 }
 
 /// The non-key attributes an index holds: `None` for all of them.

@@ -1,0 +1,201 @@
+//! An `aws_dynamodb_table` resource in Terraform's JSON syntax (`*.tf.json`), in the names
+//! of the AWS provider's documented schema.
+//!
+//! Repeatable blocks (`attribute`, `global_secondary_index`, `local_secondary_index`,
+//! `key_schema`) are arrays of objects and single blocks (`ttl`, `point_in_time_recovery`)
+//! objects, both of which Terraform's JSON syntax reads as blocks.
+
+use aws_sdk_dynamodb::types::KeyType;
+use serde_json::{Map, Value, json};
+
+use super::{IndexDefinition, TableDefinition};
+
+/// The first AWS provider release whose `global_secondary_index` takes `key_schema` blocks,
+/// the only way it expresses a multi-attribute key.
+const KEY_SCHEMA_PROVIDER: &str = "6.29.0";
+
+impl TableDefinition {
+    /// The table as a Terraform `aws_dynamodb_table` resource in JSON syntax, labelled with
+    /// the layout's type name in snake case (`app`): `name`, `billing_mode`,
+    /// `read_capacity`/`write_capacity` (when provisioned), `hash_key`, `range_key`,
+    /// `attribute` blocks, `global_secondary_index` and `local_secondary_index` blocks,
+    /// `stream_enabled`/`stream_view_type`, `ttl`, `point_in_time_recovery`,
+    /// `deletion_protection_enabled` and `tags`. Save it as `table.tf.json`.
+    ///
+    /// A global index with a multi-attribute key is written with `key_schema` blocks, which
+    /// the AWS provider reads from version 6.29.0 on; older providers reject the file
+    /// ("Unsupported block type") rather than create another index. The file then says so in
+    /// a `"//"` comment property, which Terraform ignores. Single-attribute indexes keep
+    /// `hash_key`/`range_key`, which every provider version reads.
+    ///
+    /// ```
+    /// # use dynamap::Table;
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK", ttl = "expires_at")] struct App;
+    /// use dynamap::admin::{TableDefinition, TableOptions};
+    ///
+    /// let definition = TableDefinition::new::<App>("app", &TableOptions::new())?;
+    /// let table = &definition.terraform_json()["resource"]["aws_dynamodb_table"]["app"];
+    /// assert_eq!(table["hash_key"], "PK");
+    /// assert_eq!(table["ttl"]["attribute_name"], "expires_at");
+    /// # Ok::<(), dynamap::Error>(())
+    /// ```
+    pub fn terraform_json(&self) -> Value {
+        let mut table = Map::new();
+        table.insert("name".into(), json!(self.table_name));
+        table.insert("billing_mode".into(), json!(self.billing_mode()));
+        if let Some(throughput) = self.throughput {
+            table.insert("read_capacity".into(), json!(throughput.read));
+            table.insert("write_capacity".into(), json!(throughput.write));
+        }
+        for (name, role) in &self.key {
+            let argument = match role {
+                KeyType::Hash => "hash_key",
+                _ => "range_key",
+            };
+            table.insert(argument.into(), json!(name));
+        }
+        table.insert(
+            "attribute".into(),
+            self.attributes
+                .iter()
+                .map(|(name, kind)| json!({"name": name, "type": kind.code()}))
+                .collect(),
+        );
+        if !self.global_indexes.is_empty() {
+            table.insert(
+                "global_secondary_index".into(),
+                self.global_indexes.iter().map(global_index).collect(),
+            );
+        }
+        if !self.local_indexes.is_empty() {
+            table.insert(
+                "local_secondary_index".into(),
+                self.local_indexes.iter().map(local_index).collect(),
+            );
+        }
+        if let Some(view) = self.stream {
+            table.insert("stream_enabled".into(), json!(true));
+            table.insert("stream_view_type".into(), json!(view.code()));
+        }
+        if let Some(attribute) = self.ttl {
+            table.insert(
+                "ttl".into(),
+                json!({"attribute_name": attribute, "enabled": true}),
+            );
+        }
+        if self.point_in_time_recovery {
+            table.insert("point_in_time_recovery".into(), json!({"enabled": true}));
+        }
+        table.insert(
+            "deletion_protection_enabled".into(),
+            json!(self.deletion_protection),
+        );
+        if !self.tags.is_empty() {
+            let tags: Map<String, Value> = self
+                .tags
+                .iter()
+                .map(|(key, value)| (key.clone(), json!(value)))
+                .collect();
+            table.insert("tags".into(), Value::Object(tags));
+        }
+        let mut labelled = Map::new();
+        labelled.insert(self.terraform_label(), Value::Object(table));
+        let mut root = Map::new();
+        root.insert("//".into(), json!(self.terraform_comment()));
+        root.insert(
+            "resource".into(),
+            json!({"aws_dynamodb_table": Value::Object(labelled)}),
+        );
+        Value::Object(root)
+    }
+
+    fn terraform_comment(&self) -> String {
+        let mut comment = format!(
+            "DynamoDB table {} of layout {}, generated by dynamap: edit the layout, not this file.",
+            self.table_name, self.layout
+        );
+        let multi: Vec<_> = self
+            .global_indexes
+            .iter()
+            .filter(|index| index.is_multi_attribute())
+            .map(|index| index.name)
+            .collect();
+        if !multi.is_empty() {
+            comment.push_str(&format!(
+                " Index(es) {} have multi-attribute keys, written as key_schema blocks: they need the hashicorp/aws provider {KEY_SCHEMA_PROVIDER} or later.",
+                multi.join(", ")
+            ));
+        }
+        comment
+    }
+
+    /// A Terraform resource label: the layout's name in snake case (`HelpDesk` -> `help_desk`).
+    pub(super) fn terraform_label(&self) -> String {
+        let mut label = String::new();
+        for (i, c) in self.layout.chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 && !label.ends_with('_') {
+                label.push('_');
+            }
+            if c.is_ascii_alphanumeric() || c == '_' {
+                label.push(c.to_ascii_lowercase());
+            }
+        }
+        match label.chars().next() {
+            Some(first) if first.is_ascii_alphabetic() || first == '_' => label,
+            _ => format!("table_{label}"),
+        }
+    }
+}
+
+fn global_index(index: &IndexDefinition) -> Value {
+    let mut out = Map::new();
+    out.insert("name".into(), json!(index.name));
+    if index.is_multi_attribute() {
+        out.insert(
+            "key_schema".into(),
+            index
+                .key
+                .iter()
+                .map(|(name, role)| json!({"attribute_name": name, "key_type": role.as_str()}))
+                .collect(),
+        );
+    } else {
+        for (name, role) in &index.key {
+            let argument = match role {
+                KeyType::Hash => "hash_key",
+                _ => "range_key",
+            };
+            out.insert(argument.into(), json!(name));
+        }
+    }
+    projection(index, &mut out);
+    if let Some(throughput) = index.throughput {
+        out.insert("read_capacity".into(), json!(throughput.read));
+        out.insert("write_capacity".into(), json!(throughput.write));
+    }
+    Value::Object(out)
+}
+
+/// A local index keeps the table's partition key, so the provider takes only its sort key.
+/// Its sort key is one attribute: the `Table` derive refuses more, as DynamoDB does.
+fn local_index(index: &IndexDefinition) -> Value {
+    let mut out = Map::new();
+    out.insert("name".into(), json!(index.name));
+    if let Some(sk) = index.attributes(KeyType::Range).next() {
+        out.insert("range_key".into(), json!(sk));
+    }
+    projection(index, &mut out);
+    Value::Object(out)
+}
+
+fn projection(index: &IndexDefinition, out: &mut Map<String, Value>) {
+    match &index.projection {
+        None => {
+            out.insert("projection_type".into(), json!("ALL"));
+        }
+        Some(attributes) => {
+            out.insert("projection_type".into(), json!("INCLUDE"));
+            out.insert("non_key_attributes".into(), json!(attributes));
+        }
+    }
+}
