@@ -41,6 +41,9 @@ pub struct Db {
     table: Arc<str>,
     cursor_key: Option<Arc<[u8]>>,
     include_expired: bool,
+    /// Whether calls record metrics (and ask for their capacity): see [`Db::with_metrics`].
+    #[cfg(feature = "metrics")]
+    metrics: bool,
 }
 
 impl Db {
@@ -51,6 +54,8 @@ impl Db {
             table: Arc::from(table.into()),
             cursor_key: None,
             include_expired: false,
+            #[cfg(feature = "metrics")]
+            metrics: false,
         }
     }
 
@@ -71,6 +76,34 @@ impl Db {
         self
     }
 
+    /// Records the capacity every call consumes (read and write units, on the table and
+    /// on each index), its latency and its outcome, labeled by table, operation, entity
+    /// type and index, through the [`metrics`](::metrics) facade: see
+    /// [`dynamap::metrics`](crate::metrics) for the names and labels. Clones made after
+    /// this call record too.
+    ///
+    /// Every call of such a handle asks DynamoDB for its consumed capacity per table and
+    /// index (`ReturnConsumedCapacity::INDEXES`), which enlarges the responses; without it
+    /// dynamap asks only when a tracing `DEBUG` listener is enabled, and records nothing.
+    /// With no recorder installed the metrics go nowhere.
+    ///
+    /// ```
+    /// # fn example(client: aws_sdk_dynamodb::Client) {
+    /// let db = dynamap::Db::new(client, "app").with_metrics();
+    /// # }
+    /// ```
+    #[cfg(feature = "metrics")]
+    pub fn with_metrics(mut self) -> Self {
+        self.metrics = true;
+        self
+    }
+
+    /// Whether this handle records metrics ([`Db::with_metrics`]).
+    #[cfg(feature = "metrics")]
+    pub(crate) fn metrics_enabled(&self) -> bool {
+        self.metrics
+    }
+
     pub(crate) fn includes_expired(&self) -> bool {
         self.include_expired
     }
@@ -81,14 +114,29 @@ impl Db {
         &self,
         key: crate::codec::Item,
     ) -> crate::Result<Option<crate::codec::Item>> {
-        let output = self
+        self.consistent_item_of(key, "").await
+    }
+
+    /// [`consistent_item`](Self::consistent_item), counted as a read of `entity`.
+    pub(crate) async fn consistent_item_of(
+        &self,
+        key: crate::codec::Item,
+        entity: &'static str,
+    ) -> crate::Result<Option<crate::codec::Item>> {
+        use tracing::Instrument;
+        let call = crate::span::Call::new(self, "GetItem", entity, None);
+        let result = self
             .client()
             .get_item()
             .table_name(self.table_name())
             .set_key(Some(key))
             .consistent_read(true)
+            .set_return_consumed_capacity(call.capacity())
             .send()
-            .await
+            .instrument(call.span())
+            .await;
+        let output = call
+            .end(result, |o| o.consumed_capacity())
             .map_err(|e| crate::Error::service("GetItem", e))?;
         Ok(output.item)
     }

@@ -65,6 +65,10 @@ pub trait Decode: Sized {
     /// Earlier names of the single entity type, read as it too.
     const ALIASES: &'static [&'static str] = &[];
 
+    /// The entity types items decode from: the one type, or an enum's variants' (what
+    /// metrics name as the `entity` of a mixed query).
+    const ENTITY_TYPES: &'static [&'static str] = &[];
+
     /// Decodes one item; `Ok(None)` when `unknown` says to skip it.
     ///
     /// # Errors
@@ -80,6 +84,7 @@ impl<E: Entity> Decode for E {
     type Table = E::Table;
     const SINGLE_ENTITY: Option<&'static str> = Some(E::ENTITY_TYPE);
     const ALIASES: &'static [&'static str] = E::ALIASES;
+    const ENTITY_TYPES: &'static [&'static str] = &[E::ENTITY_TYPE];
 
     fn decode(item: Item, _: UnknownEntity) -> Result<Option<Self>> {
         E::from_item(item).map(Some)

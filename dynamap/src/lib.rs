@@ -169,6 +169,9 @@
 //! - `uuid`: `uuid::Uuid` key parts.
 //! - `streams`: decoding DynamoDB Streams records into entities (the `streams` module), from Lambda's
 //!   event types or the streams client's.
+//! - `metrics`: the capacity, latency and outcome of every DynamoDB call, by entity type,
+//!   operation and index, through the `metrics` facade (`Db::with_metrics`, the `metrics`
+//!   module).
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(clippy::missing_errors_doc)]
 
@@ -186,6 +189,8 @@ pub mod expr;
 pub mod key;
 pub mod limits;
 pub mod maintain;
+#[cfg(feature = "metrics")]
+pub mod metrics;
 pub mod ops;
 pub mod query;
 pub mod retry;

@@ -213,3 +213,30 @@ async fn the_maintain_example_shares_one_job_between_two_processes() {
         "{again}"
     );
 }
+
+#[tokio::test]
+async fn metrics_example_prints_a_scrape_with_every_documented_metric() {
+    let stdout = run_example("metrics");
+    let scrape = stdout.split("--- scrape ---").nth(1).expect("a scrape");
+    for name in [
+        dynamap::metrics::REQUESTS,
+        dynamap::metrics::REQUEST_DURATION,
+        dynamap::metrics::READ_CAPACITY,
+        dynamap::metrics::WRITE_CAPACITY,
+    ] {
+        assert!(
+            scrape.contains(&format!("# TYPE {name} ")),
+            "{name}:\n{scrape}"
+        );
+    }
+    // Two sensors, each written to the table and to the location index.
+    assert!(
+        scrape.contains(r#"operation="PutItem",entity="Sensor",index="GSI1"} 2000"#),
+        "{scrape}"
+    );
+    assert!(
+        scrape
+            .contains(r#"operation="Query",entity="Reading|Sensor",index="table",outcome="ok"} 1"#),
+        "{scrape}"
+    );
+}

@@ -3,6 +3,7 @@
 
 mod attribute_keys;
 mod batch;
+mod capacity_metrics;
 mod codec_models;
 mod compressed;
 mod cursors;

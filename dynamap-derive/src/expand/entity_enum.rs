@@ -67,6 +67,9 @@ pub(crate) fn expand_entity_enum(input: &DeriveInput) -> TokenStream {
             }
         }
     });
+    let types = variants
+        .iter()
+        .map(|(_, ty)| quote!(<#ty as ::dynamap::__private::Entity>::ENTITY_TYPE));
     let froms = variants.iter().map(|(variant, ty)| {
         quote! {
             impl ::core::convert::From<#ty> for #ident {
@@ -86,6 +89,7 @@ pub(crate) fn expand_entity_enum(input: &DeriveInput) -> TokenStream {
             impl ::dynamap::__private::Decode for #ident {
                 type Table = #table;
                 const SINGLE_ENTITY: ::core::option::Option<&'static str> = ::core::option::Option::None;
+                const ENTITY_TYPES: &'static [&'static str] = &[#(#types),*];
 
                 fn decode(
                     __dynamap_item: ::dynamap::__private::Item,

@@ -6,7 +6,6 @@ use std::time::Duration;
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::config::{AsyncSleep, SharedAsyncSleep};
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
-use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
 
 use crate::retry::{RetryPolicy, SplitMix64};
 use crate::{Db, Error, Result};
@@ -33,9 +32,10 @@ impl Default for Settings {
 pub(super) struct Ctx<'a> {
     pub(super) db: &'a Db,
     pub(super) retry: RetryPolicy,
-    /// Ask DynamoDB for the consumed capacity. Off by default: DynamoDB Local spends
-    /// about a fifth of its batch write throughput computing it.
-    pub(super) capacity: Option<ReturnConsumedCapacity>,
+    /// Ask DynamoDB for the consumed capacity (always on a metered `Db`). Off by
+    /// default: DynamoDB Local spends about a fifth of its batch write throughput
+    /// computing it.
+    pub(super) capacity: bool,
     sleep: SharedAsyncSleep,
 }
 
@@ -56,7 +56,7 @@ impl<'a> Ctx<'a> {
         Ok(Self {
             db,
             retry: settings.retry,
-            capacity: settings.capacity.then_some(ReturnConsumedCapacity::Total),
+            capacity: settings.capacity,
             sleep,
         })
     }
@@ -96,16 +96,6 @@ pub(super) fn span_entity(mut entities: impl Iterator<Item = &'static str>) -> &
     } else {
         "mixed"
     }
-}
-
-/// The capacity units a call consumed, summed over the tables it touched (0 when not
-/// asked for).
-pub(super) fn capacity_units(consumed: Option<&[ConsumedCapacity]>) -> f64 {
-    consumed
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|c| c.capacity_units)
-        .sum()
 }
 
 #[cfg(test)]

@@ -4,10 +4,10 @@ use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 use tracing::Instrument;
 
 use super::ItemKey;
-use super::call::{Ctx, capacity_units, classify};
+use super::call::{Ctx, classify};
 use crate::Error;
 use crate::codec::Item;
-use crate::span::call_span;
+use crate::span::Call;
 
 pub(super) const OPERATION: &str = "BatchGetItem";
 
@@ -50,17 +50,24 @@ pub(super) async fn call(
             };
             (error, false)
         })?;
-    let span = call_span(OPERATION, table, target.entity);
-    let output = ctx
+    let call = Call::new(ctx.db, OPERATION, target.entity, None);
+    let span = call.span();
+    let result = ctx
         .db
         .client()
         .batch_get_item()
         .request_items(table, request)
-        .set_return_consumed_capacity(ctx.capacity.clone())
+        .set_return_consumed_capacity(call.capacity_if(ctx.capacity))
         .send()
         .instrument(span.clone())
-        .await
-        .map_err(|err| classify(OPERATION, err))?;
+        .await;
+    let output = match result {
+        Ok(output) => output,
+        Err(err) => {
+            call.failed();
+            return Err(classify(OPERATION, err));
+        }
+    };
     let found = output
         .responses
         .and_then(|mut tables| tables.remove(table))
@@ -70,13 +77,12 @@ pub(super) async fn call(
         .and_then(|mut tables| tables.remove(table))
         .map(|keys| keys.keys)
         .unwrap_or_default();
-    let capacity = capacity_units(output.consumed_capacity.as_deref());
+    let capacity = call.done(output.consumed_capacity.iter().flatten());
     span.in_scope(|| {
         tracing::debug!(
             keys = keys.len(),
             found = found.len(),
             unprocessed = unprocessed.len(),
-            consumed_capacity = capacity,
             "batch get call"
         );
     });

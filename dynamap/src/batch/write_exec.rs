@@ -7,14 +7,14 @@ use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 use tracing::Instrument;
 
-use super::call::{Ctx, Settings, capacity_units, classify, span_entity};
+use super::call::{Ctx, Settings, classify, span_entity};
 use super::chunk::Input;
 use super::driver::{Chunk, drive};
 use super::pending::PendingWrite;
 use super::write_report::ProgressFn;
 use super::{BatchWriteReport, FailedWrite, MAX_WRITE_CHUNK, Progress};
 use crate::retry::SplitMix64;
-use crate::span::call_span;
+use crate::span::Call;
 use crate::{Db, Error, Result};
 
 const OPERATION: &str = "BatchWriteItem";
@@ -147,27 +147,34 @@ async fn call(
     // The requests are cloned, not moved: a throttled call gives nothing back to resend.
     let requests = pending.iter().map(|write| write.request.clone()).collect();
     let entity = span_entity(pending.iter().map(|w| w.entity));
-    let span = call_span(OPERATION, table, entity);
-    let output = ctx
+    let types = pending.iter().map(|w| w.entity);
+    let call = Call::several(ctx.db, OPERATION, entity, types, None);
+    let span = call.span();
+    let result = ctx
         .db
         .client()
         .batch_write_item()
         .request_items(table, requests)
-        .set_return_consumed_capacity(ctx.capacity.clone())
+        .set_return_consumed_capacity(call.capacity_if(ctx.capacity))
         .send()
         .instrument(span.clone())
-        .await
-        .map_err(|err| classify(OPERATION, err))?;
+        .await;
+    let output = match result {
+        Ok(output) => output,
+        Err(err) => {
+            call.failed();
+            return Err(classify(OPERATION, err));
+        }
+    };
     let unprocessed = output
         .unprocessed_items
         .and_then(|mut tables| tables.remove(table))
         .unwrap_or_default();
-    let capacity = capacity_units(output.consumed_capacity.as_deref());
+    let capacity = call.done(output.consumed_capacity.iter().flatten());
     span.in_scope(|| {
         tracing::debug!(
             items = pending.len(),
             unprocessed = unprocessed.len(),
-            consumed_capacity = capacity,
             "batch write call"
         );
     });

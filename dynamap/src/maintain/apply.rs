@@ -3,13 +3,12 @@
 
 use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
-use aws_sdk_dynamodb::types::{
-    ConsumedCapacity, ReturnConsumedCapacity, TransactWriteItem, Update,
-};
+use aws_sdk_dynamodb::types::{ConsumedCapacity, TransactWriteItem, Update};
 
 use super::plan::{Decision, Unchanged, Write};
 use crate::codec::Item;
 use crate::expr::Placeholders;
+use crate::span::Call;
 use crate::table::{Table, TableSchema};
 use crate::write::{RenderedCondition, finish, raw_delete, raw_put};
 use crate::{Db, Entity, Error, Result};
@@ -117,6 +116,7 @@ pub(super) async fn apply<E: Entity>(
         Decision::Keep => Ok((Applied::Done, 0.0)),
         Decision::Rewrite { set, remove } => {
             let (expression, condition) = rewrite(stored, write.unchanged, set, &remove)?;
+            let call = Call::new(db, "UpdateItem", E::ENTITY_TYPE, None);
             let result = db
                 .client()
                 .update_item()
@@ -126,10 +126,10 @@ pub(super) async fn apply<E: Entity>(
                 .set_condition_expression(condition.expression)
                 .set_expression_attribute_names(condition.names)
                 .set_expression_attribute_values(condition.values)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .set_return_consumed_capacity(call.capacity_if(true))
                 .send()
                 .await;
-            match result {
+            match call.end(result, |o| o.consumed_capacity()) {
                 Ok(out) => Ok((Applied::Done, units(out.consumed_capacity()))),
                 Err(err) => conflict_or(Error::service("UpdateItem", err)),
             }
@@ -140,6 +140,7 @@ pub(super) async fn apply<E: Entity>(
                 finish(unchanged(stored, write.unchanged, &mut p), p),
                 stored,
             )?;
+            let call = Call::new(db, "DeleteItem", E::ENTITY_TYPE, None);
             let result = db
                 .client()
                 .delete_item()
@@ -148,10 +149,10 @@ pub(super) async fn apply<E: Entity>(
                 .set_condition_expression(condition.expression)
                 .set_expression_attribute_names(condition.names)
                 .set_expression_attribute_values(condition.values)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .set_return_consumed_capacity(call.capacity_if(true))
                 .send()
                 .await;
-            match result {
+            match call.end(result, |o| o.consumed_capacity()) {
                 Ok(out) => Ok((Applied::Done, units(out.consumed_capacity()))),
                 Err(err) => conflict_or(Error::service("DeleteItem", err)),
             }
@@ -173,14 +174,16 @@ async fn transact<E: Entity>(
     let first_lookup = owner.len();
     let mut actions = owner;
     actions.extend(write.lookups.actions::<E>(db, &old, &new)?);
+    // Lookup items count as their owner's entity type.
+    let call = Call::new(db, "TransactWriteItems", E::ENTITY_TYPE, None);
     let result = db
         .client()
         .transact_write_items()
         .set_transact_items(Some(actions))
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .set_return_consumed_capacity(call.capacity_if(true))
         .send()
         .await;
-    let err = match result {
+    let err = match call.end_each(result, |o| o.consumed_capacity()) {
         Ok(out) => {
             let consumed = out.consumed_capacity().iter().map(|c| units(Some(c))).sum();
             return Ok((Applied::Done, consumed));

@@ -167,6 +167,8 @@ impl Audit {
         let mut start = None;
         loop {
             let parallel = self.segments > 1;
+            // Every item of the table is read (lookups included): no one entity type.
+            let call = crate::span::Call::new(&self.db, "Scan", "", None);
             let out = self
                 .db
                 .client()
@@ -175,8 +177,11 @@ impl Audit {
                 .set_segment(parallel.then_some(segment as i32))
                 .set_total_segments(parallel.then_some(self.segments as i32))
                 .set_exclusive_start_key(start.take())
+                .set_return_consumed_capacity(call.capacity())
                 .send()
-                .await
+                .await;
+            let out = call
+                .end(out, |o| o.consumed_capacity())
                 .map_err(|e| Error::service("Scan", e))?;
             for item in out.items.unwrap_or_default() {
                 let key = item_key(schema, &item);

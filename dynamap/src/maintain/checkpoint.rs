@@ -7,9 +7,10 @@
 //! time: nothing is written twice. Checkpoint items carry entity type
 //! `_dynamap.checkpoint`, which no entity reads; `Maintain::clear_checkpoints` deletes them.
 
-use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity};
 
 use crate::codec::Item;
+use crate::span::Call;
 use crate::table::TableSchema;
 use crate::{Db, Error, Result};
 
@@ -59,14 +60,18 @@ pub(super) async fn load(
     segment: u32,
     total: u32,
 ) -> Result<Saved> {
+    let call = Call::new(db, "GetItem", CHECKPOINT_TYPE, None);
     let out = db
         .client()
         .get_item()
         .table_name(db.table_name())
         .set_key(Some(key(schema, job, segment, total)))
         .consistent_read(true)
+        .set_return_consumed_capacity(call.capacity())
         .send()
-        .await
+        .await;
+    let out = call
+        .end(out, |o| o.consumed_capacity())
         .map_err(|e| Error::service("GetItem", e))?;
     let Some(item) = out.item else {
         return Ok(Saved::default());
@@ -97,14 +102,17 @@ pub(super) async fn save(
     if let Some(start) = &saved.start {
         item.insert("start".to_owned(), AttributeValue::M(start.clone()));
     }
+    let call = Call::new(db, "PutItem", CHECKPOINT_TYPE, None);
     let out = db
         .client()
         .put_item()
         .table_name(db.table_name())
         .set_item(Some(item))
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .set_return_consumed_capacity(call.capacity_if(true))
         .send()
-        .await
+        .await;
+    let out = call
+        .end(out, |o| o.consumed_capacity())
         .map_err(|e| Error::service("PutItem", e))?;
     Ok(out
         .consumed_capacity()
@@ -115,12 +123,16 @@ pub(super) async fn save(
 /// Deletes the checkpoints of every segment of `total`.
 pub(super) async fn clear(db: &Db, schema: &TableSchema, job: Job<'_>, total: u32) -> Result<()> {
     for segment in 0..total {
-        db.client()
+        let call = Call::new(db, "DeleteItem", CHECKPOINT_TYPE, None);
+        let result = db
+            .client()
             .delete_item()
             .table_name(db.table_name())
             .set_key(Some(key(schema, job, segment, total)))
+            .set_return_consumed_capacity(call.capacity())
             .send()
-            .await
+            .await;
+        call.end(result, |o| o.consumed_capacity())
             .map_err(|e| Error::service("DeleteItem", e))?;
     }
     Ok(())

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::ConsumedCapacity;
 use futures_util::stream::{self, StreamExt};
 
 use super::apply::{Applied, apply, primary_key};
@@ -44,56 +44,30 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             }
             saved.start
         };
+        let mut page = self
+            .read_page(&schema, segment, start.take(), &shared)
+            .await?;
         loop {
-            ready(&self.db, &shared.reads).await;
-            let page = self.page(&schema, segment, start.take()).await?;
-            let (items, next, units) = (page.items, page.next, page.units);
-            shared.reads.settle(units);
-            shared.read_units.add(units);
-            shared.items_read.fetch_add(page.read, Ordering::Relaxed);
-            report.read_units += units;
-            // The page's items overlap, a few at a time; the checkpoint comes after all.
-            let shared_ref = &*shared;
-            let items = items.into_iter().filter(|item| self.selects(&schema, item));
-            let pages: Vec<Report> = stream::iter(items)
-                .map(|raw| async move {
-                    let mut one = Report {
-                        scanned: 1,
-                        ..Report::default()
-                    };
-                    self.item(&schema, raw, shared_ref, &mut one).await;
-                    shared_ref.scanned.fetch_add(1, Ordering::Relaxed);
-                    shared_ref
-                        .changed
-                        .fetch_add(one.changed(), Ordering::Relaxed);
-                    one
-                })
-                .buffer_unordered(ITEMS_IN_FLIGHT)
-                .collect()
-                .await;
-            for one in pages {
-                report.add(one);
-            }
+            report.read_units += page.units;
+            let next = page.next.take();
+            // The next page is read while this one's items are written: the scan's round
+            // trip costs no time. (Two pages per segment are held at the most.)
+            let written = self.write_page(&schema, std::mem::take(&mut page.items), &shared);
+            let (written, following) = match &next {
+                Some(key) => {
+                    let read = self.read_page(&schema, segment, Some(key.clone()), &shared);
+                    let (written, following) = futures_util::future::join(written, read).await;
+                    (written, Some(following))
+                }
+                None => (written.await, None),
+            };
+            report.add(written);
             let done = next.is_none();
             if !self.dry_run {
-                let saved = Saved {
-                    done,
-                    start: next.clone(),
-                };
-                // A checkpoint is a write like the others: within the budget, and counted.
-                ready(&self.db, &shared.writes).await;
-                let units = checkpoint::save(
-                    &self.db,
-                    &schema,
-                    self.checkpoint_job(),
-                    (segment, self.segments),
-                    &saved,
-                )
-                .await;
-                let units = units.inspect_err(|_| shared.writes.settle(0.0))?;
-                shared.writes.settle(units);
-                shared.write_units.add(units);
-                report.write_units += units;
+                let saved = Saved { done, start: next };
+                report.write_units += self
+                    .save_checkpoint(&schema, segment, &saved, &shared)
+                    .await?;
             }
             if done {
                 report.segments_done = 1;
@@ -102,11 +76,75 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             if let Some(progress) = &self.progress {
                 progress(shared.progress());
             }
-            match next {
-                Some(next) => start = Some(next),
+            // A failed read of the next page ends the segment after this page's checkpoint.
+            match following.transpose()? {
+                Some(following) => page = following,
                 None => return Ok(report),
             }
         }
+    }
+
+    /// Reads one scan page within the read budget, and counts it.
+    async fn read_page(
+        &self,
+        schema: &TableSchema,
+        segment: u32,
+        start: Option<Item>,
+        shared: &Shared,
+    ) -> Result<Page> {
+        ready(&self.db, &shared.reads).await;
+        let page = self.page(schema, segment, start).await;
+        let page = page.inspect_err(|_| shared.reads.settle(0.0))?;
+        shared.reads.settle(page.units);
+        shared.read_units.add(page.units);
+        shared.items_read.fetch_add(page.read, Ordering::Relaxed);
+        Ok(page)
+    }
+
+    /// Decides and writes a page's items, a few at a time.
+    async fn write_page(&self, schema: &TableSchema, items: Vec<Item>, shared: &Shared) -> Report {
+        let items = items.into_iter().filter(|item| self.selects(schema, item));
+        stream::iter(items)
+            .map(|raw| async move {
+                let mut one = Report {
+                    scanned: 1,
+                    ..Report::default()
+                };
+                self.item(schema, raw, shared, &mut one).await;
+                shared.scanned.fetch_add(1, Ordering::Relaxed);
+                shared.changed.fetch_add(one.changed(), Ordering::Relaxed);
+                one
+            })
+            .buffer_unordered(ITEMS_IN_FLIGHT)
+            .fold(Report::default(), |mut total, one| async move {
+                total.add(one);
+                total
+            })
+            .await
+    }
+
+    /// Saves the segment's checkpoint: a write like the others, within the budget and
+    /// counted. Returns the units it consumed.
+    async fn save_checkpoint(
+        &self,
+        schema: &TableSchema,
+        segment: u32,
+        saved: &Saved,
+        shared: &Shared,
+    ) -> Result<f64> {
+        ready(&self.db, &shared.writes).await;
+        let units = checkpoint::save(
+            &self.db,
+            schema,
+            self.checkpoint_job(),
+            (segment, self.segments),
+            saved,
+        )
+        .await;
+        let units = units.inspect_err(|_| shared.writes.settle(0.0))?;
+        shared.writes.settle(units);
+        shared.write_units.add(units);
+        Ok(units)
     }
 
     /// One scan page of the segment.
@@ -123,6 +161,8 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         });
         let (names, values) = p.into_parts();
         let parallel = self.segments > 1;
+        // Labels for metrics; the budget below reads the same total as before.
+        let call = crate::span::Call::new(&self.db, "Scan", E::ENTITY_TYPE, None);
         let out = self
             .db
             .client()
@@ -135,9 +175,11 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             .set_segment(parallel.then_some(segment as i32))
             .set_total_segments(parallel.then_some(self.segments as i32))
             .set_exclusive_start_key(start)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .set_return_consumed_capacity(call.capacity_if(true))
             .send()
-            .await
+            .await;
+        let out = call
+            .end(out, |o| o.consumed_capacity())
             .map_err(|e| Error::service("Scan", e))?;
         let units = out
             .consumed_capacity()
@@ -191,7 +233,11 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                         };
                         return fail(report, key, error);
                     }
-                    match self.db.consistent_item(primary_key(schema, &current)).await {
+                    match self
+                        .db
+                        .consistent_item_of(primary_key(schema, &current), E::ENTITY_TYPE)
+                        .await
+                    {
                         Ok(Some(fresh)) if self.selects(schema, &fresh) => current = fresh,
                         // Gone, or now another entity's: nothing left to do.
                         Ok(_) => {

@@ -9,7 +9,7 @@ use tracing::Instrument;
 use crate::clone_builder::clone_builder;
 use crate::expr::{Condition, Placeholders};
 use crate::key::Key;
-use crate::span::call_span;
+use crate::span::Call;
 use crate::write::{conditional_answer, delete_condition, finish, key_item};
 use crate::{Db, Entity, Error, Result};
 
@@ -138,12 +138,15 @@ impl<E: Entity> Delete<E> {
             .set_key(Some(key))
             .set_condition_expression(condition.expression)
             .set_expression_attribute_names(condition.names)
-            .set_expression_attribute_values(condition.values)
-            .set_return_consumed_capacity(crate::span::capacity_wanted());
-        let span = call_span("DeleteItem", self.db.table_name(), E::ENTITY_TYPE);
-        let result = request.send().instrument(span.clone()).await;
+            .set_expression_attribute_values(condition.values);
+        let call = Call::new(&self.db, "DeleteItem", E::ENTITY_TYPE, None);
+        let result = request
+            .set_return_consumed_capacity(call.capacity())
+            .send()
+            .instrument(call.span())
+            .await;
         conditional_answer(
-            &span,
+            call,
             "DeleteItem",
             result,
             DeleteItemOutput::consumed_capacity,

@@ -8,7 +8,7 @@ use tracing::Instrument;
 use crate::clone_builder::clone_builder;
 use crate::expiry;
 use crate::key::Key;
-use crate::span::{call_span, record_capacity};
+use crate::span::Call;
 use crate::table::Table;
 use crate::write::key_item;
 use crate::{Db, Entity, Error, Result};
@@ -183,15 +183,16 @@ impl<E: Entity> Get<E> {
             .get_item()
             .table_name(self.db.table_name())
             .set_key(Some(key))
-            .consistent_read(self.consistent)
-            .set_return_consumed_capacity(crate::span::capacity_wanted());
-        let span = call_span("GetItem", self.db.table_name(), E::ENTITY_TYPE);
-        let output = request
+            .consistent_read(self.consistent);
+        let call = Call::new(&self.db, "GetItem", E::ENTITY_TYPE, None);
+        let result = request
+            .set_return_consumed_capacity(call.capacity())
             .send()
-            .instrument(span.clone())
-            .await
+            .instrument(call.span())
+            .await;
+        let output = call
+            .end(result, |o| o.consumed_capacity())
             .map_err(|err| Error::service("GetItem", err))?;
-        record_capacity(&span, output.consumed_capacity());
         let schema = <E::Table as Table>::SCHEMA;
         Ok(output.item.filter(|item| {
             self.include_expired || !expiry::is_expired(&schema, item, expiry::now_epoch_seconds())

@@ -9,7 +9,7 @@ use tracing::Instrument;
 use super::sync;
 use crate::clone_builder::clone_builder;
 use crate::expr::{Condition, Placeholders};
-use crate::span::{call_span, capacity_wanted};
+use crate::span::Call;
 use crate::write::{
     PreparedPut, PutMode, conditional_answer, finish, prepare_put, put_condition, put_failed,
 };
@@ -190,12 +190,15 @@ impl<E: Entity> Put<E> {
             .set_item(Some(prepared.item))
             .set_condition_expression(condition.expression)
             .set_expression_attribute_names(condition.names)
-            .set_expression_attribute_values(condition.values)
-            .set_return_consumed_capacity(capacity_wanted());
-        let span = call_span("PutItem", self.db.table_name(), E::ENTITY_TYPE);
-        let result = request.send().instrument(span.clone()).await;
+            .set_expression_attribute_values(condition.values);
+        let call = Call::new(&self.db, "PutItem", E::ENTITY_TYPE, None);
+        let result = request
+            .set_return_consumed_capacity(call.capacity())
+            .send()
+            .instrument(call.span())
+            .await;
         conditional_answer(
-            &span,
+            call,
             "PutItem",
             result,
             PutItemOutput::consumed_capacity,

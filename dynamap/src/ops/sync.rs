@@ -4,8 +4,10 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
+use tracing::Instrument;
 
 use super::update::Plan;
+
 use crate::codec::Item;
 use crate::entity::LookupKey;
 use crate::error::ActionFailure;
@@ -63,7 +65,8 @@ impl Owner {
             projection.push(p.name(&recorded(name, "sk")));
         }
         let (names, _) = p.into_parts();
-        let output = db
+        let call = crate::span::Call::new(db, "GetItem", E::ENTITY_TYPE, None);
+        let result = db
             .client()
             .get_item()
             .table_name(db.table_name())
@@ -71,8 +74,12 @@ impl Owner {
             .consistent_read(true)
             .projection_expression(projection.join(", "))
             .set_expression_attribute_names(names)
+            .set_return_consumed_capacity(call.capacity())
             .send()
-            .await
+            .instrument(call.span())
+            .await;
+        let output = call
+            .end(result, |o| o.consumed_capacity())
             .map_err(|e| Error::service("GetItem", e))?;
         Ok(output.item.map(|item| {
             let text = |name: &str| item.get(name).and_then(|v| v.as_s().ok()).cloned();

@@ -13,13 +13,15 @@ use super::{Decode, Page, Query, UnknownEntity};
 use crate::codec::{AttributeValue, Item};
 use crate::expr::Placeholders;
 use crate::key::Segment;
-use crate::span::{call_span, record_capacity};
+use crate::span::Call;
 use crate::table::Table;
 use crate::{Db, Result};
 
 /// Everything about a query's requests that does not change from page to page.
 pub(super) struct Prepared {
     entity: &'static str,
+    /// The entity types the items decode from (an enum's several), for metrics.
+    entity_types: &'static [&'static str],
     index: Option<&'static str>,
     partition: String,
     key_condition: String,
@@ -185,6 +187,7 @@ impl<T: Decode, S> Query<T, S> {
         Ok(Prepared {
             digest,
             entity: self.entity,
+            entity_types: T::ENTITY_TYPES,
             index: self.index_name,
             partition,
             key_condition,
@@ -327,11 +330,15 @@ impl<T: Decode, S> Query<T, S> {
         let mut start = prepared.start_key(&self.db, self.after.as_ref())?;
         let mut total = 0;
         loop {
-            let output = prepared.request(&self.db, start.take(), None, true).send();
-            let span = call_span("Query", self.db.table_name(), prepared.entity);
-            let output = output
-                .instrument(span)
-                .await
+            let call = prepared.call(&self.db);
+            let result = prepared
+                .request(&self.db, start.take(), None, true)
+                .set_return_consumed_capacity(call.capacity())
+                .send()
+                .instrument(call.span())
+                .await;
+            let output = call
+                .end(result, |o| o.consumed_capacity())
                 .map_err(|e| crate::Error::service("Query", e))?;
             total += usize::try_from(output.count()).unwrap_or(0);
             match output.last_evaluated_key {
@@ -431,6 +438,12 @@ impl Prepared {
             .set_select(count.then_some(Select::Count))
     }
 
+    /// One Query call of this query, observed.
+    fn call(&self, db: &Db) -> Call {
+        let types = self.entity_types.iter().copied();
+        Call::several(db, "Query", self.entity, types, self.index)
+    }
+
     /// One DynamoDB request: its items and its `LastEvaluatedKey`.
     async fn fetch(
         &self,
@@ -439,15 +452,16 @@ impl Prepared {
         limit: Option<usize>,
         count: bool,
     ) -> Result<(Vec<Item>, Option<Item>)> {
-        let span = call_span("Query", db.table_name(), self.entity);
-        let output = self
+        let call = self.call(db);
+        let result = self
             .request(db, start, limit, count)
-            .set_return_consumed_capacity(crate::span::capacity_wanted())
+            .set_return_consumed_capacity(call.capacity())
             .send()
-            .instrument(span.clone())
-            .await
+            .instrument(call.span())
+            .await;
+        let output = call
+            .end(result, |o| o.consumed_capacity())
             .map_err(|e| crate::Error::service("Query", e))?;
-        record_capacity(&span, output.consumed_capacity());
         Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
     }
 }

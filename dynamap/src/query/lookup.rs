@@ -63,6 +63,7 @@ impl<E, const LOOKUP: usize> fmt::Debug for OwnerKey<E, LOOKUP> {
 impl<E: Entity, const LOOKUP: usize> Decode for OwnerKey<E, LOOKUP> {
     type Table = E::Table;
     const SINGLE_ENTITY: Option<&'static str> = Some(E::LOOKUP_TYPES[LOOKUP]);
+    const ENTITY_TYPES: &'static [&'static str] = &[E::LOOKUP_TYPES[LOOKUP]];
 
     fn decode(mut item: Item, _: UnknownEntity) -> Result<Option<Self>> {
         let entity = E::LOOKUP_TYPES[LOOKUP];

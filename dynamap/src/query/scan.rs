@@ -13,7 +13,7 @@ use super::{Decode, Page, UnknownEntity};
 use crate::clone_builder::clone_builder;
 use crate::codec::{AttributeValue, Item};
 use crate::expr::{Condition, NameMap, Placeholders, ValueMap};
-use crate::span::call_span;
+use crate::span::Call;
 use crate::table::Table;
 use crate::{Db, Error, Result};
 
@@ -446,8 +446,10 @@ impl<T: Decode> Scan<T> {
     ) -> Result<aws_sdk_dynamodb::operation::scan::ScanOutput> {
         let parallel = self.segments > 1;
         let entity = T::SINGLE_ENTITY.unwrap_or("");
-        let span = call_span("Scan", self.db.table_name(), entity);
-        self.db
+        let types = T::ENTITY_TYPES.iter().copied();
+        let call = Call::several(&self.db, "Scan", entity, types, self.index);
+        let result = self
+            .db
             .client()
             .scan()
             .table_name(self.db.table_name())
@@ -460,9 +462,11 @@ impl<T: Decode> Scan<T> {
             .set_total_segments(parallel.then_some(self.segments as i32))
             .set_exclusive_start_key(start)
             .set_select(count.then_some(Select::Count))
+            .set_return_consumed_capacity(call.capacity())
             .send()
-            .instrument(span)
-            .await
+            .instrument(call.span())
+            .await;
+        call.end(result, |o| o.consumed_capacity())
             .map_err(|e| Error::service("Scan", e))
     }
 }

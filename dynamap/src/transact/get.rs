@@ -12,7 +12,7 @@ use crate::decode::{Decode, UnknownEntity};
 use crate::error::ServiceError;
 use crate::expiry;
 use crate::key::Key;
-use crate::span::call_span;
+use crate::span::Call;
 use crate::table::{Table, TableSchema};
 use crate::write::key_item;
 use crate::{Db, Entity, Error, Result};
@@ -170,6 +170,8 @@ impl TransactGet {
         if self.reads.is_empty() {
             return Ok(results);
         }
+        let types = self.reads.iter().map(|read| read.entity);
+        let call = Call::several(&self.db, "TransactGetItems", "", types, None);
         let gets = self
             .reads
             .into_iter()
@@ -185,16 +187,26 @@ impl TransactGet {
                 Ok(TransactGetItem::builder().get(get).build())
             })
             .collect::<Result<Vec<_>>>()?;
-        let span = call_span("TransactGetItems", self.db.table_name(), "");
-        let output = self
+        let result = self
             .db
             .client()
             .transact_get_items()
             .set_transact_items(Some(gets))
+            .set_return_consumed_capacity(call.capacity())
             .send()
-            .instrument(span)
-            .await
-            .map_err(|err| Error::service("TransactGetItems", err))?;
+            .instrument(call.span())
+            .await;
+        let output = match result {
+            Ok(output) => {
+                // One entry per table read.
+                call.done(output.consumed_capacity());
+                output
+            }
+            Err(err) => {
+                call.failed();
+                return Err(Error::service("TransactGetItems", err));
+            }
+        };
         results.items = output
             .responses
             .unwrap_or_default()

@@ -5,13 +5,13 @@ use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::ConsumedCapacity;
 
-use crate::span::record_capacity;
+use crate::span::Call;
 use crate::{Error, Result};
 
-/// The call's output (its consumed capacity recorded on `span`), `failed()` when its
+/// The call's output (its consumed capacity reported by `call`), `failed()` when its
 /// condition did not hold, or the service error.
 pub(crate) fn conditional_answer<O, E>(
-    span: &tracing::Span,
+    call: Call,
     operation: &'static str,
     result: std::result::Result<O, SdkError<E, HttpResponse>>,
     consumed: impl FnOnce(&O) -> Option<&ConsumedCapacity>,
@@ -20,11 +20,8 @@ pub(crate) fn conditional_answer<O, E>(
 where
     E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
 {
-    match result {
-        Ok(output) => {
-            record_capacity(span, consumed(&output));
-            Ok(output)
-        }
+    match call.end(result, consumed) {
+        Ok(output) => Ok(output),
         Err(err) if err.code() == Some("ConditionalCheckFailedException") => Err(failed()),
         Err(err) => Err(Error::service(operation, err)),
     }

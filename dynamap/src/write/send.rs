@@ -5,7 +5,7 @@ use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use tracing::Instrument;
 
 use super::{Action, failure, limits};
-use crate::span::{call_span, capacity_wanted};
+use crate::span::Call;
 use crate::{Db, Error, Result};
 
 /// Checks and sends `actions` as one TransactWriteItems.
@@ -23,34 +23,35 @@ pub(crate) async fn send_actions(
         .map(|a| (a.entity, a.operation, a.version_only))
         .collect();
     let entity = described.first().map_or("", |d| d.0);
-    let span = call_span("TransactWriteItems", db.table_name(), entity);
+    // Lookup items count as their owner's entity type: their actions carry it.
+    let types = described.iter().map(|d| d.0);
+    let call = Call::several(db, "TransactWriteItems", entity, types, None);
     let result = db
         .client()
         .transact_write_items()
         .set_transact_items(Some(actions.into_iter().map(|a| a.write).collect()))
         .set_client_request_token(token)
-        .set_return_consumed_capacity(capacity_wanted())
+        .set_return_consumed_capacity(call.capacity())
         .send()
-        .instrument(span.clone())
+        .instrument(call.span())
         .await;
     match result {
         Ok(output) => {
-            let total: f64 = output
-                .consumed_capacity()
-                .iter()
-                .filter_map(|c| c.capacity_units())
-                .sum();
-            span.in_scope(|| tracing::debug!(consumed_capacity = total, "dynamodb call done"));
+            // One entry per table the transaction wrote.
+            call.done(output.consumed_capacity());
             Ok(())
         }
-        Err(err) => match err.as_service_error() {
-            Some(TransactWriteItemsError::TransactionCanceledException(canceled)) => {
-                let reasons = failure::failures(canceled.cancellation_reasons(), |i| {
-                    described.get(i).copied().unwrap_or(("", "", false))
-                });
-                Err(Error::TransactionCanceled { reasons })
+        Err(err) => {
+            call.failed();
+            match err.as_service_error() {
+                Some(TransactWriteItemsError::TransactionCanceledException(canceled)) => {
+                    let reasons = failure::failures(canceled.cancellation_reasons(), |i| {
+                        described.get(i).copied().unwrap_or(("", "", false))
+                    });
+                    Err(Error::TransactionCanceled { reasons })
+                }
+                _ => Err(Error::service("TransactWriteItems", err)),
             }
-            _ => Err(Error::service("TransactWriteItems", err)),
-        },
+        }
     }
 }

@@ -11,7 +11,7 @@ use crate::derived::Timestamps;
 use crate::entity::LookupKey;
 use crate::expr::update::{Change, render};
 use crate::expr::{Condition, DocPath, NameMap, Placeholders, ValueMap};
-use crate::span::call_span;
+use crate::span::Call;
 use crate::table::Table;
 use crate::write::{Action, conditional_answer};
 use crate::{Db, Entity, Error, ErrorKind, Result};
@@ -141,13 +141,14 @@ impl<E: Entity> Plan<E> {
         if !self.lookups.is_empty() {
             crate::ops::sync::update_with_lookups(db, &self).await?;
             return if return_new {
-                db.consistent_item(self.key.clone()).await
+                db.consistent_item_of(self.key.clone(), E::ENTITY_TYPE)
+                    .await
             } else {
                 Ok(None)
             };
         }
         let rendered = self.render(Vec::new(), |_| Vec::new())?;
-        let span = call_span("UpdateItem", db.table_name(), E::ENTITY_TYPE);
+        let call = Call::new(db, "UpdateItem", E::ENTITY_TYPE, None);
         let result = db
             .client()
             .update_item()
@@ -158,12 +159,12 @@ impl<E: Entity> Plan<E> {
             .set_expression_attribute_names(rendered.names)
             .set_expression_attribute_values(rendered.values)
             .set_return_values(return_new.then_some(ReturnValue::AllNew))
-            .set_return_consumed_capacity(crate::span::capacity_wanted())
+            .set_return_consumed_capacity(call.capacity())
             .send()
-            .instrument(span.clone())
+            .instrument(call.span())
             .await;
         let output = conditional_answer(
-            &span,
+            call,
             "UpdateItem",
             result,
             UpdateItemOutput::consumed_capacity,
@@ -184,7 +185,10 @@ impl<E: Entity> Plan<E> {
         let Some(current) = E::WRITE.schema_version.filter(|_| self.must_exist) else {
             return Ok(None);
         };
-        let Some(item) = db.consistent_item(self.key.clone()).await? else {
+        let Some(item) = db
+            .consistent_item_of(self.key.clone(), E::ENTITY_TYPE)
+            .await?
+        else {
             return Ok(None);
         };
         let schema = <E::Table as Table>::SCHEMA;

@@ -13,7 +13,7 @@ use tracing::Instrument;
 use super::layout::{CAP, IDS, MAX_ROWS, SplitEvent, ids, row_sk};
 use crate::codec::Item;
 use crate::expr::Placeholders;
-use crate::span::{call_span, record_capacity};
+use crate::span::Call;
 use crate::table::Table;
 use crate::{Db, Entity, Error, Result};
 
@@ -48,8 +48,8 @@ pub(crate) async fn find<E: Entity>(db: &Db, event: &SplitEvent) -> Result<(Resu
     let mut start: Option<Item> = None;
     loop {
         requests += 1;
-        let span = call_span("Query", db.table_name(), E::ENTITY_TYPE);
-        let output = db
+        let call = Call::new(db, "Query", E::ENTITY_TYPE, None);
+        let result = db
             .client()
             .query()
             .table_name(db.table_name())
@@ -59,12 +59,13 @@ pub(crate) async fn find<E: Entity>(db: &Db, event: &SplitEvent) -> Result<(Resu
             .set_expression_attribute_values(values.clone())
             .consistent_read(true)
             .set_exclusive_start_key(start.take())
-            .set_return_consumed_capacity(crate::span::capacity_wanted())
+            .set_return_consumed_capacity(call.capacity())
             .send()
-            .instrument(span.clone())
-            .await
+            .instrument(call.span())
+            .await;
+        let output = call
+            .end(result, |o| o.consumed_capacity())
             .map_err(|e| Error::service("Query", e))?;
-        record_capacity(&span, output.consumed_capacity());
         for row in output.items() {
             let Some(number) = row_number(row, sk_name, &event.sk) else {
                 continue;

@@ -12,7 +12,7 @@ use tracing::Instrument;
 
 use super::layout::{MAX_ROWS, ROW, decode_row, row_sk};
 use crate::codec::Item;
-use crate::span::{call_span, record_capacity};
+use crate::span::Call;
 use crate::table::Table;
 use crate::{Db, Entity, Error, Result};
 
@@ -43,8 +43,8 @@ impl RowQuery {
                 reason: "event rows need a table with a sort key".to_owned(),
             });
         };
-        let span = call_span("Query", db.table_name(), E::ENTITY_TYPE);
-        let output = db
+        let call = Call::new(db, "Query", E::ENTITY_TYPE, None);
+        let result = db
             .client()
             .query()
             .table_name(db.table_name())
@@ -59,12 +59,13 @@ impl RowQuery {
             .expression_attribute_values(":type", AttributeValue::S(E::ENTITY_TYPE.to_owned()))
             .consistent_read(self.consistent)
             .set_exclusive_start_key(start)
-            .set_return_consumed_capacity(crate::span::capacity_wanted())
+            .set_return_consumed_capacity(call.capacity())
             .send()
-            .instrument(span.clone())
-            .await
+            .instrument(call.span())
+            .await;
+        let output = call
+            .end(result, |o| o.consumed_capacity())
             .map_err(|e| Error::service("Query", e))?;
-        record_capacity(&span, output.consumed_capacity());
         Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
     }
 

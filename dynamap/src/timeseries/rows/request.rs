@@ -15,7 +15,7 @@ use tracing::Instrument;
 use super::layout::{CAP, IDS, SplitEvent, create_item, row_key};
 use crate::codec::Item;
 use crate::expr::Placeholders;
-use crate::span::{call_span, record_capacity};
+use crate::span::Call;
 use crate::table::Table;
 use crate::{Db, Entity, Error, Result};
 
@@ -36,7 +36,7 @@ pub(crate) enum Attempt {
 /// row as it stood (`refused_item` picks it out of the condition's failure), invalid for the
 /// stored row, or an error to return.
 fn answered<E>(
-    span: &tracing::Span,
+    call: Call,
     operation: &'static str,
     result: std::result::Result<Option<ConsumedCapacity>, SdkError<E, HttpResponse>>,
     refused_item: impl FnOnce(&E) -> Option<Option<Item>>,
@@ -46,10 +46,13 @@ where
 {
     let err = match result {
         Ok(consumed) => {
-            record_capacity(span, consumed.as_ref());
+            call.done(consumed.as_ref());
             return Ok(Attempt::Done);
         }
-        Err(err) => err,
+        Err(err) => {
+            call.failed();
+            err
+        }
     };
     if let Some(refused) = err.as_service_error().and_then(refused_item) {
         return Ok(Attempt::Refused(refused));
@@ -149,7 +152,7 @@ async fn update<E: Entity>(
     p: Placeholders,
 ) -> Result<Attempt> {
     let (names, values) = p.into_parts();
-    let span = call_span("UpdateItem", db.table_name(), E::ENTITY_TYPE);
+    let call = Call::new(db, "UpdateItem", E::ENTITY_TYPE, None);
     let result = db
         .client()
         .update_item()
@@ -160,12 +163,12 @@ async fn update<E: Entity>(
         .set_expression_attribute_names(names)
         .set_expression_attribute_values(values)
         .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
-        .set_return_consumed_capacity(crate::span::capacity_wanted())
+        .set_return_consumed_capacity(call.capacity())
         .send()
-        .instrument(span.clone())
+        .instrument(call.span())
         .await;
     answered(
-        &span,
+        call,
         "UpdateItem",
         result.map(|o| o.consumed_capacity),
         |e| match e {
@@ -184,7 +187,7 @@ pub(crate) async fn create<E: Entity>(
 ) -> Result<Attempt> {
     let schema = <E::Table as Table>::SCHEMA;
     let item = create_item::<E>(event, row, cap)?;
-    let span = call_span("PutItem", db.table_name(), E::ENTITY_TYPE);
+    let call = Call::new(db, "PutItem", E::ENTITY_TYPE, None);
     let result = db
         .client()
         .put_item()
@@ -193,12 +196,12 @@ pub(crate) async fn create<E: Entity>(
         .condition_expression("attribute_not_exists(#pk)")
         .expression_attribute_names("#pk", schema.pk)
         .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
-        .set_return_consumed_capacity(crate::span::capacity_wanted())
+        .set_return_consumed_capacity(call.capacity())
         .send()
-        .instrument(span.clone())
+        .instrument(call.span())
         .await;
     answered(
-        &span,
+        call,
         "PutItem",
         result.map(|o| o.consumed_capacity),
         |e| match e {
@@ -210,18 +213,19 @@ pub(crate) async fn create<E: Entity>(
 
 /// Row `row` as stored, read consistently.
 pub(crate) async fn get<E: Entity>(db: &Db, event: &SplitEvent, row: u32) -> Result<Option<Item>> {
-    let span = call_span("GetItem", db.table_name(), E::ENTITY_TYPE);
-    let output = db
+    let call = Call::new(db, "GetItem", E::ENTITY_TYPE, None);
+    let result = db
         .client()
         .get_item()
         .table_name(db.table_name())
         .set_key(Some(row_key::<E>(event, row)))
         .consistent_read(true)
-        .set_return_consumed_capacity(crate::span::capacity_wanted())
+        .set_return_consumed_capacity(call.capacity())
         .send()
-        .instrument(span.clone())
-        .await
+        .instrument(call.span())
+        .await;
+    let output = call
+        .end(result, |o| o.consumed_capacity())
         .map_err(|e| Error::service("GetItem", e))?;
-    record_capacity(&span, output.consumed_capacity());
     Ok(output.item)
 }
