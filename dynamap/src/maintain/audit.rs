@@ -12,8 +12,8 @@ use super::plan::{item_key, key_attributes};
 use crate::Entity;
 use crate::codec::{AttributeValue, Item};
 use crate::entity::{OWNER_PK, OWNER_SK};
-use crate::ops::sync::record;
 use crate::table::{Table, TableSchema};
+use crate::write::lookup_items::record;
 use crate::{Db, Error, Result};
 
 /// A read-only audit of a table's items; made by [`Db::audit`], sent by

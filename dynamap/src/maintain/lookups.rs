@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::TransactWriteItem;
 use crate::codec::{AttributeValue, Item};
 use crate::entity::LookupKey;
 use crate::expr::Placeholders;
-use crate::ops::sync::{free_or_owned_by, lookup_item, lookup_key, recorded};
+use crate::write::lookup_items::{free_or_owned_by, lookup_item, lookup_key, recorded};
 use crate::write::{finish, raw_delete, raw_put};
 use crate::{Db, Entity, Result};
 

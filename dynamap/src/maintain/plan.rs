@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use super::lookups::{LookupMoves, record_attributes};
 use crate::batch::ItemKey;
 use crate::codec::{AttributeValue, Item};
-use crate::ops::sync::record;
 use crate::table::{SCHEMA_VERSION_ATTRIBUTE, Table, TableSchema};
+use crate::write::lookup_items::record;
 use crate::{Entity, Result};
 
 /// What the job does with an item.

@@ -15,21 +15,15 @@ use crate::expr::update::Change;
 use crate::expr::{Condition, DocPath, Placeholders};
 use crate::retry::{RetryPolicy, SplitMix64, pause};
 use crate::table::Table;
+use crate::write::lookup_items::{free_or_owned_by, lookup_item, lookup_key, record, recorded};
 use crate::write::{
     Action, PutMode, delete_condition, finish, put_condition, put_failed, raw_delete, raw_put,
     send_actions,
 };
 use crate::{Db, Entity, Error, Result};
 
-use crate::entity::{OWNER_PK, OWNER_SK};
-
 /// How many times a put or delete starts over after losing a race to a concurrent change.
 const MAX_ROUNDS: u32 = 50;
-
-/// The owner's attribute recording the key of its lookup `name`.
-pub(crate) fn recorded(name: &str, part: &str) -> String {
-    format!("_lookup_{name}_{part}")
-}
 
 /// A put of an entity with lookups, prepared by [`Put`](super::Put).
 pub(crate) struct SyncedWrite {
@@ -124,37 +118,6 @@ fn free_or_mine<E: Entity>(owner: &Owner, p: &mut Placeholders) -> String {
     free_or_owned_by::<E>(&[&owner.key], p)
 }
 
-/// The condition that a lookup item is absent or owned by one of `owners` (primary keys).
-pub(crate) fn free_or_owned_by<E: Entity>(owners: &[&Item], p: &mut Placeholders) -> String {
-    let schema = <E::Table as Table>::SCHEMA;
-    let mut alternatives = vec![format!("attribute_not_exists({})", p.name(schema.pk))];
-    for owner in owners {
-        let mut mine = Vec::new();
-        for (attribute, key) in [(OWNER_PK, Some(schema.pk)), (OWNER_SK, schema.sk)] {
-            if let Some(value) = key.and_then(|k| owner.get(k)) {
-                mine.push(format!(
-                    "{} = {}",
-                    p.name(attribute),
-                    p.value(value.clone())
-                ));
-            }
-        }
-        alternatives.push(format!("({})", mine.join(" AND ")));
-    }
-    alternatives.join(" OR ")
-}
-
-/// The primary key of the lookup item `pk`/`sk`.
-pub(crate) fn lookup_key<E: Entity>(pk: &str, sk: Option<&str>) -> Item {
-    let schema = <E::Table as Table>::SCHEMA;
-    let mut key = Item::new();
-    key.insert(schema.pk.to_owned(), AttributeValue::S(pk.to_owned()));
-    if let (Some(attribute), Some(sk)) = (schema.sk, sk) {
-        key.insert(attribute.to_owned(), AttributeValue::S(sk.to_owned()));
-    }
-    key
-}
-
 /// Deletes the lookup item `pk`/`sk` if it is this owner's (or already gone).
 fn release<E: Entity>(db: &Db, owner: &Owner, pk: &str, sk: Option<&str>) -> Result<Action> {
     let mut p = Placeholders::default();
@@ -178,22 +141,6 @@ pub(super) fn taken_lookup(
         .find_map(|r| lookups.get(r.index - 1).map(|l| l.name))
 }
 
-/// The lookup item `lookup` of the owner whose primary key is `owner`.
-pub(crate) fn lookup_item<E: Entity>(owner: &Item, lookup: &LookupKey) -> Item {
-    let schema = <E::Table as Table>::SCHEMA;
-    let mut item = lookup_key::<E>(&lookup.pk, lookup.sk.as_deref());
-    item.insert(
-        schema.entity_type.to_owned(),
-        AttributeValue::S(format!("{}.{}", E::ENTITY_TYPE, lookup.name)),
-    );
-    for (attribute, key) in [(OWNER_PK, Some(schema.pk)), (OWNER_SK, schema.sk)] {
-        if let Some(value) = key.and_then(|k| owner.get(k)) {
-            item.insert(attribute.to_owned(), value.clone());
-        }
-    }
-    item
-}
-
 /// Puts the lookup item `lookup` of `owner`, on condition that it is free or already its.
 fn lookup_put<E: Entity>(db: &Db, owner: &Owner, lookup: &LookupKey) -> Result<Action> {
     let mut p = Placeholders::default();
@@ -214,19 +161,6 @@ pub(crate) fn recording(write: SyncedWrite) -> SyncedWrite {
     let mut item = write.item;
     record(&mut item, &write.lookups);
     SyncedWrite { item, ..write }
-}
-
-/// Adds to an owner's `item` the attributes recording the keys of its `lookups`.
-pub(crate) fn record(item: &mut Item, lookups: &[LookupKey]) {
-    for lookup in lookups {
-        item.insert(
-            recorded(lookup.name, "pk"),
-            AttributeValue::S(lookup.pk.clone()),
-        );
-        if let Some(sk) = &lookup.sk {
-            item.insert(recorded(lookup.name, "sk"), AttributeValue::S(sk.clone()));
-        }
-    }
 }
 
 /// A cancelled owner-and-lookups transaction, to tell why it failed.

@@ -13,6 +13,7 @@ mod condition;
 mod failure;
 mod item;
 mod limits;
+pub(crate) mod lookup_items;
 mod put_mode;
 mod send;
 
