@@ -26,7 +26,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     pub(super) async fn segment(&self, segment: u32, shared: Arc<Shared>) -> Result<Report> {
         let schema = <E::Table as Table>::SCHEMA;
         let mut report = Report::default();
-        let mut start = if self.dry_run {
+        let start = if self.dry_run {
             None
         } else {
             let saved = checkpoint::load(
@@ -44,9 +44,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             }
             saved.start
         };
-        let mut page = self
-            .read_page(&schema, segment, start.take(), &shared)
-            .await?;
+        let mut page = self.read_page(&schema, segment, start, &shared).await?;
         loop {
             report.read_units += page.units;
             let next = page.next.take();
