@@ -1,8 +1,10 @@
 //! What a job's progress tells as it goes: items read of every type against the table's
-//! count, an ETA, and the capacity consumed, checkpoints included.
+//! count, an ETA, and the capacity consumed (under a budget), checkpoints included.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use dynamap::maintain::Budget;
 
 use crate::maintenance::{Ticket, old_desk};
 
@@ -16,6 +18,7 @@ async fn progress_counts_what_was_read_and_consumed_and_ends_with_no_time_left()
         .rekey()
         .segments(2)
         .page_size(10)
+        .budget(Budget::UNLIMITED.reads(10_000.0).writes(10_000.0))
         .on_progress(move |p| record.lock().expect("lock").push(p))
         .run()
         .await
@@ -47,4 +50,17 @@ async fn progress_counts_what_was_read_and_consumed_and_ends_with_no_time_left()
         report.write_units,
         report.rekeyed
     );
+}
+
+#[tokio::test]
+async fn without_a_budget_no_capacity_is_asked_for_or_counted() {
+    let db = old_desk("maintain_progress_free", 30, 10).await;
+    let report = db
+        .maintain::<Ticket>("free")
+        .rekey()
+        .run()
+        .await
+        .expect("job");
+    assert_eq!(report.rekeyed, 30, "{report:?}");
+    assert_eq!((report.read_units, report.write_units), (0.0, 0.0));
 }

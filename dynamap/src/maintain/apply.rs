@@ -101,15 +101,17 @@ fn units(consumed: Option<&ConsumedCapacity>) -> f64 {
         .unwrap_or(0.0)
 }
 
-/// Sends `write` for `stored`; returns the write units it consumed.
+/// Sends `write` for `stored`; returns the write units it consumed when `counted` (DynamoDB
+/// is asked only then: asking costs time), 0 otherwise.
 pub(super) async fn apply<E: Entity>(
     db: &Db,
     stored: &Item,
     write: Write,
+    counted: bool,
 ) -> Result<(Applied, f64)> {
     let schema = <E::Table as Table>::SCHEMA;
     if !write.lookups.is_empty() {
-        return transact::<E>(db, &schema, stored, write).await;
+        return transact::<E>(db, &schema, stored, write, counted).await;
     }
     let key = primary_key(&schema, stored);
     match write.decision {
@@ -126,7 +128,7 @@ pub(super) async fn apply<E: Entity>(
                 .set_condition_expression(condition.expression)
                 .set_expression_attribute_names(condition.names)
                 .set_expression_attribute_values(condition.values)
-                .set_return_consumed_capacity(call.capacity_if(true))
+                .set_return_consumed_capacity(call.capacity_if(counted))
                 .send()
                 .await;
             match call.end(result, |o| o.consumed_capacity()) {
@@ -149,7 +151,7 @@ pub(super) async fn apply<E: Entity>(
                 .set_condition_expression(condition.expression)
                 .set_expression_attribute_names(condition.names)
                 .set_expression_attribute_values(condition.values)
-                .set_return_consumed_capacity(call.capacity_if(true))
+                .set_return_consumed_capacity(call.capacity_if(counted))
                 .send()
                 .await;
             match call.end(result, |o| o.consumed_capacity()) {
@@ -157,7 +159,7 @@ pub(super) async fn apply<E: Entity>(
                 Err(err) => conflict_or(Error::service("DeleteItem", err)),
             }
         }
-        Decision::Move { .. } => transact::<E>(db, &schema, stored, write).await,
+        Decision::Move { .. } => transact::<E>(db, &schema, stored, write, counted).await,
     }
 }
 
@@ -167,6 +169,7 @@ async fn transact<E: Entity>(
     schema: &TableSchema,
     stored: &Item,
     write: Write,
+    counted: bool,
 ) -> Result<(Applied, f64)> {
     let old = primary_key(schema, stored);
     let mut new = old.clone();
@@ -180,7 +183,7 @@ async fn transact<E: Entity>(
         .client()
         .transact_write_items()
         .set_transact_items(Some(actions))
-        .set_return_consumed_capacity(call.capacity_if(true))
+        .set_return_consumed_capacity(call.capacity_if(counted))
         .send()
         .await;
     let err = match call.end_each(result, |o| o.consumed_capacity()) {

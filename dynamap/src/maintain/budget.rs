@@ -58,6 +58,12 @@ impl Bucket {
         }
     }
 
+    /// Whether this kind has a limit: only then are its requests' units asked of DynamoDB
+    /// (asking slows every request a little) and counted.
+    pub(super) fn limited(&self) -> bool {
+        self.rate.is_some()
+    }
+
     /// Reserves a request's expected units: `None` when they are there (and now taken), or
     /// how long to wait before asking again.
     pub(super) fn reserve(&self) -> Option<Duration> {

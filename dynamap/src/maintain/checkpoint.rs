@@ -92,6 +92,7 @@ pub(super) async fn save(
     job: Job<'_>,
     (segment, total): (u32, u32),
     saved: &Saved,
+    counted: bool,
 ) -> Result<f64> {
     let mut item = key(schema, job, segment, total);
     item.insert(
@@ -108,7 +109,7 @@ pub(super) async fn save(
         .put_item()
         .table_name(db.table_name())
         .set_item(Some(item))
-        .set_return_consumed_capacity(call.capacity_if(true))
+        .set_return_consumed_capacity(call.capacity_if(counted))
         .send()
         .await;
     let out = call

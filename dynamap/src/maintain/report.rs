@@ -36,9 +36,12 @@ pub struct Report {
     pub segments_skipped: u32,
     /// In a dry run, the first changes it would make.
     pub samples: Vec<Sample>,
-    /// Read capacity units the job's scans consumed, as DynamoDB reported them.
+    /// Read capacity units the job's scans consumed, as DynamoDB reported them: counted
+    /// when the job has a read [`Budget`](super::Budget) (0 otherwise, since asking
+    /// DynamoDB for them slows every request).
     pub read_units: f64,
-    /// Write capacity units the job's writes consumed, as DynamoDB reported them.
+    /// Write capacity units the job's writes consumed, as DynamoDB reported them: counted
+    /// when the job has a write [`Budget`](super::Budget) (0 otherwise).
     pub write_units: f64,
 }
 
@@ -110,9 +113,11 @@ pub struct Progress {
     /// How many items this run's segments hold, estimated from the table's item count
     /// (which DynamoDB updates about every six hours); `None` when it is not known.
     pub items_expected: Option<u64>,
-    /// Read capacity units consumed so far, as DynamoDB reported them.
+    /// Read capacity units consumed so far, as DynamoDB reported them (counted when the
+    /// job has a read budget, 0 otherwise).
     pub read_units: f64,
-    /// Write capacity units consumed so far (the job's checkpoints included).
+    /// Write capacity units consumed so far, the job's checkpoints included (counted when
+    /// the job has a write budget, 0 otherwise).
     pub write_units: f64,
     /// Segments finished of those this run reads.
     pub segments_done: u32,

@@ -91,7 +91,9 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         shared: &Shared,
     ) -> Result<Page> {
         ready(&self.db, &shared.reads).await;
-        let page = self.page(schema, segment, start).await;
+        let page = self
+            .page(schema, segment, start, shared.reads.limited())
+            .await;
         let page = page.inspect_err(|_| shared.reads.settle(0.0))?;
         shared.reads.settle(page.units);
         shared.read_units.add(page.units);
@@ -137,6 +139,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             self.checkpoint_job(),
             (segment, self.segments),
             saved,
+            shared.writes.limited(),
         )
         .await;
         let units = units.inspect_err(|_| shared.writes.settle(0.0))?;
@@ -145,8 +148,14 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         Ok(units)
     }
 
-    /// One scan page of the segment.
-    async fn page(&self, schema: &TableSchema, segment: u32, start: Option<Item>) -> Result<Page> {
+    /// One scan page of the segment, with the units it consumed when `counted`.
+    async fn page(
+        &self,
+        schema: &TableSchema,
+        segment: u32,
+        start: Option<Item>,
+        counted: bool,
+    ) -> Result<Page> {
         // Adopting, the job reads every item and `select` picks; otherwise the entity's.
         let mut p = Placeholders::default();
         let filter = self.adopt.is_none().then(|| {
@@ -159,7 +168,6 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         });
         let (names, values) = p.into_parts();
         let parallel = self.segments > 1;
-        // Labels for metrics; the budget below reads the same total as before.
         let call = crate::span::Call::new(&self.db, "Scan", E::ENTITY_TYPE, None);
         let out = self
             .db
@@ -173,7 +181,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             .set_segment(parallel.then_some(segment as i32))
             .set_total_segments(parallel.then_some(self.segments as i32))
             .set_exclusive_start_key(start)
-            .set_return_consumed_capacity(call.capacity_if(true))
+            .set_return_consumed_capacity(call.capacity_if(counted))
             .send()
             .await;
         let out = call
@@ -210,7 +218,8 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             }
             ready(&self.db, &shared.writes).await;
             let decision = write.decision.clone();
-            let applied = apply::<E>(&self.db, &current, write).await;
+            let counted = shared.writes.limited();
+            let applied = apply::<E>(&self.db, &current, write, counted).await;
             // Every reservation is settled, with what DynamoDB reported (none on failure).
             shared
                 .writes

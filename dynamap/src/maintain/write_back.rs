@@ -24,5 +24,5 @@ pub(crate) fn write_back_decision<E: Entity>(stored: &Item, entity: &E) -> Resul
 /// Sends a write-back: what differs, on condition that the item is as read (a lost race
 /// leaves it to a later read).
 pub(crate) async fn write_back<E: Entity>(db: &Db, stored: &Item, write: Write) -> Result<()> {
-    apply::<E>(db, stored, write).await.map(drop)
+    apply::<E>(db, stored, write, false).await.map(drop)
 }
