@@ -72,7 +72,7 @@
 //! | `default`, `default = "path::to_fn"` | a missing attribute reads as `Default::default()` / `to_fn()`, so items written before the field existed still read; not on primary-key fields |
 //! | `created_at`, `updated_at` | automatic timestamps (`time::OffsetDateTime` or an `Option` of one): `updated_at` is set by every write, `created_at` when the item has none |
 //! | `with = "module"` | store through `module::serialize` / `module::deserialize`, as serde's `with` (see [`codec::timestamp`]) |
-//! | `version` | an optimistic-locking version number, checked and bumped by [`Db::save`] |
+//! | `version` | an optimistic-locking version number, checked and bumped by [`Db::save`]; a missing attribute reads as 0, "never versioned" (see the evolving-models guide) |
 //! | `compress` | serialize and compress into one binary attribute ([`codec::compress`]); any serde type |
 //! | `compress(codec = "bzip2", level = 9, format = "json", budget = 32768, uncompressed_below = 256)` | the same with settings: codec `zstd` (default, level 1-22, default 3), `bzip2` (1-9), `gzip` (0-9), `snappy` or `none`; format `auto` (default: columnar for lists and maps, row otherwise; a list of a type that derives [`codec::Columnar`] is written column by column by generated code), `columnar`, `row` or `json`; the largest stored size, checked before writing (default 32 KB); values serializing smaller than `uncompressed_below` bytes are stored uncompressed |
 //! | `ttl` | the item's time to live: a `time::OffsetDateTime` (or `Option` of one) stored as epoch seconds in the table's TTL attribute, whose name the field must have. Reads hide expired items ([`Db::include_expired_items`]) |

@@ -46,6 +46,7 @@ mod transaction_lookups;
 mod ttl;
 mod updates;
 mod upserts;
+mod versions_added_later;
 mod write_models;
 mod writes;
 

@@ -23,6 +23,12 @@ pub(super) fn decode_field(entity: &str, field: &FieldModel<'_>, slot: &Ident) -
         (field.option_inner.is_some() && reads_whole_option(field)).then(|| quote!(.flatten()));
     let optional =
         quote!(::dynamap::__private::present(#slot).map(|value| #value).transpose()?#flatten);
+    if field.version && field.default.is_none() {
+        // No version attribute: the item was written before the entity had a version field,
+        // or by another writer. It reads as never versioned (0), which a save can replace.
+        let ty = field.ty;
+        return quote!(#optional.unwrap_or_else(|| <#ty as ::dynamap::__private::VersionField>::from_version(0)));
+    }
     let Some(default) = &field.default else {
         return match field.option_inner {
             Some(_) => optional,

@@ -34,20 +34,25 @@ pub(crate) fn put_condition<E: Entity>(
     if let (Some(attribute), Some(version), false) =
         (E::WRITE.version, expected_version, mode == PutMode::Create)
     {
-        let name = p.name(attribute);
-        parts.push(if version == 0 {
-            format!("attribute_not_exists({name})")
-        } else {
-            format!(
-                "{name} = {}",
-                p.value(AttributeValue::N(version.to_string()))
-            )
-        });
+        parts.push(version_condition(attribute, version, p));
     }
     if let Some(extra) = extra {
         parts.push(extra.render_into(p)?);
     }
     Ok(parts)
+}
+
+/// The condition that the stored version is `version`. Version 0 is also an item with no
+/// version at all: one written before the entity had a version field, or by another writer
+/// (reads decode a missing version as 0). Both can be saved, and the write stores 1.
+pub(crate) fn version_condition(attribute: &str, version: u64, p: &mut Placeholders) -> String {
+    let name = p.name(attribute);
+    let value = p.value(AttributeValue::N(version.to_string()));
+    if version == 0 {
+        format!("(attribute_not_exists({name}) OR {name} = {value})")
+    } else {
+        format!("{name} = {value}")
+    }
 }
 
 /// Joins condition parts with `AND` and takes the placeholders.
@@ -59,7 +64,13 @@ pub(crate) fn finish(parts: Vec<String>, p: Placeholders) -> RenderedCondition {
         } else {
             parts
                 .iter()
-                .map(|c| format!("({c})"))
+                .map(|c| {
+                    if grouped(c) {
+                        c.clone()
+                    } else {
+                        format!("({c})")
+                    }
+                })
                 .collect::<Vec<_>>()
                 .join(" AND ")
         }
@@ -69,6 +80,28 @@ pub(crate) fn finish(parts: Vec<String>, p: Placeholders) -> RenderedCondition {
         names,
         values,
     }
+}
+
+/// Whether `condition` is one parenthesized group already (DynamoDB refuses redundant
+/// parentheses). Placeholders hold no parentheses, so counting them is enough.
+fn grouped(condition: &str) -> bool {
+    if !condition.starts_with('(') {
+        return false;
+    }
+    let mut depth = 0usize;
+    for (at, c) in condition.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return at == condition.len() - 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The error for a failed put condition: a version conflict when the version decided it.
@@ -82,5 +115,18 @@ pub(crate) fn put_failed<E: Entity>(mode: PutMode, expected_version: Option<u64>
             entity: E::ENTITY_TYPE,
             operation: mode.operation(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grouped;
+
+    #[test]
+    fn only_one_enclosing_group_counts_as_grouped() {
+        assert!(grouped("(attribute_not_exists(#n0) OR #n0 = :v0)"));
+        assert!(!grouped("(#a = :a) AND (#b = :b)"));
+        assert!(!grouped("attribute_not_exists(#n0)"));
+        assert!(!grouped("#a = :a"));
     }
 }

@@ -24,7 +24,9 @@ pub(crate) use action::{
     Action, check_action, delete_action, delete_condition, put_action, raw_delete, raw_put,
 };
 pub(crate) use answer::conditional_answer;
-pub(crate) use condition::{RenderedCondition, finish, put_condition, put_failed};
+pub(crate) use condition::{
+    RenderedCondition, finish, put_condition, put_failed, version_condition,
+};
 pub(crate) use item::{PreparedPut, item_for_write, key_item, prepare_put, versioned_item};
 pub(crate) use limits::first_repeat;
 pub(crate) use send::send_actions;

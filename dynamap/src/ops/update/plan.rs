@@ -98,15 +98,7 @@ impl<E: Entity> Plan<E> {
             }
         }
         if let (Some(attribute), Some(version)) = (E::WRITE.version, self.expected_version) {
-            let name = p.name(attribute);
-            conditions.push(if version == 0 {
-                format!("attribute_not_exists({name})")
-            } else {
-                format!(
-                    "{name} = {}",
-                    p.value(AttributeValue::N(version.to_string()))
-                )
-            });
+            conditions.push(crate::write::version_condition(attribute, version, &mut p));
         }
         if let Some(condition) = &self.condition {
             // A rendered condition is one comparison or a parenthesized group already.
