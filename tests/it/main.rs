@@ -43,6 +43,7 @@ mod timeseries_rolling;
 mod timeseries_rows;
 mod transact_get;
 mod transaction_lookups;
+mod transaction_races;
 mod ttl;
 mod updates;
 mod upserts;

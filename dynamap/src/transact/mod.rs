@@ -483,10 +483,16 @@ impl Transaction {
                 }
             }
             // A race lost to a concurrent write of an owner: read and send again, unless a
-            // token pins the request.
+            // token pins the request. As for single writes (`ops/sync.rs`): an owner's write
+            // without a condition of the caller's fails only on its guard, so always by a
+            // race; one with a condition failed by it when the owner is still as read.
             let mut raced = reasons.iter().any(|r| r.is_conflict());
-            for ((_, synced), (_, _, _, current)) in self.synced.iter().zip(&resolved) {
-                raced |= synced.reread(&self.db).await? != *current;
+            for ((index, synced), (_, _, _, current)) in self.synced.iter().zip(&resolved) {
+                let guard_failed = !synced.decisive()
+                    && reasons
+                        .iter()
+                        .any(|r| r.index == *index && r.is_conditional_check_failed());
+                raced |= guard_failed || synced.reread(&self.db).await? != *current;
             }
             if !raced || self.token.is_some() {
                 return result;

@@ -42,6 +42,11 @@ pub(crate) trait SyncedAction: Send + Sync {
 
     /// Reads what the stored owner records now.
     fn reread<'a>(&'a self, db: &'a Db) -> Pending<'a, Option<Recorded>>;
+
+    /// Whether the owner's write carries a condition of the caller's (create, replace,
+    /// `if_exists`, a version, a condition): only then can its failure be the caller's
+    /// answer. Without one only the lookup guard can fail, so another writer came first.
+    fn decisive(&self) -> bool;
 }
 
 /// A put of an entity with lookups, inside a transaction.
@@ -97,6 +102,12 @@ impl<E: Entity> SyncedAction for SyncedPut<E> {
     fn reread<'a>(&'a self, db: &'a Db) -> Pending<'a, Option<Recorded>> {
         Box::pin(self.owner.recorded::<E>(db))
     }
+
+    fn decisive(&self) -> bool {
+        self.mode != PutMode::Overwrite
+            || self.write.expected_version.is_some()
+            || self.condition.is_some()
+    }
 }
 
 /// A delete of an entity with lookups, inside a transaction.
@@ -148,5 +159,8 @@ impl<E: Entity> SyncedAction for SyncedDelete<E> {
 
     fn reread<'a>(&'a self, db: &'a Db) -> Pending<'a, Option<Recorded>> {
         Box::pin(self.owner.recorded::<E>(db))
+    }
+    fn decisive(&self) -> bool {
+        self.must_exist || self.condition.is_some()
     }
 }
