@@ -43,3 +43,6 @@ pub enum TransactPutSeal {}
 /// Marks [`TransactDelete`](crate::transact::TransactDelete).
 #[derive(Debug)]
 pub enum TransactDeleteSeal {}
+/// Marks [`TransactAttempt`](crate::transact::TransactAttempt).
+#[derive(Debug)]
+pub enum TransactAttemptSeal {}

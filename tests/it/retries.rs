@@ -1,5 +1,6 @@
 //! Retries built in: `transact_retry` rebuilds a transaction from fresh reads when a
-//! concurrent writer wins, and stops at once on anything else.
+//! concurrent writer wins, and stops at once on anything else; it and `try_modify` return
+//! the value of the attempt that landed.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -29,8 +30,9 @@ async fn counter_at_zero(db: &dynamap::Db, id: &str) {
 }
 
 /// Fifty tasks number an issue each from one counter, in a transaction that bumps the
-/// versioned counter and creates the issue: every task lands, with its own number. All
-/// fifty read the counter before any writes, so 49 first attempts are stale for sure.
+/// versioned counter and creates the issue: every task lands, with its own number, and
+/// gets back the number of the attempt that landed. All fifty read the counter before any
+/// writes, so 49 first attempts are stale for sure.
 #[tokio::test]
 async fn concurrent_transactions_each_land_once() {
     let db = crate::fresh_db::<App>("retries_transact").await;
@@ -60,14 +62,16 @@ async fn concurrent_transactions_each_land_once() {
                         number: counter.value,
                         author,
                     };
-                    Ok(db.transaction().put(&counter).create(&issue))
+                    Ok((db.transaction().put(&counter).create(&issue), issue.number))
                 })
                 .await
+                .map(|number| (author, number))
             })
         })
         .collect::<Vec<_>>();
+    let mut returned = Vec::new();
     for task in tasks {
-        task.await.expect("joined").expect("transaction lands");
+        returned.push(task.await.expect("joined").expect("transaction lands"));
     }
     let stored = db
         .get(Counter::key("repo"))
@@ -85,6 +89,13 @@ async fn concurrent_transactions_each_land_once() {
     let mut numbers: Vec<u64> = issues.iter().map(|i| i.number).collect();
     numbers.sort_unstable();
     assert_eq!(numbers, (1..=50).collect::<Vec<_>>());
+    let mut stored: Vec<(u32, u64)> = issues.iter().map(|i| (i.author, i.number)).collect();
+    stored.sort_unstable();
+    returned.sort_unstable();
+    assert_eq!(
+        returned, stored,
+        "each task got the number its issue landed with"
+    );
     let mut authors: Vec<u32> = issues.iter().map(|i| i.author).collect();
     authors.sort_unstable();
     assert_eq!(authors, (0..50).collect::<Vec<_>>(), "one issue per task");
@@ -171,4 +182,79 @@ async fn a_stale_read_is_a_conflict_retried_up_to_the_policy() {
         "resending the same request cannot help"
     );
     assert_eq!(builds.load(Ordering::Relaxed), 3);
+}
+
+#[derive(Debug, PartialEq)]
+enum NumberingError {
+    Frozen,
+    Db(String),
+}
+
+impl From<Error> for NumberingError {
+    fn from(err: Error) -> Self {
+        NumberingError::Db(err.to_string())
+    }
+}
+
+/// `try_modify` returns the closure's value from the attempt that was saved, writes nothing
+/// on `Keep`, and ends with the caller's own error, unwritten.
+#[tokio::test]
+async fn try_modify_returns_values_keeps_and_aborts() {
+    use dynamap::ops::Modify;
+
+    let db = crate::fresh_db::<App>("retries_try_modify").await;
+    counter_at_zero(&db, "repo").await;
+    let next = |db: &dynamap::Db| {
+        db.try_modify(Counter::key("repo"), |c| {
+            if c.value >= 3 {
+                return Err(NumberingError::Frozen);
+            }
+            c.value += 1;
+            Ok(Modify::Save(c.value))
+        })
+    };
+    let tasks: Vec<_> = (0..3)
+        .map(|_| {
+            let db = db.clone();
+            tokio::spawn(async move { next(&db).await })
+        })
+        .collect();
+    let mut numbers = Vec::new();
+    for task in tasks {
+        let modified = task.await.expect("joined").expect("saved").expect("exists");
+        assert!(modified.saved);
+        assert_eq!(modified.entity.value, modified.value);
+        numbers.push(modified.value);
+    }
+    numbers.sort_unstable();
+    assert_eq!(numbers, [1, 2, 3], "each caller its own number");
+
+    assert_eq!(next(&db).await.err(), Some(NumberingError::Frozen));
+
+    let kept = db
+        .try_modify(Counter::key("repo"), |c| {
+            c.value = 99; // changed, but kept: not written
+            Ok::<_, Error>(Modify::Keep("looked"))
+        })
+        .await
+        .expect("kept")
+        .expect("exists");
+    assert_eq!((kept.value, kept.saved), ("looked", false));
+    let stored = db
+        .get(Counter::key("repo"))
+        .consistent()
+        .await
+        .expect("get")
+        .expect("counter");
+    assert_eq!(
+        (stored.value, stored.version),
+        (3, 4),
+        "three saves after the first"
+    );
+
+    let missing = db
+        .try_modify(Counter::key("none"), |_| Ok::<_, Error>(Modify::Save(())))
+        .await
+        .expect("no item is no error");
+    assert!(missing.is_none());
 }

@@ -11,6 +11,7 @@ mod upsert;
 pub use crate::write::PutMode;
 pub use delete::Delete;
 pub use get::Get;
+pub use modify::{Modified, Modify};
 pub use put::Put;
 pub use update::Update;
 pub use upsert::Upsert;

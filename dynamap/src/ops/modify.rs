@@ -6,7 +6,7 @@ use std::future::Future;
 
 use crate::key::Key;
 use crate::retry::{RetryPolicy, SplitMix64, pause};
-use crate::{Db, Result, Versioned};
+use crate::{Db, Error, Result, Versioned};
 
 impl Db {
     /// Reads the item `key` names, lets `change` modify it, and saves it on condition that
@@ -67,6 +67,80 @@ impl Db {
         E: Versioned + Send,
         F: FnMut(&mut E) + Send,
     {
+        let modified = self.try_modify_with(key, policy, move |entity| {
+            change(entity);
+            Ok::<_, Error>(Modify::Save(()))
+        });
+        async move { Ok(modified.await?.map(|m| m.entity)) }
+    }
+
+    /// [`Db::modify`] whose closure decides: it returns a value of its own and whether to
+    /// save ([`Modify::Save`]) or leave the item as read ([`Modify::Keep`], no write), or
+    /// ends the loop with an error of the caller's type (which converts from
+    /// [`Error`](crate::Error)). Returns the entity (as saved, or as read when kept) with the
+    /// closure's value, or `None` when there is no item.
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # use dynamap::ops::Modify;
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Repo", pk = "REPO#{name}", sk = "REPO")]
+    /// # struct Repo { name: String, issues: u64, archived: bool, #[dynamap(version)] version: u64 }
+    /// #[derive(Debug)]
+    /// enum NumberError { Archived, Db(dynamap::Error) }
+    /// impl From<dynamap::Error> for NumberError {
+    ///     fn from(err: dynamap::Error) -> Self { NumberError::Db(err) }
+    /// }
+    ///
+    /// # async fn example(db: dynamap::Db) -> Result<(), NumberError> {
+    /// // The next issue number, unless the repository is archived.
+    /// let next = db
+    ///     .try_modify(Repo::key("dynamap"), |repo| {
+    ///         if repo.archived {
+    ///             return Err(NumberError::Archived);
+    ///         }
+    ///         repo.issues += 1;
+    ///         Ok(Modify::Save(repo.issues))
+    ///     })
+    ///     .await?
+    ///     .map(|modified| modified.value);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The closure's error, at once; otherwise as [`Db::modify`], converted.
+    pub fn try_modify<E, T, Err, F>(
+        &self,
+        key: Key<E>,
+        change: F,
+    ) -> impl Future<Output = std::result::Result<Option<Modified<E, T>>, Err>> + Send + use<E, T, Err, F>
+    where
+        E: Versioned + Send,
+        T: Send,
+        Err: From<Error> + Send,
+        F: FnMut(&mut E) -> std::result::Result<Modify<T>, Err> + Send,
+    {
+        self.try_modify_with(key, RetryPolicy::default(), change)
+    }
+
+    /// [`Db::try_modify`] with a retry policy of your own (attempts, backoff).
+    ///
+    /// # Errors
+    ///
+    /// As [`Db::try_modify`], with `policy`'s attempts.
+    pub fn try_modify_with<E, T, Err, F>(
+        &self,
+        key: Key<E>,
+        policy: RetryPolicy,
+        mut change: F,
+    ) -> impl Future<Output = std::result::Result<Option<Modified<E, T>>, Err>> + Send + use<E, T, Err, F>
+    where
+        E: Versioned + Send,
+        T: Send,
+        Err: From<Error> + Send,
+        F: FnMut(&mut E) -> std::result::Result<Modify<T>, Err> + Send,
+    {
         let this = self.clone();
         async move {
             let mut rng = SplitMix64::from_entropy();
@@ -77,16 +151,51 @@ impl Db {
                 let Some(mut entity) = this.get(key.clone()).consistent().await? else {
                     return Ok(None);
                 };
-                change(&mut entity);
-                let outcome = this.save(&mut entity).await;
-                match outcome {
-                    Ok(()) => return Ok(Some(entity)),
+                let value = match change(&mut entity)? {
+                    Modify::Keep(value) => {
+                        return Ok(Some(Modified {
+                            entity,
+                            value,
+                            saved: false,
+                        }));
+                    }
+                    Modify::Save(value) => value,
+                };
+                match this.save(&mut entity).await {
+                    Ok(()) => {
+                        return Ok(Some(Modified {
+                            entity,
+                            value,
+                            saved: true,
+                        }));
+                    }
                     Err(err) if attempt < attempts && (err.is_conflict() || err.is_retryable()) => {
                         pause(&this, &policy, attempt - 1, &mut rng).await;
                     }
-                    Err(err) => return Err(err),
+                    Err(err) => return Err(err.into()),
                 }
             }
         }
     }
+}
+
+/// What a [`Db::try_modify`] closure decided, with a value of its own for the caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Modify<T> {
+    /// Save the entity as changed (on its version; read again and retried on a conflict).
+    Save(T),
+    /// Leave the item as read: nothing is written.
+    Keep(T),
+}
+
+/// What [`Db::try_modify`] returns for an item that exists.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Modified<E, T> {
+    /// The entity as saved (its version bumped), or as read when kept.
+    pub entity: E,
+    /// The closure's value, from the attempt that ended the loop.
+    pub value: T,
+    /// Whether it was saved ([`Modify::Save`]) rather than kept.
+    pub saved: bool,
 }

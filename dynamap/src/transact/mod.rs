@@ -34,6 +34,7 @@ use aws_sdk_dynamodb::types::TransactWriteItem;
 pub use crate::error::ActionFailure;
 pub use crate::write::{MAX_ACTIONS, MAX_TRANSACTION_BYTES};
 pub use get::{ReadResults, Slot, TransactGet};
+pub use retry::TransactAttempt;
 
 use synced::{SyncedAction, SyncedDelete, SyncedPut};
 

@@ -3,6 +3,7 @@
 
 use super::Transaction;
 use crate::retry::{RetryPolicy, SplitMix64, pause};
+use crate::sealed::{Sealed, TransactAttemptSeal};
 use crate::{Db, Result};
 
 impl Db {
@@ -18,7 +19,9 @@ impl Db {
     ///
     /// `build` runs once per attempt, so it should read what the transaction depends on
     /// (consistently) and compute from that alone. It returns a future (`|| async move {
-    /// ... }`), so the loop can run in a spawned task.
+    /// ... }`), so the loop can run in a spawned task. It gives the transaction, or the
+    /// transaction and a value of its own (`Ok((transaction, number))`, see
+    /// [`TransactAttempt`]): the value of the attempt that landed is returned.
     ///
     /// ```no_run
     /// # use dynamap::{Entity, Table};
@@ -31,13 +34,14 @@ impl Db {
     /// // Number a new issue from the repository's counter: both writes or neither, and
     /// // concurrent callers each get their own number.
     /// let db = &db;
-    /// db.transact_retry(|| async move {
+    /// let number = db.transact_retry(|| async move {
     ///     let mut repo = db.get(Repo::key("dynamap")).consistent().await?.expect("repo exists");
     ///     repo.issues += 1;
     ///     let issue = Issue { repo: repo.name.clone(), number: repo.issues, title: "Bug".into() };
-    ///     Ok(db.transaction().put(&repo).create(&issue))
+    ///     Ok((db.transaction().put(&repo).create(&issue), issue.number))
     /// })
     /// .await?;
+    /// println!("filed #{number}");
     /// # Ok(()) }
     /// ```
     ///
@@ -46,13 +50,14 @@ impl Db {
     /// Fails at once with an error of `build` or [`Transaction::send`] that is neither a conflict
     /// nor retryable; after the last attempt, with the last error, usually
     /// [`Error::TransactionCanceled`](crate::Error::TransactionCanceled).
-    pub fn transact_retry<B, Fut>(
+    pub fn transact_retry<B, Fut, A>(
         &self,
         build: B,
-    ) -> impl Future<Output = Result<()>> + Send + use<B, Fut>
+    ) -> impl Future<Output = Result<A::Value>> + Send + use<B, Fut, A>
     where
         B: FnMut() -> Fut + Send,
-        Fut: Future<Output = Result<Transaction>> + Send,
+        Fut: Future<Output = Result<A>> + Send,
+        A: TransactAttempt,
     {
         self.transact_retry_with(RetryPolicy::default(), build)
     }
@@ -62,14 +67,15 @@ impl Db {
     /// # Errors
     ///
     /// As [`Db::transact_retry`], with `policy`'s attempts.
-    pub fn transact_retry_with<B, Fut>(
+    pub fn transact_retry_with<B, Fut, A>(
         &self,
         policy: RetryPolicy,
         mut build: B,
-    ) -> impl Future<Output = Result<()>> + Send + use<B, Fut>
+    ) -> impl Future<Output = Result<A::Value>> + Send + use<B, Fut, A>
     where
         B: FnMut() -> Fut + Send,
-        Fut: Future<Output = Result<Transaction>> + Send,
+        Fut: Future<Output = Result<A>> + Send,
+        A: TransactAttempt,
     {
         let this = self.clone();
         async move {
@@ -79,11 +85,14 @@ impl Db {
             loop {
                 attempt += 1;
                 let outcome = match build().await {
-                    Ok(transaction) => transaction.send().await,
+                    Ok(attempt) => {
+                        let (transaction, value) = attempt.into_parts();
+                        transaction.send().await.map(|()| value)
+                    }
                     Err(err) => Err(err),
                 };
                 match outcome {
-                    Ok(()) => return Ok(()),
+                    Ok(value) => return Ok(value),
                     Err(err) if attempt < attempts && (err.is_conflict() || err.is_retryable()) => {
                         pause(&this, &policy, attempt - 1, &mut rng).await;
                     }
@@ -91,5 +100,36 @@ impl Db {
                 }
             }
         }
+    }
+}
+
+/// What a [`Db::transact_retry`] attempt builds: a [`Transaction`], or a transaction with a
+/// value of the caller's (`(Transaction, T)`), returned when that attempt lands. Sealed:
+/// implemented by dynamap only.
+pub trait TransactAttempt: Sealed<TransactAttemptSeal> + Send {
+    /// What the loop returns.
+    type Value: Send;
+
+    /// The transaction to send and the value to return if it lands.
+    #[doc(hidden)]
+    fn into_parts(self) -> (Transaction, Self::Value);
+}
+
+impl Sealed<TransactAttemptSeal> for Transaction {}
+impl<T: Send> Sealed<TransactAttemptSeal> for (Transaction, T) {}
+
+impl TransactAttempt for Transaction {
+    type Value = ();
+
+    fn into_parts(self) -> (Transaction, ()) {
+        (self, ())
+    }
+}
+
+impl<T: Send> TransactAttempt for (Transaction, T) {
+    type Value = T;
+
+    fn into_parts(self) -> (Transaction, T) {
+        self
     }
 }
