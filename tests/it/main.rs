@@ -28,6 +28,7 @@ mod maintenance_progress;
 mod maintenance_scale;
 mod models;
 mod multi_attribute_keys;
+mod nested_updates;
 mod observability;
 mod page_ends;
 mod queries;

@@ -1,6 +1,7 @@
 //! The error types every dynamap operation returns.
 
 mod action_failure;
+mod classify;
 mod kind;
 mod service;
 #[cfg(test)]
@@ -14,7 +15,7 @@ pub(crate) use action_failure::describe;
 pub use kind::ErrorKind;
 pub use service::ServiceError;
 
-use crate::key::{KeyError, KeyErrorKind};
+use crate::key::KeyError;
 
 /// The result type of dynamap operations.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -323,6 +324,26 @@ pub enum Error {
         missing: Vec<&'static str>,
     },
 
+    /// An update reached inside a map or list the stored item does not have (an item stored
+    /// before the field existed): DynamoDB cannot set `a.b` without `a`. Nothing was
+    /// written. Create the parent first with `set_if_not_exists` and an empty value (safe
+    /// under concurrency: it never replaces one that exists), then update inside it; or
+    /// backfill the field with a maintenance job.
+    #[error(
+        "an update of `{entity}` changes {} inside an attribute the item does not have (stored before the field existed?); nothing was written: create {} first (`db.update(key).set_if_not_exists(field, empty value)`, safe under concurrency), then update inside it, or backfill the field with a maintenance job",
+        list(paths),
+        list(parents)
+    )]
+    #[non_exhaustive]
+    MissingParent {
+        /// The entity updated.
+        entity: &'static str,
+        /// The paths the update reaches inside another attribute (`counts.alarm`).
+        paths: Vec<String>,
+        /// What holds them (`counts`): one of these is missing from the item.
+        parents: Vec<String>,
+    },
+
     /// A mixed query met an item whose entity type is none of the enum's, and the query's
     /// policy is [`UnknownEntity::Error`](crate::decode::UnknownEntity::Error).
     #[error(
@@ -486,119 +507,6 @@ pub enum Error {
 }
 
 impl Error {
-    /// The category of the error, to match on without naming every variant.
-    ///
-    /// ```
-    /// use dynamap::ErrorKind;
-    ///
-    /// # fn check(err: dynamap::Error) {
-    /// match err.kind() {
-    ///     ErrorKind::Condition => println!("the item was not in the state asked for"),
-    ///     ErrorKind::Conflict | ErrorKind::Throttled => println!("try again: {err}"),
-    ///     _ => println!("failed: {err}"),
-    /// }
-    /// # }
-    /// ```
-    pub fn kind(&self) -> ErrorKind {
-        match self {
-            Error::Key(key) => match key.kind {
-                KeyErrorKind::TooLong { .. } => ErrorKind::Limit,
-                KeyErrorKind::NoMatch { .. } => ErrorKind::Decode,
-                _ => ErrorKind::InvalidRequest,
-            },
-            Error::ItemTooLarge { .. }
-            | Error::CompressedTooLarge { .. }
-            | Error::TooManyActions { .. }
-            | Error::TransactionTooLarge { .. }
-            | Error::DuplicateTransactionItem { .. }
-            | Error::DuplicateKey { .. }
-            | Error::EventRowsFull { .. } => ErrorKind::Limit,
-            Error::Encode { .. } => ErrorKind::Encode,
-            Error::MissingAttribute { .. }
-            | Error::InvalidAttribute { .. }
-            | Error::Compressed { .. }
-            | Error::WrongEntityType { .. }
-            | Error::UnknownEntityType { .. }
-            | Error::NewerSchemaVersion { .. }
-            | Error::Upgrade { .. }
-            | Error::Adopt { .. }
-            | Error::MalformedEventRow { .. }
-            | Error::InvalidStreamRecord { .. } => ErrorKind::Decode,
-            Error::ConditionalCheckFailed { .. }
-            | Error::LookupTaken { .. }
-            | Error::OlderSchemaVersion { .. } => ErrorKind::Condition,
-            Error::VersionConflict { .. } | Error::Contention { .. } => ErrorKind::Conflict,
-            Error::TransactionCanceled { reasons } => canceled_kind(reasons),
-            Error::InvalidExpression { .. }
-            | Error::UnknownIndex { .. }
-            | Error::InvalidSetting { .. }
-            | Error::Unsupported { .. }
-            | Error::RequestBuild { .. }
-            | Error::Clock { .. }
-            | Error::InvalidCursor { .. }
-            | Error::IncompleteKeyUpdate { .. }
-            | Error::InvalidTableName { .. }
-            | Error::EventRowUnsupported { .. } => ErrorKind::InvalidRequest,
-            Error::Service(service) => service.kind(),
-            Error::Unprocessed { .. } => ErrorKind::Throttled,
-        }
-    }
-
-    /// True when a conditional write failed because the item was in the wrong state.
-    pub fn is_conditional_check_failed(&self) -> bool {
-        match self {
-            Error::ConditionalCheckFailed { .. }
-            | Error::VersionConflict { .. }
-            | Error::LookupTaken { .. } => true,
-            Error::TransactionCanceled { reasons } => reasons
-                .iter()
-                .any(|r| r.code.as_deref() == Some("ConditionalCheckFailed")),
-            Error::Service(service) => service.code() == Some("ConditionalCheckFailedException"),
-            _ => false,
-        }
-    }
-
-    /// True when DynamoDB throttled the request, or kept batch items unprocessed until the
-    /// retry policy gave up ([`ErrorKind::Throttled`]); retrying later may succeed.
-    pub fn is_throttled(&self) -> bool {
-        self.kind() == ErrorKind::Throttled
-    }
-
-    /// True when retrying the same request later may succeed: throttling and unprocessed
-    /// batch items, server errors (5xx), failures to reach DynamoDB at all, a transaction
-    /// conflict, and transactions cancelled only because another transaction held one of
-    /// their items or they were throttled.
-    ///
-    /// Not retryable as they are: failed conditions, including [`Error::VersionConflict`]:
-    /// the item changed, so the write must be recomputed from a fresh read
-    /// ([`is_conflict`](Error::is_conflict) answers for those; [`Db::modify`](crate::Db::modify)
-    /// does the whole loop); and every error found before sending, which would be found again.
-    pub fn is_retryable(&self) -> bool {
-        match self {
-            Error::TransactionCanceled { reasons } => {
-                !reasons.is_empty()
-                    && reasons.iter().all(|r| {
-                        r.is_busy() || r.code.as_deref().is_some_and(|c| c == "ThrottlingError")
-                    })
-            }
-            Error::Service(service) => service.is_retryable(),
-            Error::Unprocessed { .. } => true,
-            _ => false,
-        }
-    }
-
-    /// True when a concurrent writer won: a version that moved on
-    /// ([`Error::VersionConflict`]) or a transaction conflict. Read again, recompute and
-    /// retry, as [`Db::modify`](crate::Db::modify) does.
-    pub fn is_conflict(&self) -> bool {
-        match self {
-            Error::VersionConflict { .. } | Error::Contention { .. } => true,
-            Error::TransactionCanceled { reasons } => reasons.iter().any(|r| r.is_conflict()),
-            Error::Service(service) => service.kind() == ErrorKind::Conflict,
-            _ => false,
-        }
-    }
-
     /// The DynamoDB error code, when DynamoDB answered with one.
     pub fn code(&self) -> Option<&str> {
         match self {
@@ -651,32 +559,6 @@ impl Error {
     }
 }
 
-/// The category of a canceled transaction, by its failed actions: a concurrent writer won,
-/// a condition did not hold, it was throttled, or something else.
-fn canceled_kind(reasons: &[ActionFailure]) -> ErrorKind {
-    if reasons.iter().any(ActionFailure::is_conflict) {
-        ErrorKind::Conflict
-    } else if reasons
-        .iter()
-        .any(ActionFailure::is_conditional_check_failed)
-    {
-        ErrorKind::Condition
-    } else if !reasons.is_empty()
-        && reasons
-            .iter()
-            .all(|r| r.code.as_deref() == Some("ThrottlingError"))
-    {
-        ErrorKind::Throttled
-    } else if reasons
-        .iter()
-        .any(|r| r.code.as_deref() == Some("ValidationError"))
-    {
-        ErrorKind::InvalidRequest
-    } else {
-        ErrorKind::Service
-    }
-}
-
 impl<E> From<SdkError<E, HttpResponse>> for Error
 where
     E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
@@ -684,4 +566,13 @@ where
     fn from(err: SdkError<E, HttpResponse>) -> Self {
         Error::service("DynamoDB", err)
     }
+}
+
+/// `a`, `b`: names in backticks, for messages.
+fn list(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -7,7 +7,7 @@ use serde::ser::Error as _;
 
 use super::*;
 use crate::codec::{AttributeError, CodecError};
-use crate::key::KeyPartError;
+use crate::key::{KeyErrorKind, KeyPartError};
 
 fn key(kind: KeyErrorKind) -> Error {
     Error::Key(KeyError {
@@ -262,6 +262,15 @@ fn cases() -> Vec<(Error, ErrorKind, bool)> {
             false,
         ),
         (
+            Error::MissingParent {
+                entity,
+                paths: vec!["counts.alarm".into()],
+                parents: vec!["counts".into()],
+            },
+            InvalidRequest,
+            false,
+        ),
+        (
             Error::UnknownEntityType {
                 target: "AnyEntity",
                 attribute,
@@ -431,6 +440,7 @@ fn variant_has_a_case(error: &Error) {
         | Error::InvalidStreamRecord { .. }
         | Error::InvalidCursor { .. }
         | Error::IncompleteKeyUpdate { .. }
+        | Error::MissingParent { .. }
         | Error::UnknownEntityType { .. }
         | Error::NewerSchemaVersion { .. }
         | Error::Upgrade { .. }
@@ -456,7 +466,7 @@ fn every_variant_has_its_kind_and_retryability() {
             std::mem::discriminant(error)
         })
         .collect();
-    assert_eq!(variants.len(), 37, "a variant without a case");
+    assert_eq!(variants.len(), 38, "a variant without a case");
     for (error, kind, retryable) in &cases {
         assert_eq!(error.kind(), *kind, "kind of {error:?}");
         assert_eq!(

@@ -55,6 +55,17 @@ impl DocPath {
         self.steps.is_empty()
     }
 
+    /// What holds the value the path names (`a.b` for `a.b[2]`); `None` for a whole
+    /// attribute.
+    pub(crate) fn parent(&self) -> Option<String> {
+        let (_, steps) = self.steps.split_last()?;
+        let parent = DocPath {
+            attribute: self.attribute.clone(),
+            steps: steps.to_vec(),
+        };
+        Some(parent.to_string())
+    }
+
     fn then(mut self, step: Step) -> Self {
         self.steps.push(step);
         self

@@ -341,6 +341,7 @@ impl Transaction {
             key,
             write,
             version_only: false,
+            nested: Vec::new(),
         }))
     }
 

@@ -22,6 +22,9 @@ pub(crate) struct Action {
     /// The action's only condition is the entity's version: when it fails, the item was
     /// written since it was read (a conflict, cured by reading again), not a rule broken.
     pub(crate) version_only: bool,
+    /// The paths an update action reaches inside another attribute, to name them when
+    /// the item lacks what holds them (see `nested.rs`).
+    pub(crate) nested: Vec<super::Nested>,
 }
 
 /// The SDK's refusal to build a transaction action.
@@ -54,6 +57,7 @@ pub(crate) fn put_action<E: Entity>(
     )?;
     Ok(Action {
         version_only,
+        nested: Vec::new(),
         ..action
     })
 }
@@ -111,6 +115,7 @@ pub(crate) fn raw_put(
         key,
         write: TransactWriteItem::builder().put(put).build(),
         version_only: false,
+        nested: Vec::new(),
     })
 }
 
@@ -135,6 +140,7 @@ pub(crate) fn raw_delete(
         key,
         write: TransactWriteItem::builder().delete(delete).build(),
         version_only: false,
+        nested: Vec::new(),
     })
 }
 
@@ -161,6 +167,7 @@ pub(crate) fn check_action<E: Entity>(
         key,
         write: TransactWriteItem::builder().condition_check(check).build(),
         version_only: false,
+        nested: Vec::new(),
     })
 }
 

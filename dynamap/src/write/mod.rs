@@ -14,6 +14,7 @@ mod failure;
 mod item;
 mod limits;
 pub(crate) mod lookup_items;
+mod nested;
 mod put_mode;
 mod send;
 
@@ -29,4 +30,5 @@ pub(crate) use condition::{
 };
 pub(crate) use item::{PreparedPut, item_for_write, key_item, prepare_put, versioned_item};
 pub(crate) use limits::first_repeat;
+pub(crate) use nested::{Nested, missing_parent, nested_paths};
 pub(crate) use send::send_actions;

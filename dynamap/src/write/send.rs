@@ -4,7 +4,7 @@
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use tracing::Instrument;
 
-use super::{Action, failure, limits};
+use super::{Action, Nested, failure, limits, missing_parent};
 use crate::span::Call;
 use crate::{Db, Error, Result};
 
@@ -22,6 +22,12 @@ pub(crate) async fn send_actions(
         .iter()
         .map(|a| (a.entity, a.operation, a.version_only))
         .collect();
+    // Updates reaching inside an attribute, to name them if the item lacks it.
+    let nested_entity = actions
+        .iter()
+        .find(|a| !a.nested.is_empty())
+        .map(|a| a.entity);
+    let nested: Vec<Nested> = actions.iter().flat_map(|a| a.nested.clone()).collect();
     let entity = described.first().map_or("", |d| d.0);
     // Lookup items count as their owner's entity type: their actions carry it.
     let types = described.iter().map(|d| d.0);
@@ -50,7 +56,13 @@ pub(crate) async fn send_actions(
                     });
                     Err(Error::TransactionCanceled { reasons })
                 }
-                _ => Err(Error::service("TransactWriteItems", err)),
+                _ => {
+                    let err = Error::service("TransactWriteItems", err);
+                    Err(match nested_entity {
+                        Some(entity) => missing_parent(entity, &nested, err),
+                        None => err,
+                    })
+                }
             }
         }
     }

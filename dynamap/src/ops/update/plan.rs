@@ -13,7 +13,7 @@ use crate::expr::update::{Change, render};
 use crate::expr::{Condition, DocPath, NameMap, Placeholders, ValueMap};
 use crate::span::Call;
 use crate::table::Table;
-use crate::write::{Action, conditional_answer};
+use crate::write::{Action, conditional_answer, missing_parent, nested_paths};
 use crate::{Db, Entity, Error, ErrorKind, Result};
 
 /// An update ready to render: its changes, conditions and the lookups it moves.
@@ -167,7 +167,11 @@ impl<E: Entity> Plan<E> {
             Err(err) if matches!(err.kind(), ErrorKind::Condition | ErrorKind::Conflict) => {
                 Err(self.older_schema(db).await?.unwrap_or(err))
             }
-            Err(err) => Err(err),
+            Err(err) => Err(missing_parent(
+                E::ENTITY_TYPE,
+                &nested_paths(&self.changes),
+                err,
+            )),
         }
     }
 
@@ -229,6 +233,7 @@ impl<E: Entity> Plan<E> {
             key: rendered.key,
             write: TransactWriteItem::builder().update(update).build(),
             version_only: false,
+            nested: nested_paths(&self.changes),
         })
     }
 }
