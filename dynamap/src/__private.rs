@@ -58,6 +58,7 @@ pub fn check_entity_type(
             expected,
             attribute,
             found: other.and_then(|v| v.as_s().ok()).cloned(),
+            item: None,
         }),
     }
 }
@@ -335,5 +336,6 @@ pub fn upgraded<T>(
         entity,
         from,
         source,
+        item: None,
     })
 }

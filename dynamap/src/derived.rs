@@ -68,6 +68,7 @@ impl<'a> UpdatedValues<'a> {
                     entity,
                     attribute,
                     source,
+                    item: None,
                 })
             })
             .transpose()

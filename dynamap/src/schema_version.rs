@@ -54,6 +54,7 @@ fn malformed(entity: &'static str, found: String) -> Error {
         source: <crate::codec::AttributeError as serde::de::Error>::custom(format!(
             "expected a schema version (a whole number from 1), found {found}"
         )),
+        item: None,
     }
 }
 
@@ -68,6 +69,7 @@ pub(crate) fn read_older<V: DeserializeOwned>(
         entity,
         from,
         source,
+        item: None,
     })
 }
 

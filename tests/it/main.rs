@@ -22,6 +22,7 @@ mod keys;
 mod limits;
 mod local_indexes;
 mod lookup_queries;
+mod lossy_reads;
 mod maintenance;
 mod maintenance_lookups;
 mod maintenance_progress;

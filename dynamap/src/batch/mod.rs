@@ -98,8 +98,7 @@ mod write;
 mod write_exec;
 mod write_report;
 
-use std::fmt;
-
+pub use crate::key::ItemKey;
 pub use get::BatchGet;
 pub use get_report::{BatchGetReport, FailedGet};
 pub use write::BatchWrite;
@@ -120,22 +119,3 @@ pub const MAX_WRITE_CHUNK: usize = 25;
 /// items/s, the rate seed 004's fan-out needed. At most `16 × 25` converted items are held
 /// at a time. Set [`BatchWrite::concurrency`] to go higher or gentler.
 pub const DEFAULT_CONCURRENCY: usize = 16;
-
-/// The primary key of one item in a batch, as stored: the rendered key values.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub struct ItemKey {
-    /// The partition key value.
-    pub pk: String,
-    /// The sort key value, if the table has a sort key.
-    pub sk: Option<String>,
-}
-
-impl fmt::Display for ItemKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.sk {
-            Some(sk) => write!(f, "({}, {})", self.pk, sk),
-            None => write!(f, "({})", self.pk),
-        }
-    }
-}

@@ -115,6 +115,7 @@ fn store(
         entity,
         attribute,
         source,
+        item: None,
     })?;
     if stored.len() > settings.budget {
         return Err(Error::CompressedTooLarge {
@@ -138,6 +139,7 @@ fn read<T>(
         entity,
         attribute,
         source,
+        item: None,
     };
     let AttributeValue::B(blob) = value else {
         return Err(fail(CodecError::Corrupt(

@@ -270,7 +270,11 @@ pub fn inserted(
 /// The error for a field whose attribute is missing.
 #[cold]
 pub fn missing_attribute(entity: &'static str, attribute: &'static str) -> Error {
-    Error::MissingAttribute { entity, attribute }
+    Error::MissingAttribute {
+        entity,
+        attribute,
+        item: None,
+    }
 }
 
 /// The value of a slot, where a missing attribute and a `NULL` both mean `None`.
@@ -303,5 +307,6 @@ fn decode_error(entity: &'static str, attribute: &'static str, source: Attribute
         entity,
         attribute,
         source,
+        item: None,
     }
 }

@@ -15,7 +15,7 @@ pub(crate) use action_failure::describe;
 pub use kind::ErrorKind;
 pub use service::ServiceError;
 
-use crate::key::KeyError;
+use crate::key::{ItemKey, KeyError};
 
 /// The result type of dynamap operations.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -68,17 +68,22 @@ pub enum Error {
     },
 
     /// A stored item lacks an attribute its entity requires.
-    #[error("item of entity `{entity}` has no attribute `{attribute}`")]
+    #[error("item{} of entity `{entity}` has no attribute `{attribute}`", at(item))]
     #[non_exhaustive]
     MissingAttribute {
         /// The entity being read.
         entity: &'static str,
         /// The missing attribute.
         attribute: &'static str,
+        /// The item's primary key, when read from a table.
+        item: Option<Box<ItemKey>>,
     },
 
     /// A stored attribute holds a value of the wrong type or shape for its field.
-    #[error("attribute `{attribute}` of entity `{entity}` cannot be decoded")]
+    #[error(
+        "attribute `{attribute}` of entity `{entity}`{} cannot be decoded",
+        at(item)
+    )]
     #[non_exhaustive]
     InvalidAttribute {
         /// The entity being read.
@@ -87,12 +92,17 @@ pub enum Error {
         attribute: &'static str,
         /// What the conversion reported.
         source: crate::codec::AttributeError,
+        /// The item's primary key, when read from a table.
+        item: Option<Box<ItemKey>>,
     },
 
     /// A `#[dynamap(compress)]` field could not be compressed, or its stored value could
     /// not be read back: truncated, corrupted, written by an unknown codec or for another
     /// type. `source` says which.
-    #[error("compressed attribute `{attribute}` of entity `{entity}` cannot be stored or read")]
+    #[error(
+        "compressed attribute `{attribute}` of entity `{entity}`{} cannot be stored or read",
+        at(item)
+    )]
     #[non_exhaustive]
     Compressed {
         /// The entity being written or read.
@@ -101,6 +111,8 @@ pub enum Error {
         attribute: &'static str,
         /// What went wrong.
         source: crate::codec::CodecError,
+        /// The item's primary key, when read from a table.
+        item: Option<Box<ItemKey>>,
     },
 
     /// A `#[dynamap(compress)]` field compressed to more bytes than its budget allows.
@@ -121,7 +133,10 @@ pub enum Error {
     },
 
     /// A stored item belongs to another entity type than the one asked for.
-    #[error("item has entity type {found:?} in attribute `{attribute}`, expected `{expected}`")]
+    #[error(
+        "item{} has entity type {found:?} in attribute `{attribute}`, expected `{expected}`",
+        at(item)
+    )]
     #[non_exhaustive]
     WrongEntityType {
         /// The entity type asked for.
@@ -130,6 +145,8 @@ pub enum Error {
         attribute: &'static str,
         /// What the item holds there (`None` when the attribute is missing or not a string).
         found: Option<String>,
+        /// The item's primary key, when read from a table.
+        item: Option<Box<ItemKey>>,
     },
 
     /// A conditional write found the item in the wrong state: `create` found an item already
@@ -413,7 +430,8 @@ pub enum Error {
     /// An item stored at an older schema version did not read as its declared older shape
     /// (`upgrade(from = N, via = OldShape)`).
     #[error(
-        "item of entity `{entity}` at schema version {from} does not read as its version-{from} shape"
+        "item{} of entity `{entity}` at schema version {from} does not read as its version-{from} shape",
+        at(item)
     )]
     #[non_exhaustive]
     Upgrade {
@@ -424,6 +442,8 @@ pub enum Error {
         /// Why the item did not read as the older shape.
         #[source]
         source: crate::codec::AttributeError,
+        /// The item's primary key, when read from a table.
+        item: Option<Box<ItemKey>>,
     },
 
     /// DynamoDB answered with an error, or could not be reached. [`ServiceError`] keeps
@@ -507,6 +527,35 @@ pub enum Error {
 }
 
 impl Error {
+    /// The primary key of the stored item that did not decode, when the error is about one
+    /// read from a table (a missing, malformed or compressed attribute, another entity type,
+    /// an older shape that did not read).
+    pub fn item_key(&self) -> Option<&ItemKey> {
+        match self {
+            Error::MissingAttribute { item, .. }
+            | Error::InvalidAttribute { item, .. }
+            | Error::Compressed { item, .. }
+            | Error::WrongEntityType { item, .. }
+            | Error::Upgrade { item, .. } => item.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The error with the key of the item it is about, when it is an item's decoding error
+    /// that does not name one yet.
+    pub(crate) fn at_item(mut self, key: impl FnOnce() -> ItemKey) -> Self {
+        if let Error::MissingAttribute { item, .. }
+        | Error::InvalidAttribute { item, .. }
+        | Error::Compressed { item, .. }
+        | Error::WrongEntityType { item, .. }
+        | Error::Upgrade { item, .. } = &mut self
+            && item.is_none()
+        {
+            *item = Some(Box::new(key()));
+        }
+        self
+    }
+
     /// The DynamoDB error code, when DynamoDB answered with one.
     pub fn code(&self) -> Option<&str> {
         match self {
@@ -575,4 +624,11 @@ fn list(names: &[String]) -> String {
         .map(|n| format!("`{n}`"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// ` (pk, sk)` for an item whose key is known, for messages.
+fn at(item: &Option<Box<ItemKey>>) -> String {
+    item.as_ref()
+        .map(|key| format!(" {key}"))
+        .unwrap_or_default()
 }

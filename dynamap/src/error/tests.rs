@@ -83,12 +83,21 @@ fn cases() -> Vec<(Error, ErrorKind, bool)> {
             Encode,
             false,
         ),
-        (Error::MissingAttribute { entity, attribute }, Decode, false),
+        (
+            Error::MissingAttribute {
+                entity,
+                attribute,
+                item: None,
+            },
+            Decode,
+            false,
+        ),
         (
             Error::InvalidAttribute {
                 entity,
                 attribute,
                 source: AttributeError::custom("not a city name"),
+                item: None,
             },
             Decode,
             false,
@@ -98,6 +107,7 @@ fn cases() -> Vec<(Error, ErrorKind, bool)> {
                 entity,
                 attribute,
                 source: CodecError::Corrupt("bytes out of order"),
+                item: None,
             },
             Decode,
             false,
@@ -117,6 +127,7 @@ fn cases() -> Vec<(Error, ErrorKind, bool)> {
                 expected: entity,
                 attribute,
                 found: None,
+                item: None,
             },
             Decode,
             false,
@@ -314,6 +325,7 @@ fn cases() -> Vec<(Error, ErrorKind, bool)> {
                 entity,
                 from: 1,
                 source: <crate::codec::AttributeError as serde::de::Error>::custom(reason()),
+                item: None,
             },
             Decode,
             false,
@@ -594,4 +606,35 @@ fn a_canceled_transaction_names_each_failed_action() {
         "action 0 (put of `Sensor`): ConditionalCheckFailed; action 2 (put of `Sensor`): TransactionConflict (busy)"
     );
     assert_eq!(describe(&[]), "no reason given");
+}
+
+#[test]
+fn an_item_key_is_named_once_and_shown() {
+    use crate::key::ItemKey;
+
+    let err = Error::MissingAttribute {
+        entity: "Issue",
+        attribute: "owner",
+        item: None,
+    };
+    assert_eq!(err.item_key(), None);
+    let key = || ItemKey {
+        pk: "REPO#a".into(),
+        sk: Some("ISSUE#1".into()),
+    };
+    let err = err.at_item(key);
+    assert_eq!(err.item_key(), Some(&key()));
+    assert_eq!(
+        err.to_string(),
+        "item (REPO#a, ISSUE#1) of entity `Issue` has no attribute `owner`"
+    );
+    let other = ItemKey {
+        pk: "other".into(),
+        sk: None,
+    };
+    assert_eq!(
+        err.at_item(|| other).item_key(),
+        Some(&key()),
+        "the first key stays"
+    );
 }

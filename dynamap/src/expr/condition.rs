@@ -272,6 +272,17 @@ impl<E> Clone for Condition<E> {
     }
 }
 
+impl<E> Condition<E> {
+    /// The same condition, for a query that decodes the same items as `U` (an enum of the
+    /// entity's table, or the entity's items as `Result`s).
+    pub(crate) fn retype<U>(self) -> Condition<U> {
+        Condition {
+            node: self.node,
+            entity: PhantomData,
+        }
+    }
+}
+
 impl<E> fmt::Debug for Condition<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("Condition").field(&self.node).finish()

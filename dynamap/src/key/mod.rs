@@ -51,6 +51,7 @@
 
 mod attribute;
 mod escape;
+mod item_key;
 mod part;
 mod sort;
 mod template;
@@ -64,6 +65,7 @@ pub use attribute::{
     AttributeKey, AttributeKeys, Binary, KeyAttribute, KeyAttributeArg, check_key_value,
 };
 pub use escape::DELIMITER;
+pub use item_key::ItemKey;
 pub use part::{KeyArg, KeyPart, KeyPartError};
 #[cfg(feature = "time")]
 pub(crate) use part::{format_timestamp, parse_timestamp};

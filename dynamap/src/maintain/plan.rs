@@ -191,19 +191,7 @@ pub(super) fn key_attributes(schema: &TableSchema) -> HashSet<&'static str> {
 
 /// The item's stored key, as text, for reports.
 pub(super) fn item_key(schema: &TableSchema, item: &Item) -> ItemKey {
-    ItemKey {
-        pk: text(item.get(schema.pk)).unwrap_or_default(),
-        sk: schema.sk.and_then(|sk| text(item.get(sk))),
-    }
-}
-
-/// The attribute values as text, for keys in reports.
-pub(super) fn text(value: Option<&AttributeValue>) -> Option<String> {
-    match value? {
-        AttributeValue::S(s) => Some(s.clone()),
-        AttributeValue::N(n) => Some(n.clone()),
-        other => Some(format!("{other:?}")),
-    }
+    ItemKey::of(item, schema.pk, schema.sk)
 }
 
 /// What `entity` stores now, its version (if versioned) one past the one it was read with.

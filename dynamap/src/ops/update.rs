@@ -434,6 +434,7 @@ impl<E: Entity> Update<E> {
         let item = item.ok_or(Error::MissingAttribute {
             entity: E::ENTITY_TYPE,
             attribute: "(the updated item)",
+            item: None,
         })?;
         E::from_item(item)
     }

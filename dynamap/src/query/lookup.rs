@@ -70,11 +70,16 @@ impl<E: Entity, const LOOKUP: usize> Decode for OwnerKey<E, LOOKUP> {
         let mut text = |attribute: &'static str| match item.remove(attribute) {
             Some(AttributeValue::S(value)) => Ok(Some(value)),
             None => Ok(None),
-            Some(_) => Err(Error::MissingAttribute { entity, attribute }),
+            Some(_) => Err(Error::MissingAttribute {
+                entity,
+                attribute,
+                item: None,
+            }),
         };
         let pk = text(OWNER_PK)?.ok_or(Error::MissingAttribute {
             entity,
             attribute: OWNER_PK,
+            item: None,
         })?;
         let sk = text(OWNER_SK)?;
         Ok(Some(Self {

@@ -38,6 +38,7 @@ mod cursor;
 mod exec;
 mod filter;
 mod lookup;
+mod lossy;
 mod page;
 mod page_fill;
 mod projection;
@@ -182,7 +183,7 @@ impl<T: Decode, S> Query<T, S> {
             index_name: self.index_name,
             sort_template: self.sort_template,
             sort: self.sort,
-            filter: None,
+            filter: self.filter.map(Condition::retype),
             projection: self.projection,
             descending: self.descending,
             limit: self.limit,

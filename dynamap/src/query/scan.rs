@@ -112,6 +112,23 @@ impl Db {
 }
 
 impl<T: Decode> Scan<T> {
+    /// The same scan, decoding its items as `U` (see `lossy.rs`).
+    pub(super) fn retarget<U>(self) -> Scan<U> {
+        Scan {
+            db: self.db,
+            index: self.index,
+            filter: self.filter.map(Condition::retype),
+            segments: self.segments,
+            concurrency: self.concurrency,
+            limit: self.limit,
+            consistent: self.consistent,
+            unknown: self.unknown,
+            include_expired: self.include_expired,
+            after: self.after,
+            marker: PhantomData,
+        }
+    }
+
     /// Scans index `name` instead of the table.
     pub fn index(mut self, name: &'static str) -> Self {
         self.index = Some(name);
