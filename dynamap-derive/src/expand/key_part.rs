@@ -26,32 +26,46 @@ pub(crate) fn expand_key_part(input: &DeriveInput) -> TokenStream {
             None
         }
     };
-    match body {
-        Some(body) if !cx.has_errors() => {
-            let ident = &input.ident;
-            // A fieldless enum is also an attribute key (a string): its variant's name is
-            // what serde stores, so the key value and the stored attribute agree.
-            let attribute_key = matches!(input.data, Data::Enum(_)).then(|| quote! {
-                impl ::dynamap::__private::KeyAttribute for #ident {
-                    const TYPE: ::dynamap::__private::ScalarType = ::dynamap::__private::ScalarType::String;
+    // With a mistake reported, the impls are still emitted, with a body that never runs
+    // (the build fails), so that the entities using the type report nothing more: the
+    // mistake is one error, at its span.
+    let body = body.filter(|_| !cx.has_errors()).unwrap_or_else(|| {
+        quote! {
+            fn write_key_part(&self, _: &mut ::dynamap::__private::String) -> ::core::result::Result<(), ::dynamap::__private::KeyPartError> {
+                ::core::unreachable!()
+            }
 
-                    fn to_key_value(&self) -> ::core::result::Result<::dynamap::__private::AttributeValue, ::dynamap::__private::KeyPartError> {
-                        let mut text = ::dynamap::__private::String::new();
-                        <Self as ::dynamap::__private::KeyPart>::write_key_part(self, &mut text)?;
-                        ::core::result::Result::Ok(::dynamap::__private::AttributeValue::S(text))
-                    }
-                }
-            });
-            quote! {
-                const _: () = {
-                    impl ::dynamap::__private::KeyPart for #ident {
-                        #body
-                    }
-                    #attribute_key
-                };
+            fn parse_key_part(_: &str) -> ::core::result::Result<Self, ::dynamap::__private::KeyPartError> {
+                ::core::unreachable!()
             }
         }
-        _ => cx.into_compile_errors(),
+    });
+    let errors = cx.into_compile_errors();
+    if !input.generics.params.is_empty() {
+        return errors;
+    }
+    let ident = &input.ident;
+    // A fieldless enum is also an attribute key (a string): its variant's name is what serde
+    // stores, so the key value and the stored attribute agree.
+    let attribute_key = matches!(input.data, Data::Enum(_)).then(|| quote! {
+        impl ::dynamap::__private::KeyAttribute for #ident {
+            const TYPE: ::dynamap::__private::ScalarType = ::dynamap::__private::ScalarType::String;
+
+            fn to_key_value(&self) -> ::core::result::Result<::dynamap::__private::AttributeValue, ::dynamap::__private::KeyPartError> {
+                let mut text = ::dynamap::__private::String::new();
+                <Self as ::dynamap::__private::KeyPart>::write_key_part(self, &mut text)?;
+                ::core::result::Result::Ok(::dynamap::__private::AttributeValue::S(text))
+            }
+        }
+    });
+    quote! {
+        #errors
+        const _: () = {
+            impl ::dynamap::__private::KeyPart for #ident {
+                #body
+            }
+            #attribute_key
+        };
     }
 }
 

@@ -37,5 +37,5 @@ pub(crate) mod update;
 
 pub use condition::{Attr, AttributeKind, Condition, Size};
 pub(crate) use path::DocPath;
-pub use path::{Path, Target};
+pub use path::{Path, SetValue, Target};
 pub use placeholders::{NameMap, Placeholders, Rendered, ValueMap};

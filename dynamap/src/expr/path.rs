@@ -262,6 +262,26 @@ impl<E, T> Target<E, T> for &Path<E, T> {
     }
 }
 
+/// A value an update writes to a target holding `T`: anything that converts `Into<T>`. A
+/// trait of its own so that a mistake reads as one line: an `Option` set on an `Option`
+/// field (whose target holds the inner type) points to `set_option`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be written to a field holding `{T}`",
+    label = "expected a value that converts into `{T}`",
+    note = "on an `Option` field, `set` takes the value itself (`set(field, value)`); for a value that is itself an `Option`, use `set_option(field, value)`, which removes the attribute for `None`"
+)]
+pub trait SetValue<T> {
+    /// The value, converted.
+    fn into_value(self) -> T;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T, V: Into<T>> SetValue<T> for V {
+    fn into_value(self) -> T {
+        self.into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,7 +13,7 @@ use crate::clone_builder::clone_builder;
 use crate::codec::Item;
 use crate::derived::{DerivedChange, UpdatedValues};
 use crate::expr::update::{Change, encode};
-use crate::expr::{Condition, DocPath, Target};
+use crate::expr::{Condition, DocPath, SetValue, Target};
 use crate::key::{Key, KeyError};
 use crate::write::{Action, key_item};
 use crate::{Db, Entity, Error, Result};
@@ -137,8 +137,8 @@ impl<E: Entity> Update<E> {
     /// db.update(Device::key("d1")).set(Device::STATUS, "active").await?;
     /// # Ok(()) }
     /// ```
-    pub fn set<T, A: Target<E, T>>(self, path: A, value: impl Into<T>) -> Self {
-        let change = path.into_path().set_change(&value.into());
+    pub fn set<T, A: Target<E, T>>(self, path: A, value: impl SetValue<T>) -> Self {
+        let change = path.into_path().set_change(&value.into_value());
         self.change(change)
     }
 
@@ -179,8 +179,8 @@ impl<E: Entity> Update<E> {
     /// db.update(Device::key("d1")).set_if_not_exists(Device::FIRMWARE, "1.0").await?;
     /// # Ok(()) }
     /// ```
-    pub fn set_if_not_exists<T, A: Target<E, T>>(self, path: A, value: impl Into<T>) -> Self {
-        let change = path.into_path().default_change(&value.into());
+    pub fn set_if_not_exists<T, A: Target<E, T>>(self, path: A, value: impl SetValue<T>) -> Self {
+        let change = path.into_path().default_change(&value.into_value());
         self.change(change)
     }
 
