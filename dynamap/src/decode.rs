@@ -90,3 +90,18 @@ impl<E: Entity> Decode for E {
         E::from_item(item).map(Some)
     }
 }
+
+/// One stored image as `U`, or `None` when it holds another entity type: how stream records
+/// and exports, which hold every type of the table, are dispatched.
+#[cfg_attr(not(any(feature = "streams", feature = "exports")), allow(dead_code))]
+pub(crate) fn decode_image<U: Decode>(item: Item) -> Result<Option<U>> {
+    if let Some(entity) = U::SINGLE_ENTITY {
+        let attribute = <U::Table as Table>::SCHEMA.entity_type;
+        let found = item.get(attribute).and_then(|v| v.as_s().ok());
+        let ours = found.is_some_and(|f| f == entity || U::ALIASES.contains(&f.as_str()));
+        if !ours {
+            return Ok(None);
+        }
+    }
+    U::decode(item, UnknownEntity::Skip)
+}

@@ -169,6 +169,8 @@
 //! - `uuid`: `uuid::Uuid` key parts.
 //! - `streams`: decoding DynamoDB Streams records into entities (the `streams` module), from Lambda's
 //!   event types or the streams client's.
+//! - `exports`: DynamoDB's exports to S3 read as entities, with flat memory (the `export`
+//!   module).
 //! - `metrics`: the capacity, latency and outcome of every DynamoDB call, by entity type,
 //!   operation and index, through the `metrics` facade (`Db::with_metrics`, the `metrics`
 //!   module).
@@ -185,6 +187,8 @@ mod derived;
 mod entity;
 mod error;
 mod expiry;
+#[cfg(feature = "exports")]
+pub mod export;
 pub mod expr;
 pub mod key;
 pub mod limits;

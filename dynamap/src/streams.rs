@@ -48,9 +48,8 @@ pub use aws_lambda_events;
 pub use aws_sdk_dynamodbstreams;
 
 use crate::codec::Item;
-use crate::decode::{Decode, UnknownEntity};
+use crate::decode::{Decode, decode_image};
 use crate::sealed::{Sealed, StreamRecordSeal};
-use crate::table::Table;
 use crate::{Error, Result};
 
 /// What happened to the item.
@@ -230,27 +229,14 @@ pub fn decode<U: Decode>(record: impl StreamRecord) -> Result<Option<Change<U>>>
             reason: "the stream record carries no item image (a KEYS_ONLY stream), so its entity type is unknown".to_owned(),
         });
     }
-    let old = old.map(image::<U>).transpose()?.flatten();
-    let new = new.map(image::<U>).transpose()?.flatten();
+    let old = old.map(decode_image::<U>).transpose()?.flatten();
+    let new = new.map(decode_image::<U>).transpose()?.flatten();
     Ok((old.is_some() || new.is_some()).then_some(Change {
         kind,
         keys,
         old,
         new,
     }))
-}
-
-/// One image as `U`, or `None` when it holds another entity type.
-fn image<U: Decode>(item: Item) -> Result<Option<U>> {
-    if let Some(entity) = U::SINGLE_ENTITY {
-        let attribute = <U::Table as Table>::SCHEMA.entity_type;
-        let found = item.get(attribute).and_then(|v| v.as_s().ok());
-        let ours = found.is_some_and(|f| f == entity || U::ALIASES.contains(&f.as_str()));
-        if !ours {
-            return Ok(None);
-        }
-    }
-    U::decode(item, UnknownEntity::Skip)
 }
 
 #[cfg(test)]

@@ -42,7 +42,8 @@ impl Error {
             | Error::Upgrade { .. }
             | Error::Adopt { .. }
             | Error::MalformedEventRow { .. }
-            | Error::InvalidStreamRecord { .. } => ErrorKind::Decode,
+            | Error::InvalidStreamRecord { .. }
+            | Error::InvalidExport { .. } => ErrorKind::Decode,
             Error::ConditionalCheckFailed { .. }
             | Error::LookupTaken { .. }
             | Error::OlderSchemaVersion { .. } => ErrorKind::Condition,

@@ -313,6 +313,19 @@ pub enum Error {
         reason: String,
     },
 
+    /// A file of a DynamoDB export cannot be read: a missing or malformed manifest, a data
+    /// file that is missing or not gzip, or a line that is not a record (feature `exports`).
+    #[error("export file {file}{}: {reason}", line.map(|l| format!(", line {l}")).unwrap_or_default())]
+    #[non_exhaustive]
+    InvalidExport {
+        /// The file.
+        file: String,
+        /// The line, counting from 1, when one line is at fault.
+        line: Option<u64>,
+        /// What is wrong.
+        reason: String,
+    },
+
     /// A page cursor was edited, made for another query (table, index or partition), or
     /// signed with another key.
     #[error("invalid cursor: {reason}")]

@@ -258,6 +258,15 @@ fn cases() -> Vec<(Error, ErrorKind, bool)> {
             false,
         ),
         (
+            Error::InvalidExport {
+                file: "data/a.json.gz".into(),
+                line: Some(3),
+                reason: reason(),
+            },
+            Decode,
+            false,
+        ),
+        (
             Error::InvalidCursor { reason: "edited" },
             InvalidRequest,
             false,
@@ -450,6 +459,7 @@ fn variant_has_a_case(error: &Error) {
         | Error::RequestBuild { .. }
         | Error::Clock { .. }
         | Error::InvalidStreamRecord { .. }
+        | Error::InvalidExport { .. }
         | Error::InvalidCursor { .. }
         | Error::IncompleteKeyUpdate { .. }
         | Error::MissingParent { .. }
@@ -478,7 +488,7 @@ fn every_variant_has_its_kind_and_retryability() {
             std::mem::discriminant(error)
         })
         .collect();
-    assert_eq!(variants.len(), 38, "a variant without a case");
+    assert_eq!(variants.len(), 39, "a variant without a case");
     for (error, kind, retryable) in &cases {
         assert_eq!(error.kind(), *kind, "kind of {error:?}");
         assert_eq!(
