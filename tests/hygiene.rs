@@ -350,6 +350,35 @@ mod no_prelude {
         Alarm(Alarm),
     }
 
+    #[derive(::dynamap::Table)]
+    #[dynamap(
+        pk = "PK",
+        sk = "SK",
+        index(name = "ByDay", pk("zone"), sk("day"), sk_type("N"))
+    )]
+    struct Log;
+
+    /// Index keys that are the fields' own attributes.
+    #[derive(::dynamap::Entity, ::core::fmt::Debug, ::core::cmp::PartialEq)]
+    #[dynamap(table = Log, entity = "Entry", pk = "ENTRY#{id}", sk = "ENTRY",
+              index(name = "ByDay", pk = field(zone), sk = field(day)))]
+    struct Entry {
+        id: u32,
+        zone: ::std::string::String,
+        day: u32,
+    }
+
+    #[test]
+    fn attribute_partitions_expand_without_any_prelude() {
+        let partition = Entry::by_day("north");
+        ::std::assert_eq!(
+            partition.attribute_values().expect("renders"),
+            ::std::vec![::dynamap::codec::AttributeValue::S(
+                ::std::borrow::ToOwned::to_owned("north")
+            )]
+        );
+    }
+
     #[test]
     fn derives_expand_without_any_prelude() {
         use ::dynamap::Entity as _;

@@ -152,7 +152,7 @@ fn attribute_partition_builder(
         #[doc = #doc]
         #vis fn #method(#(#params),*) -> ::dynamap::__private::PartitionKey<Self, #shape> {
             let __dynamap_index = #schema.index(#index);
-            let values = ::core::iter::Iterator::collect([#(#values),*].into_iter());
+            let values = ::core::iter::Iterator::collect(::core::iter::IntoIterator::into_iter([#(#values),*]));
             ::dynamap::__private::PartitionKey::from_attributes(values, ::core::option::Option::Some(#index), &[#(#segments),*])
         }
     }
