@@ -350,6 +350,52 @@ mod no_prelude {
         Alarm(Alarm),
     }
 
+    #[derive(::dynamap::Table)]
+    #[dynamap(
+        pk = "PK",
+        sk = "SK",
+        index(name = "ByDay", pk("zone"), sk("day", "seq"), sk_type("N", "N"))
+    )]
+    struct Log;
+
+    /// Index keys that are the fields' own attributes, the sort key two of them: its
+    /// builder's type is generated beside the entity, outside the derive's `const _`.
+    #[derive(::dynamap::Entity, ::core::fmt::Debug, ::core::cmp::PartialEq)]
+    #[dynamap(table = Log, entity = "Entry", pk = "ENTRY#{id}", sk = "ENTRY",
+              index(name = "ByDay", pk = field(zone), sk = fields(day, seq)))]
+    struct Entry {
+        id: u32,
+        zone: ::std::string::String,
+        day: u32,
+        seq: u32,
+    }
+
+    #[test]
+    fn attribute_partitions_expand_without_any_prelude() {
+        let partition = Entry::by_day("north");
+        ::std::assert_eq!(
+            partition.attribute_values().expect("renders"),
+            ::std::vec![::dynamap::codec::AttributeValue::S(
+                ::std::borrow::ToOwned::to_owned("north")
+            )]
+        );
+    }
+
+    #[test]
+    fn sort_key_builders_expand_without_any_prelude() {
+        let given: EntryByDaySk<2> = Entry::by_day_sk().day(3u32).seq(4u32);
+        let bound = ::dynamap::key::SortArgs::<EntryByDaySk>::bound(&given, &[]);
+        let number =
+            |n: &str| ::dynamap::codec::AttributeValue::N(::std::borrow::ToOwned::to_owned(n));
+        ::std::assert_eq!(
+            bound,
+            ::core::result::Result::Ok(::dynamap::key::SortBound::Values(::std::vec![
+                number("3"),
+                number("4")
+            ]))
+        );
+    }
+
     #[test]
     fn derives_expand_without_any_prelude() {
         use ::dynamap::Entity as _;

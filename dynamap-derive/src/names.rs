@@ -22,6 +22,22 @@ pub(crate) fn snake_case(name: &str) -> String {
     out
 }
 
+/// A snake-case name in upper camel case, for generated type names (`by_date` → `ByDate`,
+/// `gsi1` → `Gsi1`, `_2nd` → `2nd`).
+pub(crate) fn upper_camel_case(snake: &str) -> String {
+    snake
+        .split('_')
+        .flat_map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|first| first.to_ascii_uppercase())
+                .into_iter()
+                .chain(chars)
+        })
+        .collect()
+}
+
 /// `Entity::by_<lookup>(...)`: the lookup's query builder (`location` → `by_location`).
 pub(crate) fn lookup_method(lookup: &str) -> String {
     format!("by_{}", snake_case(lookup).trim_start_matches('_'))
@@ -29,7 +45,7 @@ pub(crate) fn lookup_method(lookup: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{lookup_method, snake_case};
+    use super::{lookup_method, snake_case, upper_camel_case};
 
     #[test]
     fn index_names_become_method_names() {
@@ -39,6 +55,17 @@ mod tests {
         assert_eq!(snake_case("2nd"), "_2nd");
         assert_eq!(snake_case("LocationIndex"), "location_index");
         assert_eq!(snake_case("índiceA"), "_ndice_a");
+    }
+
+    #[test]
+    fn snake_case_names_become_type_names() {
+        assert_eq!(upper_camel_case("by_date"), "ByDate");
+        assert_eq!(upper_camel_case("gsi1"), "Gsi1");
+        assert_eq!(
+            upper_camel_case(&snake_case("IssuesByStatus")),
+            "IssuesByStatus"
+        );
+        assert_eq!(upper_camel_case("_2nd"), "2nd");
     }
 
     #[test]

@@ -18,14 +18,14 @@ pub use crate::entity::{
 };
 pub use crate::expr::Attr;
 pub use crate::key::{
-    AttributeKey, AttributeKeys, KeyAttribute, KeyAttributeArg, Segment, SortArgs,
+    AttributeKey, KeyAttribute, KeyAttributeArg, Segment, SortArgs, SortBound, SortValues,
 };
 pub use crate::key::{
     Key, KeyArg, KeyError, KeyPart, KeyPartError, KeyReader, KeyWriter, PartitionKey,
 };
 pub use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
 pub use crate::query::{Decode, OwnerKey, UnknownEntity};
-pub use crate::sealed::{AsEntitySeal, Sealed, VersionedSeal};
+pub use crate::sealed::{AsEntitySeal, Sealed, SortArgsSeal, VersionedSeal};
 pub use crate::table::{
     IndexSchema, KeyAttributeSchema, Projection, ScalarType, Table, TableSchema,
 };

@@ -4,7 +4,8 @@
 //!
 //! A sealed trait has `Sealed<(Marker, its parameters)>` as a supertrait; dynamap implements
 //! the seal next to each implementation. The seal lives in `__private` so generated code can
-//! implement it for derived types (`Versioned`, `AsEntity`).
+//! implement it for derived types (`Versioned`, `AsEntity`, the sort key builders of
+//! multi-attribute indexes, which are `SortArgs`).
 
 /// The seal. Not public API.
 pub trait Sealed<M> {}

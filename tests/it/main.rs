@@ -39,6 +39,7 @@ mod retries;
 mod scans;
 mod schema_versions;
 mod service_errors;
+mod sort_keys_by_name;
 mod streams;
 mod table;
 mod table_lifecycle;

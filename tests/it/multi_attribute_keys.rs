@@ -1,7 +1,8 @@
 //! Multi-attribute index keys: a GSI whose partition and sort keys are each several of the
 //! item's own attributes (the "GitHub" model: issues by repository, status and number).
 //! `create_table` declares them, queries take typed conditions on a leading run of the
-//! sort attributes, updates move items, and a missing attribute keeps an item out.
+//! sort attributes (given by name), updates move items, and a missing attribute keeps an
+//! item out.
 
 use dynamap::{Entity, KeyPart, Table};
 use serde::{Deserialize, Serialize};
@@ -56,6 +57,12 @@ fn issue(repo: &str, number: u64, status: Status) -> Issue {
         assignee: number.is_multiple_of(2).then(|| "mona".to_owned()),
         title: format!("issue {number}"),
     }
+}
+
+/// The `IssuesByStatus` sort key's leading attributes, given by name: the builder's type is
+/// generated beside `Issue`, and is the sort-key shape of `Issue::issues_by_status` queries.
+fn sk() -> IssueIssuesByStatusSk {
+    Issue::issues_by_status_sk()
 }
 
 fn numbers(issues: &[Issue]) -> Vec<u64> {
@@ -134,7 +141,7 @@ async fn queries_take_a_leading_run_of_the_sort_attributes() {
 
     let open = db
         .query(repo())
-        .sk_eq((Status::Open,))
+        .sk_eq(sk().status(Status::Open))
         .all()
         .await
         .expect("open");
@@ -144,31 +151,55 @@ async fn queries_take_a_leading_run_of_the_sort_attributes() {
             .all(|i| i.repo == "hello" && i.status == Status::Open)
     );
 
-    let one = db.query(repo()).sk_eq((Status::Open, 5u64)).all().await;
+    let one = db
+        .query(repo())
+        .sk_eq(sk().status(Status::Open).number(5u64))
+        .all()
+        .await;
     assert_eq!(numbers(&one.expect("one")), [5]);
 
-    let after = db.query(repo()).sk_gt((Status::Open, 5u64)).all().await;
+    let after = db
+        .query(repo())
+        .sk_gt(sk().status(Status::Open).number(5u64))
+        .all()
+        .await;
     assert_eq!(numbers(&after.expect("gt")), [7, 9]);
-    let upto = db.query(repo()).sk_le((Status::Closed, 4u64)).all().await;
+    let upto = db
+        .query(repo())
+        .sk_le(sk().status(Status::Closed).number(4u64))
+        .all()
+        .await;
     assert_eq!(numbers(&upto.expect("le")), [2, 4]);
 
     let range = db
         .query(repo())
-        .sk_between((Status::Open, 3u64), (Status::Open, 7u64))
+        .sk_between(
+            sk().status(Status::Open).number(3u64),
+            sk().status(Status::Open).number(7u64),
+        )
         .all()
         .await
         .expect("between");
     assert_eq!(numbers(&range), [3, 5, 7]);
 
     // A range on the first attribute alone compares statuses.
-    let from_open = db.query(repo()).sk_ge((Status::Open,)).all().await;
+    let from_open = db
+        .query(repo())
+        .sk_ge(sk().status(Status::Open))
+        .all()
+        .await;
     assert_eq!(numbers(&from_open.expect("ge")), [1, 3, 5, 7, 9]);
 
-    let newest_open = db.query(repo()).sk_eq((Status::Open,)).last(2).all().await;
+    let newest_open = db
+        .query(repo())
+        .sk_eq(sk().status(Status::Open))
+        .last(2)
+        .all()
+        .await;
     assert_eq!(numbers(&newest_open.expect("last")), [9, 7]);
     let down = db
         .query(repo())
-        .sk_eq((Status::Closed,))
+        .sk_eq(sk().status(Status::Closed))
         .descending()
         .all()
         .await;
@@ -205,9 +236,17 @@ async fn updating_a_key_attribute_moves_the_item_in_the_index() {
         .await
         .expect("closed");
     let repo = || Issue::issues_by_status("octo", "hello");
-    let open = db.query(repo()).sk_eq((Status::Open,)).all().await;
+    let open = db
+        .query(repo())
+        .sk_eq(sk().status(Status::Open))
+        .all()
+        .await;
     assert_eq!(numbers(&open.expect("open")), [1, 5, 7, 9]);
-    let closed = db.query(repo()).sk_eq((Status::Closed,)).all().await;
+    let closed = db
+        .query(repo())
+        .sk_eq(sk().status(Status::Closed))
+        .all()
+        .await;
     assert_eq!(numbers(&closed.expect("closed")), [2, 3, 4, 6, 8, 10]);
 
     db.update(Issue::key("octo", "hello", 4u64))
@@ -224,7 +263,7 @@ async fn cursors_page_through_a_multi_attribute_index() {
     let db = seeded("multi_attr_cursor").await;
     let query = || {
         db.query(Issue::issues_by_status("octo", "hello"))
-            .sk_ge((Status::Closed, 4u64))
+            .sk_ge(sk().status(Status::Closed).number(4u64))
             .limit(3)
     };
     let mut seen = Vec::new();
@@ -242,7 +281,7 @@ async fn cursors_page_through_a_multi_attribute_index() {
     let cursor = query().send().await.expect("page").cursor.expect("more");
     let reused = db
         .query(Issue::issues_by_status("octo", "hello"))
-        .sk_ge((Status::Open,))
+        .sk_ge(sk().status(Status::Open))
         .limit(3)
         .after(cursor.clone())
         .send()
@@ -253,7 +292,7 @@ async fn cursors_page_through_a_multi_attribute_index() {
     );
     let other_partition = db
         .query(Issue::issues_by_status("octo", "other"))
-        .sk_ge((Status::Closed, 4u64))
+        .sk_ge(sk().status(Status::Closed).number(4u64))
         .limit(3)
         .after(cursor)
         .send()
@@ -270,7 +309,10 @@ async fn conditions_dynamodb_would_reject_are_refused_before_sending() {
     let repo = || Issue::issues_by_status("octo", "hello");
     let mixed = db
         .query(repo())
-        .sk_between((Status::Closed, 1u64), (Status::Open, 5u64))
+        .sk_between(
+            sk().status(Status::Closed).number(1u64),
+            sk().status(Status::Open).number(5u64),
+        )
         .all()
         .await;
     assert!(
@@ -279,14 +321,21 @@ async fn conditions_dynamodb_would_reject_are_refused_before_sending() {
     );
     let uneven = db
         .query(repo())
-        .sk_between((Status::Open,), (Status::Open, 5u64))
+        .sk_between(
+            sk().status(Status::Open),
+            sk().status(Status::Open).number(5u64),
+        )
         .all()
         .await;
     assert!(
         matches!(&uneven, Err(dynamap::Error::Unsupported { .. })),
         "{uneven:?}"
     );
-    let number_prefix = db.query(repo()).sk_prefix((Status::Open, 5u64)).all().await;
+    let number_prefix = db
+        .query(repo())
+        .sk_prefix(sk().status(Status::Open).number(5u64))
+        .all()
+        .await;
     assert!(
         matches!(&number_prefix, Err(dynamap::Error::Unsupported { .. })),
         "{number_prefix:?}"

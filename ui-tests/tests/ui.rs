@@ -20,11 +20,13 @@
 //! a key template); TTL fields (table without a TTL attribute, another attribute name, not a
 //! timestamp, two of them); event rows (with an index, a `time` field that is missing or not
 //! a time); multi-attribute index keys (one type per attribute, at most four, an entity
-//! listing another number of fields than the key has, a query skipping a leading sort
-//! attribute); `Db::modify` on an entity without a version field; an update's `set` given an
-//! `Option` for an `Option` field (one error pointing to `set_option`); a `KeyPart` mistake
-//! reported once although entities use the type; and `multiple_errors.rs`, which shows that
-//! one build reports every mistake of a derive.
+//! listing another number of fields than the key has, a query giving its sort attributes as
+//! a tuple, which could pass a month for a year of the same type, a sort key builder
+//! skipping an attribute, used on another index's query or with no attribute given);
+//! `Db::modify` on an entity without a version field; an update's `set` given an `Option`
+//! for an `Option` field (one error pointing to `set_option`); a `KeyPart` mistake reported
+//! once although entities use the type; and `multiple_errors.rs`, which shows that one build
+//! reports every mistake of a derive.
 //!
 //! After changing a diagnostic on purpose, regenerate the expectations with
 //! `TRYBUILD=overwrite cargo test --all-features -p dynamap-ui-tests` and review the diff of every `.stderr`.

@@ -51,11 +51,16 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
         .event_rows
         .as_ref()
         .map(|rows| crate::event_rows::expand(ident, rows));
+    let sort_builder_types = super::sort_builder::sort_builder_types(model);
+    let sort_builder_impls = super::sort_builder::sort_builder_impls(model);
     quote! {
+        #sort_builder_types
+
         const _: () = {
             #checks
             #key_part_assertions
             #builders
+            #sort_builder_impls
 
             impl ::dynamap::__private::Entity for #ident {
                 type Table = #table;

@@ -1,5 +1,7 @@
 //! Code generation, one derive per module. Generated code names only
-//! `::dynamap::__private::…` and `::core::…` paths and sits in `const _: () = { … };`.
+//! `::dynamap::__private::…` and `::core::…` paths and sits in `const _: () = { … };`,
+//! except the types code must be able to name (the sort key builders of multi-attribute
+//! indexes), which sit beside the deriving type.
 
 mod attribute;
 mod columnar;
@@ -13,6 +15,7 @@ mod keys;
 mod partition;
 mod render;
 mod serde_shape;
+mod sort_builder;
 mod table;
 mod write_meta;
 

@@ -7,7 +7,8 @@ use syn::Ident;
 
 use super::keys::type_span;
 use super::render::{direct_module, fields_of, part_type, render_template, schema, via_traits};
-use crate::model::{EntityModel, FieldModel, IndexKey};
+use super::sort_builder::{MultiSortKey, sort_builder_start};
+use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel};
 use crate::names::{lookup_method, snake_case};
 use crate::template::{Segment, Template};
 
@@ -21,6 +22,7 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
         quote!(Self),
         &model.pk,
         table_sk.as_ref(),
+        template_shape(model, model.sk.as_ref()),
         quote!(__dynamap_schema.pk),
         quote!(::core::option::Option::None),
         format!(
@@ -54,13 +56,17 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
             ::core::option::Option::None => "",
         });
         let sk = index.sk.as_ref();
-        match &index.pk {
+        let shape = sort_shape(model, index);
+        // A multi-attribute sort key's attributes are given by name, from a builder.
+        let sort_start = MultiSortKey::of(model, index).map(|key| sort_builder_start(model, &key));
+        let builder = match &index.pk {
             IndexKey::Template(pk) => partition_builder(
                 model,
                 &method,
                 quote!(Self),
                 pk,
                 sk,
+                shape,
                 attribute,
                 quote!(::core::option::Option::Some(#name)),
                 doc,
@@ -74,9 +80,10 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
                 if fields.len() != key.fields.len() {
                     return TokenStream::new();
                 }
-                attribute_partition_builder(model, &method, &fields, sk, name, doc)
+                attribute_partition_builder(model, &method, &fields, sk, shape, name, doc)
             }
-        }
+        };
+        quote!(#builder #sort_start)
     });
     let lookups = model.lookups.iter().enumerate().map(|(i, lookup)| {
         let name = &lookup.name;
@@ -94,6 +101,7 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
             quote!(::dynamap::__private::OwnerKey<Self, #i>),
             &lookup.pk,
             sk.as_ref(),
+            template_shape(model, lookup.sk.as_ref()),
             quote!(__dynamap_schema.pk),
             quote!(::core::option::Option::None),
             doc,
@@ -123,13 +131,13 @@ fn attribute_partition_builder(
     method: &Ident,
     fields: &[&FieldModel<'_>],
     sk: Option<&IndexKey>,
+    shape: TokenStream,
     index: &syn::LitStr,
     doc: String,
 ) -> TokenStream {
     let vis = model.vis;
     let schema = schema(model);
     let entity = &model.entity_name;
-    let shape = sort_shape(model, sk);
     let params = fields.iter().map(|f| {
         let (name, ty) = (f.ident, part_type(f));
         quote_spanned!(type_span(ty)=> #name: impl ::dynamap::__private::KeyAttributeArg<#ty>)
@@ -152,7 +160,7 @@ fn attribute_partition_builder(
         #[doc = #doc]
         #vis fn #method(#(#params),*) -> ::dynamap::__private::PartitionKey<Self, #shape> {
             let __dynamap_index = #schema.index(#index);
-            let values = ::core::iter::Iterator::collect([#(#values),*].into_iter());
+            let values = ::core::iter::Iterator::collect(::core::iter::IntoIterator::into_iter([#(#values),*]));
             ::dynamap::__private::PartitionKey::from_attributes(values, ::core::option::Option::Some(#index), &[#(#segments),*])
         }
     }
@@ -165,6 +173,7 @@ fn partition_builder(
     item: TokenStream,
     pk: &Template,
     sk: Option<&IndexKey>,
+    shape: TokenStream,
     attribute: TokenStream,
     index: TokenStream,
     doc: String,
@@ -180,7 +189,6 @@ fn partition_builder(
         let name = f.ident;
         quote!(#name)
     });
-    let shape = sort_shape(model, sk);
     let segments = sk
         .and_then(IndexKey::template)
         .map(sort_segments)
@@ -195,23 +203,29 @@ fn partition_builder(
     }
 }
 
-/// The tuple of the sort key template's part types, in hole order; `AttributeKey<T>` for a
-/// sort key that is a field's own attribute of type `T`.
-fn sort_shape(model: &EntityModel<'_>, sk: Option<&IndexKey>) -> TokenStream {
-    if let Some(IndexKey::Field(key)) = sk {
-        let types: Vec<_> = key
-            .fields
-            .iter()
-            .filter_map(|f| model.field(&f.to_string()))
-            .map(part_type)
-            .collect();
-        return match types.as_slice() {
-            [ty] => quote!(::dynamap::__private::AttributeKey<#ty>),
-            types => quote!(::dynamap::__private::AttributeKeys<(#(#types,)*)>),
-        };
+/// The sort-key shape of an index's queries: `AttributeKey<T>` for a sort key that is a
+/// field's own attribute of type `T`, the generated builder type for a multi-attribute sort
+/// key, the template's part types otherwise.
+fn sort_shape(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream {
+    let sk = index.sk.as_ref();
+    if let Some(key) = MultiSortKey::of(model, index) {
+        let ty = key.type_ident(model);
+        return quote!(#ty);
     }
+    if let Some(IndexKey::Field(key)) = sk {
+        let ty = key
+            .fields
+            .first()
+            .and_then(|f| model.field(&f.to_string()))
+            .map(part_type);
+        return quote!(::dynamap::__private::AttributeKey<#ty>);
+    }
+    template_shape(model, sk.and_then(IndexKey::template))
+}
+
+/// The tuple of a sort key template's part types, in hole order (`()` without a sort key).
+fn template_shape(model: &EntityModel<'_>, sk: Option<&Template>) -> TokenStream {
     let types = sk
-        .and_then(IndexKey::template)
         .into_iter()
         .flat_map(Template::holes)
         .filter_map(|hole| model.field(hole))

@@ -81,30 +81,6 @@ key_attribute!(Binary: Binary);
 /// ```
 pub struct AttributeKey<T>(PhantomData<fn() -> T>);
 
-/// The sort-key shape of a multi-attribute index key whose attributes have the types of the
-/// tuple `T`, in key order: queries on it take a leading run of them (`(status,)`,
-/// `(status, number)`), equal on every given attribute but the last, which the condition
-/// compares.
-///
-/// # Examples
-///
-/// ```no_run
-/// # use dynamap::{Entity, Table};
-/// # #[derive(Table)]
-/// # #[dynamap(pk = "PK", sk = "SK", index(name = "ByStatus", pk = "repo", sk("status", "number"), sk_type("S", "N")))]
-/// # struct App;
-/// #[derive(Entity)]
-/// #[dynamap(table = App, entity = "Issue", pk = "ISSUE#{repo}#{number}", sk = "ISSUE",
-///           index(name = "ByStatus", pk = field(repo), sk = fields(status, number)))]
-/// struct Issue { repo: String, number: u64, status: String }
-///
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
-/// // The sort shape is `AttributeKeys<(String, u64)>`: equal status, a range of numbers.
-/// let open = db.query(Issue::by_status("dynamap")).sk_ge(("open", 100u64)).all().await?;
-/// # Ok(()) }
-/// ```
-pub struct AttributeKeys<T>(PhantomData<fn() -> T>);
-
 /// A value a generated builder or a sort condition accepts for an attribute key of type
 /// `T`: the value itself, a reference to it, and `&str` for `String`.
 ///
@@ -126,7 +102,7 @@ pub struct AttributeKeys<T>(PhantomData<fn() -> T>);
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a value of the key attribute type `{T}`",
     label = "expected a `{T}` here",
-    note = "a condition on a multi-attribute sort key takes its attributes in key order, from the first, without skipping one"
+    note = "an attribute key takes a value of its field's type, a reference to one, `&str` for a `String` or `&[u8]` for a `Binary`"
 )]
 pub trait KeyAttributeArg<T: KeyAttribute>: Sealed<(KeyAttributeArgSeal, T)> {
     /// The attribute value, checked as a key value (see [`check_key_value`]).

@@ -54,6 +54,7 @@ mod escape;
 mod item_key;
 mod part;
 mod sort;
+mod sort_attributes;
 mod template;
 
 use std::fmt;
@@ -61,9 +62,7 @@ use std::marker::PhantomData;
 
 use crate::codec::AttributeValue;
 
-pub use attribute::{
-    AttributeKey, AttributeKeys, Binary, KeyAttribute, KeyAttributeArg, check_key_value,
-};
+pub use attribute::{AttributeKey, Binary, KeyAttribute, KeyAttributeArg, check_key_value};
 pub use escape::DELIMITER;
 pub use item_key::ItemKey;
 pub use part::{KeyArg, KeyPart, KeyPartError};
@@ -72,6 +71,8 @@ pub(crate) use part::{format_timestamp, parse_timestamp};
 pub use sort::SortArgs;
 #[doc(hidden)]
 pub use sort::{Segment, SortBound, sort_bound};
+#[doc(hidden)]
+pub use sort_attributes::SortValues;
 #[doc(hidden)]
 pub use template::{KeyReader, KeyWriter};
 
@@ -320,8 +321,9 @@ impl<E> std::hash::Hash for Key<E> {
 /// `S` is the tuple of the sort key's part types, so sort-key conditions are typed by the
 /// template's fields; for an index whose sort key is a field's own attribute
 /// (`sk = field(score)`), it is [`AttributeKey<T>`] and conditions take values of `T`; for
-/// a multi-attribute sort key (`sk = fields(status, number)`), it is
-/// [`AttributeKeys<(T0, T1, ...)>`](AttributeKeys).
+/// a multi-attribute sort key (`sk = fields(status, number)`), it is the type the derive
+/// generates for that entity and index (`IssueByStatusSk` for `Issue`'s `ByStatus`), and
+/// conditions take its builder, `Issue::by_status_sk().status(..)` (see [`SortArgs`]).
 ///
 /// # Examples
 ///

@@ -1,7 +1,7 @@
 //! Sort keys given part by part: the leading parts of a sort key template, for range
 //! conditions and segment-exact prefixes.
 
-use super::attribute::{AttributeKey, AttributeKeys, KeyAttribute, KeyAttributeArg};
+use super::attribute::{AttributeKey, KeyAttribute, KeyAttributeArg};
 use super::escape::escape_tail;
 use super::{KeyArg, KeyPart, KeyPartError};
 use crate::codec::AttributeValue;
@@ -27,12 +27,21 @@ pub enum Segment {
     Hole(&'static str),
 }
 
-/// The leading parts of a sort key whose parts have the types `S` (a tuple): `("A",)` for
-/// building `A` of `LOC#{building}#{floor}#{room}`, `("A", "2")` for its floor 2, all
-/// three for one room. Implemented for tuples of up to six [`KeyArg`]s; for a sort key that
-/// is a field's own attribute (shape [`AttributeKey<T>`]), for values of `T`; and for a
-/// multi-attribute sort key (shape [`AttributeKeys<(T0, T1, ...)>`](AttributeKeys)), for
-/// tuples of values of its leading attributes' types, in order.
+/// The leading parts of a sort key of shape `S`, which a sort condition
+/// ([`Query::sk_eq`](crate::query::Query::sk_eq) and the others) takes:
+///
+/// - for a template sort key, `S` is the tuple of its parts' types and the leading parts are
+///   a tuple of [`KeyArg`]s, in template order: `("A",)` for building `A` of
+///   `LOC#{building}#{floor}#{room}`, `("A", "2")` for its floor 2, all three for one room
+///   (up to six parts);
+/// - for a sort key that is a field's own attribute (shape [`AttributeKey<T>`]), a value of
+///   `T`;
+/// - for a multi-attribute sort key (`sk = fields(year, month)`), `S` is a type the derive
+///   generates for the entity and index, and the leading attributes are given **by name**
+///   with its builder, named after the index: `Event::by_date_sk().year(2024)`, then
+///   `.month(3)`. Each step offers only the next attribute, so none can be skipped or given
+///   in another's place, even one of the same type; a builder of another index or entity
+///   is refused. Tuples are not accepted there.
 ///
 /// # Examples
 ///
@@ -50,10 +59,32 @@ pub enum Segment {
 /// poznan().sk_ge(("A", 2u32, "s-7")).all().await?;    // whole keys
 /// # Ok(()) }
 /// ```
+///
+/// A multi-attribute sort key, given by name:
+///
+/// ```no_run
+/// # use dynamap::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[dynamap(pk = "PK", sk = "SK", index(name = "ByDate", pk("city"), sk("year", "month"), sk_type("N", "N")))]
+/// # struct App;
+/// #[derive(Entity)]
+/// #[dynamap(table = App, entity = "Event", pk = "EVENT#{id}", sk = "EVENT",
+///           index(name = "ByDate", pk = field(city), sk = fields(year, month)))]
+/// struct Event { id: String, city: String, year: i32, month: i32 }
+///
+/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// let poznan = || db.query(Event::by_date("Poznań"));
+/// poznan().sk_eq(Event::by_date_sk().year(2024)).all().await?;           // year = 2024
+/// poznan().sk_ge(Event::by_date_sk().year(2024).month(3)).all().await?;  // and month >= 3
+/// # Ok(()) }
+/// ```
+///
+/// `sk_eq((3,))` on that index does not compile: a month cannot pass for a year.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` does not give this sort key's parts in order",
-    label = "expected the sort key's leading parts, in order, as a tuple",
-    note = "the sort key's parts are `{S}`: give them from the first, without skipping one (e.g. `(first,)` or `(first, second)`)"
+    message = "`{Self}` does not give the leading parts of the sort key `{S}`",
+    label = "expected this sort key's leading parts, from the first",
+    note = "a template sort key takes a tuple of its parts in template order, from the first, without skipping one: `(building,)`, `(building, floor)`",
+    note = "a multi-attribute sort key (`sk = fields(...)`) takes its attributes by name, at least the first, from the builder the derive generates for the entity and index: for the shape `EventByDateSk`, `Event::by_date_sk().year(..)`, then `.month(..)`"
 )]
 pub trait SortArgs<S>: Sealed<(SortArgsSeal, S)> {
     /// The sort key these parts give in `template`; on error, the index of the part at
@@ -74,45 +105,6 @@ impl<T: KeyAttribute, A: KeyAttributeArg<T>> SortArgs<AttributeKey<T>> for A {
             .map_err(|err| (0, err))
     }
 }
-
-/// A value of a multi-attribute sort key's attribute, checked as a sort key value.
-fn attribute_part<T: KeyAttribute, A: KeyAttributeArg<T>>(
-    arg: &A,
-    values: &mut Vec<AttributeValue>,
-) -> Result<(), (usize, KeyPartError)> {
-    let value = arg
-        .key_value(MAX_SORT_KEY_BYTES)
-        .map_err(|err| (values.len(), err))?;
-    values.push(value);
-    Ok(())
-}
-
-macro_rules! attribute_sort_args {
-    ([$($T:ident),*]; [$($A:ident : $TA:ident),*]) => {
-        impl<$($T: KeyAttribute,)* $($A: KeyAttributeArg<$TA>,)*> Sealed<(SortArgsSeal, AttributeKeys<($($T,)*)>)> for ($($A,)*) {}
-
-        impl<$($T: KeyAttribute,)* $($A: KeyAttributeArg<$TA>,)*> SortArgs<AttributeKeys<($($T,)*)>> for ($($A,)*) {
-            #[allow(non_snake_case)] // bindings named after their type parameters
-            fn bound(&self, _: &[Segment]) -> Result<SortBound, (usize, KeyPartError)> {
-                let ($($A,)*) = self;
-                let mut values = Vec::new();
-                $(attribute_part::<$TA, _>($A, &mut values)?;)*
-                Ok(SortBound::Values(values))
-            }
-        }
-    };
-}
-
-// Every non-empty leading run of a multi-attribute sort key of two to four attributes.
-attribute_sort_args!([T0,T1]; [A0: T0]);
-attribute_sort_args!([T0,T1]; [A0: T0,A1: T1]);
-attribute_sort_args!([T0,T1,T2]; [A0: T0]);
-attribute_sort_args!([T0,T1,T2]; [A0: T0,A1: T1]);
-attribute_sort_args!([T0,T1,T2]; [A0: T0,A1: T1,A2: T2]);
-attribute_sort_args!([T0,T1,T2,T3]; [A0: T0]);
-attribute_sort_args!([T0,T1,T2,T3]; [A0: T0,A1: T1]);
-attribute_sort_args!([T0,T1,T2,T3]; [A0: T0,A1: T1,A2: T2]);
-attribute_sort_args!([T0,T1,T2,T3]; [A0: T0,A1: T1,A2: T2,A3: T3]);
 
 fn write_part<T: KeyPart, A: KeyArg<T>>(
     arg: &A,
