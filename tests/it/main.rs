@@ -30,6 +30,7 @@ mod models;
 mod multi_attribute_keys;
 mod observability;
 mod page_ends;
+mod projections;
 mod queries;
 mod raw_actions;
 mod retries;

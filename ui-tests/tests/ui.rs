@@ -1,6 +1,6 @@
 //! Compile-fail tests for the derive macros: every file in `tests/ui/` holds one mistake a
-//! user can make with `#[derive(Table)]`, `#[derive(Entity)]`, `#[derive(EntityEnum)]` or
-//! `#[derive(KeyPart)]`, and the `.stderr` beside it is the exact diagnostic the build must
+//! user can make with `#[derive(Table)]`, `#[derive(Entity)]`, `#[derive(EntityEnum)]`,
+//! `#[derive(EntityProjection)]` or `#[derive(KeyPart)]`, and the `.stderr` beside it is the exact diagnostic the build must
 //! print, so a message that becomes vaguer or moves away from the culprit fails the test.
 //!
 //! Covered: unknown, duplicate and malformed attributes (on tables, entities and fields);
@@ -21,7 +21,10 @@
 //! timestamp, two of them); event rows (with an index, a `time` field that is missing or not
 //! a time); multi-attribute index keys (one type per attribute, at most four, an entity
 //! listing another number of fields than the key has, a query skipping a leading sort
-//! attribute); `Db::modify` on an entity without a version field; and `multiple_errors.rs`, which shows that one build reports every mistake of a derive.
+//! attribute); `Db::modify` on an entity without a version field; projections (a
+//! `#[derive(EntityProjection)]` field the entity lacks or of another type, no `entity`,
+//! one entity's projection on another's query, and `project` with field constants of an
+//! entity with required fields); and `multiple_errors.rs`, which shows that one build reports every mistake of a derive.
 //!
 //! After changing a diagnostic on purpose, regenerate the expectations with
 //! `TRYBUILD=overwrite cargo test --all-features -p dynamap-ui-tests` and review the diff of every `.stderr`.

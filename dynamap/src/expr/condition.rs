@@ -279,6 +279,14 @@ impl<E> fmt::Debug for Condition<E> {
 }
 
 impl<E> Condition<E> {
+    /// The same condition, for a type read from the same items: a projection of `E`.
+    pub(crate) fn retype<U>(self) -> Condition<U> {
+        Condition {
+            node: self.node,
+            entity: PhantomData,
+        }
+    }
+
     fn new(node: Node) -> Self {
         Self {
             node: Ok(node),
