@@ -36,6 +36,13 @@ pub fn derive_entity_enum(input: TokenStream) -> TokenStream {
     derive(input, expand::expand_entity_enum, true)
 }
 
+/// Implements `dynamap::EntityProjection` (and `dynamap::query::Decode`) for a struct of
+/// some of an entity's fields. See `dynamap::EntityProjection`.
+#[proc_macro_derive(EntityProjection, attributes(dynamap))]
+pub fn derive_entity_projection(input: TokenStream) -> TokenStream {
+    derive(input, expand::expand_entity_projection, false)
+}
+
 /// Implements `dynamap::Attribute` for a nested struct or a fieldless enum. See
 /// `dynamap::Attribute`.
 #[proc_macro_derive(Attribute, attributes(serde, dynamap))]

@@ -24,8 +24,12 @@ pub use crate::key::{
     Key, KeyArg, KeyError, KeyPart, KeyPartError, KeyReader, KeyWriter, PartitionKey,
 };
 pub use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
-pub use crate::query::{Decode, OwnerKey, UnknownEntity};
-pub use crate::sealed::{AsEntitySeal, Sealed, SortArgsSeal, VersionedSeal};
+pub use crate::query::{
+    Decode, EntityFields, EntityProjection, Field, OwnerKey, PartialRead, UnknownEntity,
+};
+pub use crate::sealed::{
+    AsEntitySeal, EntityProjectionSeal, PartialReadSeal, Sealed, SortArgsSeal, VersionedSeal,
+};
 pub use crate::table::{
     IndexSchema, KeyAttributeSchema, Projection, ScalarType, Table, TableSchema,
 };
@@ -61,6 +65,24 @@ pub fn check_entity_type(
             item: None,
         }),
     }
+}
+
+/// The parts of an item's primary key, for fields whose attributes the item lacks (a
+/// projection left them out): `None` when the item holds no key to read them from, so the
+/// field reports its missing attribute.
+pub fn recover_key<E: Entity>(
+    pk: Option<&AttributeValue>,
+    sk: Option<&AttributeValue>,
+) -> Result<Option<E::KeyParts>> {
+    let Some(AttributeValue::S(pk)) = pk else {
+        return Ok(None);
+    };
+    let sk = match sk {
+        Some(AttributeValue::S(sk)) => Some(sk.as_str()),
+        _ if <E::Table as Table>::SCHEMA.sk.is_some() => return Ok(None),
+        _ => None,
+    };
+    Ok(Some(E::parse_key(pk, sk)?))
 }
 
 /// True when an item of entity type `found` is the entity called `name` or one of `aliases`.

@@ -90,6 +90,22 @@
 //! that every hole names a field, that templates fit the table (sort key present or not,
 //! index names), and that no field is stored under a name the table uses for keys.
 //!
+//! A field of the primary key templates whose attribute an item lacks (a projection left it
+//! out, or another writer stored only the key) reads back from the item's key.
+//!
+//! # `#[derive(EntityProjection)]`
+//!
+//! On a struct of some of an entity's fields, each named and typed as the entity's; a query
+//! reads it with [`Query::project_as`](query::Query::project_as), asking DynamoDB only for
+//! those fields' attributes (see [`EntityProjection`]). A field the entity lacks, or of
+//! another type, does not compile. Attributes inside `#[dynamap(...)]`:
+//!
+//! | attribute | meaning |
+//! |---|---|
+//! | `entity = Issue` | the entity whose fields these are (its type; required) |
+//!
+//! Its fields take no attributes: each is stored, and read, as the entity's field.
+//!
 //! # `#[derive(KeyPart)]`
 //!
 //! Makes a string newtype (`struct SensorId(String);`) or a fieldless enum usable in key
@@ -145,7 +161,8 @@
 //! Generated code names `::dynamap`. A crate that reaches dynamap through another crate's
 //! re-export (a platform crate with `pub use dynamap;`) says where it is, on every derive:
 //! `#[dynamap(crate = "platform::dynamap")]` next to the other container attributes of
-//! `Table` and `Entity`, or alone on `EntityEnum`, `KeyPart`, `Attribute` and `Columnar`.
+//! `Table`, `Entity` and `EntityProjection`, or alone on `EntityEnum`, `KeyPart`,
+//! `Attribute` and `Columnar`.
 //!
 //! # Errors
 //!
@@ -267,10 +284,11 @@ pub struct ProductionGuide;
 pub use aws_sdk_dynamodb;
 pub use codec::Attribute;
 pub use db::Db;
-pub use dynamap_derive::{Attribute, Entity, EntityEnum, KeyPart, Table};
+pub use dynamap_derive::{Attribute, Entity, EntityEnum, EntityProjection, KeyPart, Table};
 pub use entity::{AsEntity, Entity, Versioned};
 pub use error::{ActionFailure, Error, ErrorKind, Result, ServiceError};
 pub use key::{Key, KeyError, KeyPart, PartitionKey};
+pub use query::EntityProjection;
 pub use schema_version::SCHEMA_VERSION_ATTRIBUTE;
 pub use table::{
     IndexSchema, KeyAttributeSchema, MAX_KEY_ATTRIBUTES, Projection, ScalarType, Table, TableSchema,

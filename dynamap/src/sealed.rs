@@ -22,6 +22,12 @@ pub enum SortArgsSeal {}
 /// Marks [`Projected`](crate::query::Projected).
 #[derive(Debug)]
 pub enum ProjectedSeal {}
+/// Marks [`PartialRead`](crate::query::PartialRead).
+#[derive(Debug)]
+pub enum PartialReadSeal {}
+/// Marks [`EntityProjection`](crate::query::EntityProjection).
+#[derive(Debug)]
+pub enum EntityProjectionSeal {}
 /// Marks [`Target`](crate::expr::Target).
 #[derive(Debug)]
 pub enum TargetSeal {}

@@ -33,6 +33,7 @@ mod multi_attribute_keys;
 mod nested_updates;
 mod observability;
 mod page_ends;
+mod projections;
 mod queries;
 mod raw_actions;
 mod retries;

@@ -1,6 +1,6 @@
 //! Compile-fail tests for the derive macros: every file in `tests/ui/` holds one mistake a
-//! user can make with `#[derive(Table)]`, `#[derive(Entity)]`, `#[derive(EntityEnum)]` or
-//! `#[derive(KeyPart)]`, and the `.stderr` beside it is the exact diagnostic the build must
+//! user can make with `#[derive(Table)]`, `#[derive(Entity)]`, `#[derive(EntityEnum)]`,
+//! `#[derive(EntityProjection)]` or `#[derive(KeyPart)]`, and the `.stderr` beside it is the exact diagnostic the build must
 //! print, so a message that becomes vaguer or moves away from the culprit fails the test.
 //!
 //! Covered: unknown, duplicate and malformed attributes (on tables, entities and fields);
@@ -25,8 +25,10 @@
 //! skipping an attribute, used on another index's query or with no attribute given);
 //! `Db::modify` on an entity without a version field; an update's `set` given an `Option`
 //! for an `Option` field (one error pointing to `set_option`); a `KeyPart` mistake reported
-//! once although entities use the type; and `multiple_errors.rs`, which shows that one build
-//! reports every mistake of a derive.
+//! once although entities use the type; projections (a `#[derive(EntityProjection)]` field
+//! the entity lacks or of another type, no `entity`, one entity's projection on another's
+//! query, and `project` with field constants of an entity with required fields); and
+//! `multiple_errors.rs`, which shows that one build reports every mistake of a derive.
 //!
 //! After changing a diagnostic on purpose, regenerate the expectations with
 //! `TRYBUILD=overwrite cargo test --all-features -p dynamap-ui-tests` and review the diff of every `.stderr`.

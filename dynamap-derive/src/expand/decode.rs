@@ -1,6 +1,6 @@
 //! Reading one field in generated `from_item`, from the slot its attribute was moved into:
-//! present, optional, compressed, through `with`, or with a default when the attribute is
-//! missing.
+//! present, optional, compressed, through `with`, with a default when the attribute is
+//! missing, or, for a primary-key field, read back from the key.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -11,8 +11,16 @@ use super::render::{direct_module, part_type};
 use crate::model::FieldModel;
 
 /// The field's value from `slot` (an `Option<AttributeValue>`). Needs
-/// [`via_traits`](super::render::via_traits) in scope.
-pub(super) fn decode_field(entity: &str, field: &FieldModel<'_>, slot: &Ident) -> TokenStream {
+/// [`via_traits`](super::render::via_traits) in scope. `recovered`: for a field of the
+/// primary key templates, a variable holding the part parsed from the item's key (an
+/// `Option`, `None` when the attribute is present or the item has no key), the value when
+/// the attribute is missing.
+pub(super) fn decode_field(
+    entity: &str,
+    field: &FieldModel<'_>,
+    slot: &Ident,
+    recovered: Option<&Ident>,
+) -> TokenStream {
     if field.skip {
         return quote!(::core::default::Default::default());
     }
@@ -32,12 +40,24 @@ pub(super) fn decode_field(entity: &str, field: &FieldModel<'_>, slot: &Ident) -
     let Some(default) = &field.default else {
         return match field.option_inner {
             Some(_) => optional,
-            None => quote! {{
-                let ::core::option::Option::Some(value) = #slot else {
-                    return ::core::result::Result::Err(::dynamap::__private::missing_attribute(#entity, #attribute));
+            None => {
+                let missing = quote!(return ::core::result::Result::Err(::dynamap::__private::missing_attribute(#entity, #attribute)));
+                let otherwise = match recovered {
+                    Some(part) => quote! {
+                        match #part {
+                            ::core::option::Option::Some(part) => part,
+                            ::core::option::Option::None => #missing,
+                        }
+                    },
+                    None => missing,
                 };
-                #value?
-            }},
+                quote! {
+                    match #slot {
+                        ::core::option::Option::Some(value) => #value?,
+                        ::core::option::Option::None => #otherwise,
+                    }
+                }
+            }
         };
     };
     // A missing attribute reads as the default, so the field is read as optional first.

@@ -3,15 +3,13 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::DeriveInput;
-use syn::spanned::Spanned;
 
-use super::decode::decode_field;
 use super::entity_checks::{key_part_assertions, layout_checks};
 use super::keys::{parse, part_var, type_span};
 use super::render::{encode_value, fields_of, part_type, render_template, schema, via_traits};
 use crate::check::entity_model;
 use crate::ctx::Ctxt;
-use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel, SchemaModel, Upgrade};
+use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel};
 
 pub(crate) fn expand_entity(input: &DeriveInput) -> TokenStream {
     let mut cx = Ctxt::default();
@@ -35,7 +33,8 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
         quote_spanned!(type_span(part_type(f))=> &self.#ident)
     });
     let to_item = to_item(model);
-    let from_item = from_item(model);
+    let from_item = super::from_item::from_item(model);
+    let entity_fields = super::entity_fields::entity_fields(model);
     let parse_key = parse_key(model);
     let write_meta = super::write_meta::write_meta(model);
     let aliases = &model.aliases;
@@ -100,6 +99,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 }
             }
 
+            #entity_fields
             #versioned
             #event_rows
         };
@@ -301,82 +301,6 @@ fn index_attributes(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream 
 fn encode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
     let ident = field.ident;
     encode_value(entity, field, &quote!(self.#ident))
-}
-
-/// One pass over the item it owns, moving each attribute into its field's slot by name;
-/// then each field is decoded from its slot.
-fn from_item(model: &EntityModel<'_>) -> TokenStream {
-    let schema = schema(model);
-    let entity = &model.entity_name;
-    let via = via_traits();
-    let slot = |index: usize| format_ident!("__dynamap_slot_{}", index);
-    let stored: Vec<(usize, &FieldModel<'_>)> = model
-        .fields
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| !f.skip)
-        .collect();
-    let slots = stored.iter().map(|(i, _)| slot(*i));
-    let arms = stored.iter().map(|(i, f)| {
-        let (slot, attribute) = (slot(*i), &f.attribute);
-        quote!(#attribute => #slot = ::core::option::Option::Some(__dynamap_value),)
-    });
-    let pass = (!stored.is_empty()).then(|| {
-        quote! {
-            for (__dynamap_name, __dynamap_value) in __dynamap_item {
-                match __dynamap_name.as_str() {
-                    #(#arms)*
-                    _ => {}
-                }
-            }
-        }
-    });
-    let fields = model.fields.iter().enumerate().map(|(i, f)| {
-        let ident = f.ident;
-        let value = decode_field(entity, f, &slot(i));
-        quote!(#ident: #value)
-    });
-    let upgrade = model.schema.as_ref().map(|schema| upgrade(model, schema));
-    quote! {
-        fn from_item(__dynamap_item: ::dynamap::__private::Item) -> ::dynamap::__private::Result<Self> {
-            #via
-            let __dynamap_schema = &#schema;
-            ::dynamap::__private::check_entity_type(&__dynamap_item, __dynamap_schema.entity_type, #entity, <Self as ::dynamap::__private::Entity>::ALIASES)?;
-            #upgrade
-            #(let mut #slots: ::core::option::Option<::dynamap::__private::AttributeValue> = ::core::option::Option::None;)*
-            #pass
-            ::core::result::Result::Ok(Self { #(#fields,)* })
-        }
-    }
-}
-
-/// The start of `from_item` for an entity with a schema version: an item of an older
-/// version reads through its upgrade and returns; one of a newer version is an error.
-fn upgrade(model: &EntityModel<'_>, schema: &SchemaModel) -> TokenStream {
-    let entity = &model.entity_name;
-    let current = schema.current;
-    let arms = schema.upgrades.iter().map(|(version, upgrade)| {
-        let read = match upgrade {
-            Upgrade::Via(via) => quote_spanned! {via.span()=>
-                ::core::convert::Into::<Self>::into(
-                    ::dynamap::__private::read_older::<#via>(__dynamap_item, #entity, #version)?,
-                )
-            },
-            Upgrade::With(with) => quote_spanned! {with.span()=>
-                {
-                    let __dynamap_upgrade: fn(::dynamap::__private::Item) -> ::core::result::Result<Self, ::dynamap::__private::AttributeError> = #with;
-                    ::dynamap::__private::upgraded(__dynamap_upgrade(__dynamap_item), #entity, #version)?
-                }
-            },
-        };
-        quote!(#version => return ::core::result::Result::Ok(#read),)
-    });
-    quote! {
-        match ::dynamap::__private::stored_schema_version(&__dynamap_item, #entity, #current, __dynamap_schema)? {
-            #(#arms)*
-            _ => {}
-        }
-    }
 }
 
 fn parse_key(model: &EntityModel<'_>) -> TokenStream {

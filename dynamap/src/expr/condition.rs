@@ -272,17 +272,6 @@ impl<E> Clone for Condition<E> {
     }
 }
 
-impl<E> Condition<E> {
-    /// The same condition, for a query that decodes the same items as `U` (an enum of the
-    /// entity's table, or the entity's items as `Result`s).
-    pub(crate) fn retype<U>(self) -> Condition<U> {
-        Condition {
-            node: self.node,
-            entity: PhantomData,
-        }
-    }
-}
-
 impl<E> fmt::Debug for Condition<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("Condition").field(&self.node).finish()
@@ -290,6 +279,15 @@ impl<E> fmt::Debug for Condition<E> {
 }
 
 impl<E> Condition<E> {
+    /// The same condition, for a type read from the same items: a projection of `E`, an
+    /// enum of its table, or its items as `Result`s.
+    pub(crate) fn retype<U>(self) -> Condition<U> {
+        Condition {
+            node: self.node,
+            entity: PhantomData,
+        }
+    }
+
     fn new(node: Node) -> Self {
         Self {
             node: Ok(node),

@@ -35,12 +35,14 @@
 //! entity-type attribute. [`Query::decode_as`] reads every item of the partition into an enum.
 
 mod cursor;
+mod entity_projection;
 mod exec;
 mod filter;
 mod lookup;
 mod lossy;
 mod page;
 mod page_fill;
+mod partial_read;
 mod projection;
 mod scan;
 mod sort_condition;
@@ -50,8 +52,12 @@ use std::marker::PhantomData;
 
 pub use crate::decode::{Decode, UnknownEntity};
 pub use cursor::Cursor;
+pub use entity_projection::EntityProjection;
+#[doc(hidden)]
+pub use entity_projection::{EntityFields, Field};
 pub use lookup::OwnerKey;
 pub use page::Page;
+pub use partial_read::PartialRead;
 pub use projection::Projected;
 pub use scan::Scan;
 use sort_condition::{SortCondition, SortOp, bound};
@@ -397,8 +403,14 @@ impl<T: Decode, S> Query<T, S> {
 
     /// Reads only these attributes (plus the keys and the entity type, always): field
     /// constants (`.project((Sensor::CITY, Sensor::FLOOR))`) or attribute names (see
-    /// [`Projected`]). Fields left out must be `Option` or `#[dynamap(skip)]` in the
-    /// entity, or decoding names the missing attribute.
+    /// [`Projected`]).
+    ///
+    /// Field constants compile only for an entity that decodes with any field left out
+    /// ([`PartialRead`]): each field an `Option`, with `#[dynamap(default)]`, skipped, or
+    /// in the primary key templates, whose value is read back from the item's key. An
+    /// entity with required fields is read in part with [`project_as`](Query::project_as)
+    /// and a struct of the fields to read. Attribute names are not checked when compiling:
+    /// leaving out a required field's attribute fails decoding, naming it.
     ///
     /// # Examples
     ///
@@ -408,13 +420,70 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
     /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
-    /// // Reads the keys and `note` only; the other fields of `Score` are in its keys.
+    /// // Reads the keys and `note` only: `game`, `score` and `user` are read from the keys.
     /// let notes = db.query(Score::partition("chess")).project(Score::NOTE).all().await?;
     /// # Ok(()) }
     /// ```
     pub fn project(mut self, attributes: impl Projected<T>) -> Self {
         attributes.attribute_names(&mut self.projection);
         self
+    }
+
+    /// Reads each item as `P`, a struct of some of the entity's fields deriving
+    /// [`EntityProjection`]: only its fields' attributes are read (plus the keys and the
+    /// entity type), and the derive checked each field's name and type against the entity.
+    /// A field of the primary key templates is read back from the item's key when its
+    /// attribute is missing.
+    ///
+    /// Filters and the other settings carry over; call it last, since a filter takes
+    /// conditions on the entity's fields.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, EntityProjection, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
+    /// # struct Score { game: String, score: i64, user: String, note: Option<String>, replay: Vec<u8> }
+    /// #[derive(EntityProjection, Debug)]
+    /// #[dynamap(entity = Score)]
+    /// struct Ranked { score: i64, user: String }
+    ///
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// // Reads no `replay`; `score` and `user` come from the sort key.
+    /// let top: Vec<Ranked> = db
+    ///     .query(Score::partition("chess"))
+    ///     .descending()
+    ///     .limit(10)
+    ///     .project_as::<Ranked>()
+    ///     .all()
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn project_as<P: EntityProjection<Entity = T>>(mut self) -> Query<P, S>
+    where
+        T: crate::Entity,
+    {
+        P::attribute_names(&mut self.projection);
+        Query {
+            db: self.db,
+            entity: self.entity,
+            partition: self.partition,
+            index_name: self.index_name,
+            sort_template: self.sort_template,
+            sort: self.sort,
+            filter: self.filter.map(Condition::retype),
+            projection: self.projection,
+            descending: self.descending,
+            limit: self.limit,
+            first: self.first,
+            last: self.last,
+            consistent: self.consistent,
+            after: self.after,
+            unknown: self.unknown,
+            include_expired: self.include_expired,
+            marker: PhantomData,
+        }
     }
 
     /// Newest (greatest sort key) first.

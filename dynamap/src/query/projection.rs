@@ -1,6 +1,7 @@
 //! What [`Query::project`](super::Query::project) takes: typed field constants, or
 //! attribute names.
 
+use super::PartialRead;
 use crate::expr::Attr;
 use crate::sealed::{ProjectedSeal, Sealed};
 
@@ -8,13 +9,19 @@ use crate::sealed::{ProjectedSeal, Sealed};
 /// of `T` (`(Sensor::CITY, Sensor::FLOOR)`, up to twelve), or attribute names
 /// (`["city", "floor"]`), for mixed queries and attributes no field declares.
 ///
+/// Field constants need an entity that decodes whatever is left out ([`PartialRead`]);
+/// an entity with required fields is read in part through a projection type
+/// ([`EntityProjection`](super::EntityProjection)). Attribute names are not checked: an
+/// item read without an attribute a required field is stored in fails to decode, naming
+/// the attribute.
+///
 /// Field constants of another entity do not compile:
 ///
 /// ```compile_fail
 /// # use dynamap::{Entity, Table};
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "S#{id}", sk = "S")]
-/// # struct Sensor { id: String, city: String }
+/// # struct Sensor { id: String, city: Option<String> }
 /// # #[derive(Entity)] #[dynamap(table = App, entity = "Reading", pk = "S#{id}", sk = "R#{at}")]
 /// # struct Reading { id: String, at: i64 }
 /// # fn example(db: &dynamap::Db) {
@@ -30,12 +37,14 @@ pub trait Projected<T>: Sealed<(ProjectedSeal, T)> {
     fn attribute_names(&self, out: &mut Vec<&'static str>);
 }
 
-impl<T, V> Sealed<(ProjectedSeal, T)> for Attr<T, V> {}
+impl<T: PartialRead, V> Sealed<(ProjectedSeal, T)> for Attr<T, V> {}
 impl<T, const N: usize> Sealed<(ProjectedSeal, T)> for [&'static str; N] {}
 impl<T> Sealed<(ProjectedSeal, T)> for &[&'static str] {}
 impl<T> Sealed<(ProjectedSeal, T)> for Vec<&'static str> {}
 
-impl<T, V> Projected<T> for Attr<T, V> {
+// Only for entities that decode with any field left out: the constants say which
+// attributes to read, not which fields the item will lack.
+impl<T: PartialRead, V> Projected<T> for Attr<T, V> {
     fn attribute_names(&self, out: &mut Vec<&'static str>) {
         out.push(self.name());
     }

@@ -3,7 +3,9 @@
 
 use dynamap_reexport_check::dynamap::codec::Columnar;
 use dynamap_reexport_check::dynamap::query::{Decode, UnknownEntity};
-use dynamap_reexport_check::dynamap::{Attribute, Entity, EntityEnum, KeyPart, Table};
+use dynamap_reexport_check::dynamap::{
+    Attribute, Entity, EntityEnum, EntityProjection, KeyPart, Table,
+};
 use dynamap_reexport_check::serde::{Deserialize, Serialize};
 
 #[derive(Table)]
@@ -59,6 +61,14 @@ struct Sensor {
           pk = "SENSOR#{id}", sk = "NOTE#{n}")]
 struct Note {
     id: String,
+    n: u32,
+    text: String,
+}
+
+/// A note's text without its key: `id` and `n` are in the key.
+#[derive(EntityProjection, Debug, PartialEq)]
+#[dynamap(crate = "dynamap_reexport_check::dynamap", entity = Note)]
+struct NoteText {
     n: u32,
     text: String,
 }
@@ -123,4 +133,26 @@ fn an_entity_enum_decodes_each_entity() {
         .expect("decodes")
         .expect("a known entity");
     assert!(matches!(decoded, SensorItem::Sensor(s) if s == sensor()));
+}
+
+#[test]
+fn a_projection_decodes_its_fields_and_reads_key_fields_from_the_key() {
+    let note = Note {
+        id: "S1".into(),
+        n: 7,
+        text: "moved".into(),
+    };
+    let mut item = note.to_item().expect("encodes");
+    // As a projection of `text` returns it: no `n` attribute, only the key.
+    item.remove("n");
+    let decoded = NoteText::decode(item, UnknownEntity::Error)
+        .expect("decodes")
+        .expect("a note");
+    assert_eq!(
+        decoded,
+        NoteText {
+            n: 7,
+            text: "moved".into()
+        }
+    );
 }
