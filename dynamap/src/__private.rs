@@ -17,6 +17,7 @@ pub use crate::entity::{
     AsEntity, Entity, EntityGlue, LookupKey, OWNER_PK, OWNER_SK, Versioned, WriteMeta,
 };
 pub use crate::expr::Attr;
+use crate::key::ItemKey;
 pub use crate::key::{
     AttributeKey, KeyAttribute, KeyAttributeArg, Segment, SortArgs, SortBound, SortValues,
 };
@@ -46,12 +47,14 @@ pub use std::vec::Vec;
 pub const fn assert_key_part<T: KeyPart>() {}
 
 /// The entity-type check `from_item` starts with: the entity's name or one of its aliases.
+/// A mismatch names the item by its key.
 pub fn check_entity_type(
     item: &Item,
-    attribute: &'static str,
+    schema: &TableSchema,
     expected: &'static str,
     aliases: &'static [&'static str],
 ) -> Result<()> {
+    let attribute = schema.entity_type;
     match item.get(attribute) {
         Some(AttributeValue::S(found))
             if found == expected || aliases.iter().any(|alias| alias == found) =>
@@ -62,9 +65,16 @@ pub fn check_entity_type(
             expected,
             attribute,
             found: other.and_then(|v| v.as_s().ok()).cloned(),
-            item: None,
+            item: Some(Box::new(ItemKey::of(item, schema.pk, schema.sk))),
         }),
     }
+}
+
+/// `err`, naming the item whose key attributes `from_item` kept aside, when it is about an
+/// item that did not decode.
+#[cold]
+pub fn named_item(err: Error, pk: Option<&AttributeValue>, sk: Option<&AttributeValue>) -> Error {
+    err.at_item(|| ItemKey::from_values(pk, sk))
 }
 
 /// The parts of an item's primary key, for fields whose attributes the item lacks (a

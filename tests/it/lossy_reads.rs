@@ -1,6 +1,7 @@
 //! Items that do not decode (stored before a required field existed, or corrupted): a
 //! `lossy()` query or scan returns the good items and one error per bad item, naming its
-//! key, through pages, cursors, filters and streams; other errors still end the read.
+//! key, through pages, cursors, filters and streams; other errors still end the read. A
+//! strict read's error names the item too.
 
 use futures_util::TryStreamExt;
 
@@ -113,6 +114,27 @@ async fn a_lossy_query_returns_good_items_and_names_each_bad_one() {
         ),
         "{strict}"
     );
+    let key = strict.item_key().expect("a strict read names the item too");
+    assert_eq!(
+        (key.pk.as_str(), key.sk.clone()),
+        ("REPO#dynamap", Some(sort_key(3)))
+    );
+    assert!(strict.to_string().contains(&sort_key(3)), "{strict}");
+    let err = db
+        .get(Issue::key("dynamap", 9u32))
+        .await
+        .expect_err("`open` is not a boolean");
+    assert!(
+        matches!(
+            err,
+            Error::InvalidAttribute {
+                attribute: "open",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(err.item_key().and_then(|k| k.sk.clone()), Some(sort_key(9)));
 
     let (good, bad) = split(issues().lossy().all().await.expect("lossy"));
     assert_eq!(good, [1, 2, 4, 5, 6, 8, 10]);

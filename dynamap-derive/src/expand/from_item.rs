@@ -22,7 +22,13 @@ pub(super) fn from_item(model: &EntityModel<'_>) -> TokenStream {
     quote! {
         fn from_item(__dynamap_item: ::dynamap::__private::Item) -> ::dynamap::__private::Result<Self> {
             #prelude
-            ::core::result::Result::Ok(Self { #(#fields,)* })
+            // A closure, so that a field's error can name the item by the key kept aside.
+            let __dynamap_read = || -> ::dynamap::__private::Result<Self> {
+                ::core::result::Result::Ok(Self { #(#fields,)* })
+            };
+            __dynamap_read().map_err(|err| {
+                ::dynamap::__private::named_item(err, __dynamap_key_pk.as_ref(), __dynamap_key_sk.as_ref())
+            })
         }
     }
 }
@@ -71,19 +77,18 @@ fn prelude(model: &EntityModel<'_>, whole: impl Fn(TokenStream) -> TokenStream) 
         quote!(#attribute => #slot = ::core::option::Option::Some(__dynamap_value),)
     });
     let keys = key_fields(model);
-    // The key attributes, kept only for an entity with fields to read back from them.
-    let key_arms = (!keys.is_empty()).then(|| {
-        quote! {
-            __dynamap_other if __dynamap_other == __dynamap_schema.pk => __dynamap_key_pk = ::core::option::Option::Some(__dynamap_value),
-            __dynamap_other if ::core::option::Option::Some(__dynamap_other) == __dynamap_schema.sk => __dynamap_key_sk = ::core::option::Option::Some(__dynamap_value),
-        }
-    });
-    let key_slots = (!keys.is_empty()).then(|| {
-        quote! {
-            let mut __dynamap_key_pk: ::core::option::Option<::dynamap::__private::AttributeValue> = ::core::option::Option::None;
-            let mut __dynamap_key_sk: ::core::option::Option<::dynamap::__private::AttributeValue> = ::core::option::Option::None;
-        }
-    });
+    // The key attributes, kept aside (moved, not copied): to read key fields back from, and
+    // to name the item when it does not decode.
+    let key_arms = quote! {
+        __dynamap_other if __dynamap_other == __dynamap_schema.pk => __dynamap_key_pk = ::core::option::Option::Some(__dynamap_value),
+        __dynamap_other if ::core::option::Option::Some(__dynamap_other) == __dynamap_schema.sk => __dynamap_key_sk = ::core::option::Option::Some(__dynamap_value),
+    };
+    let key_slots = quote! {
+        #[allow(unused_mut)]
+        let mut __dynamap_key_pk: ::core::option::Option<::dynamap::__private::AttributeValue> = ::core::option::Option::None;
+        #[allow(unused_mut)]
+        let mut __dynamap_key_sk: ::core::option::Option<::dynamap::__private::AttributeValue> = ::core::option::Option::None;
+    };
     let pass = (!stored.is_empty()).then(|| {
         quote! {
             for (__dynamap_name, __dynamap_value) in __dynamap_item {
@@ -103,7 +108,7 @@ fn prelude(model: &EntityModel<'_>, whole: impl Fn(TokenStream) -> TokenStream) 
     quote! {
         #via
         let __dynamap_schema = &#schema;
-        ::dynamap::__private::check_entity_type(&__dynamap_item, __dynamap_schema.entity_type, #entity, <Self as ::dynamap::__private::Entity>::ALIASES)?;
+        ::dynamap::__private::check_entity_type(&__dynamap_item, __dynamap_schema, #entity, <Self as ::dynamap::__private::Entity>::ALIASES)?;
         #upgrade
         #(let mut #slots: ::core::option::Option<::dynamap::__private::AttributeValue> = ::core::option::Option::None;)*
         #key_slots

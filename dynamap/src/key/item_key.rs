@@ -28,9 +28,14 @@ impl ItemKey {
     /// The key of `item` in a table whose key attributes are `pk` and `sk` (a value that is
     /// not a string or number is shown as DynamoDB's type and value).
     pub(crate) fn of(item: &Item, pk: &str, sk: Option<&str>) -> ItemKey {
+        Self::from_values(item.get(pk), sk.and_then(|sk| item.get(sk)))
+    }
+
+    /// The key of the item whose key attributes hold `pk` and `sk`.
+    pub(crate) fn from_values(pk: Option<&AttributeValue>, sk: Option<&AttributeValue>) -> ItemKey {
         ItemKey {
-            pk: text(item.get(pk)).unwrap_or_default(),
-            sk: sk.and_then(|sk| text(item.get(sk))),
+            pk: text(pk).unwrap_or_default(),
+            sk: text(sk),
         }
     }
 }
