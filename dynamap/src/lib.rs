@@ -40,6 +40,7 @@
 //! | `ttl = "expires_at"` | attribute DynamoDB's time to live reads | TTL off |
 //! | `index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK")` | a global secondary index; repeatable. Add `projection = "keys_only"` or `include("a", "b")`; the default projects all attributes | none |
 //! | `local_index(name = "ByDate", sk = "LSI1SK")` | a local secondary index: the table's partition key and a sort key of its own (one attribute, `sk_type` as for `index`); strongly consistent reads; at most five, on a table with a sort key. Projections as for `index`; every projection also holds the entity type | none |
+//! | `index(name = "ByStatus", pk("owner", "repo"), sk("status", "number"), sk_type("S", "N"))` | a multi-attribute index key: up to four attributes each for the partition and sort key, in key order, with one type per attribute (`pk_type(..)`, `sk_type(..)`, `"S"` by default); entities map it with `pk = fields(..)`, `sk = fields(..)`, and an entity that does not map it cannot store a field under its attribute names (see the multi-attribute-indexes guide) | none |
 //! | `index(..., sk = "TopScore", sk_type = "N")` | an index key attribute of type `"S"`, `"N"` or `"B"` (`pk_type`, `sk_type`), which entities fill with a field's own value (`sk = field(score)`) | `"S"` |
 //!
 //! The table's own key attributes are strings. [`Db::create_table`] creates the table from

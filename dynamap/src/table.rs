@@ -322,6 +322,44 @@ impl TableSchema {
     }
 }
 
+impl TableSchema {
+    /// True when `attribute` is a key attribute of one of the table's multi-attribute
+    /// indexes: an entity may store a field under it only by mapping that index.
+    pub const fn is_multi_attribute_key(&self, attribute: &str) -> bool {
+        let mut i = 0;
+        while i < self.indexes.len() {
+            let index = &self.indexes[i];
+            i += 1;
+            if index.pk_more.is_empty() && index.sk_more.is_empty() {
+                continue;
+            }
+            if str_eq(index.pk, attribute) {
+                return true;
+            }
+            if let Some(sk) = index.sk
+                && str_eq(sk, attribute)
+            {
+                return true;
+            }
+            let mut j = 0;
+            while j < index.pk_more.len() {
+                if str_eq(index.pk_more[j].name, attribute) {
+                    return true;
+                }
+                j += 1;
+            }
+            j = 0;
+            while j < index.sk_more.len() {
+                if str_eq(index.sk_more[j].name, attribute) {
+                    return true;
+                }
+                j += 1;
+            }
+        }
+        false
+    }
+}
+
 /// String equality usable in constants, so generated code can check layouts at compile time.
 /// `a == b`, usable in constants.
 #[doc(hidden)]

@@ -33,12 +33,23 @@ pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
         .filter(|f| !f.skip && !is_field_key(model, f))
         .map(|f| {
             let attribute = &f.attribute;
-            require(
+            // One check per name, so that a mistake is one error saying what to change.
+            let reserved = require(
                 model,
                 f.attribute_span,
                 "AttributeFreeForFields",
-                quote!(!#schema.is_reserved_attribute(#attribute)),
-            )
+                quote!(
+                    !#schema.is_reserved_attribute(#attribute)
+                        || #schema.is_multi_attribute_key(#attribute)
+                ),
+            );
+            let index_key = require(
+                model,
+                f.attribute_span,
+                "AttributeNotAnUnmappedIndexKey",
+                quote!(!#schema.is_multi_attribute_key(#attribute)),
+            );
+            quote!(#reserved #index_key)
         });
     let indexes = model.indexes.iter().map(|index| {
         let name = &index.name;

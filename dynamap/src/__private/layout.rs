@@ -15,6 +15,12 @@ use crate::table::{IndexSchema, ScalarType, TableSchema, str_eq};
 /// The verdict of one layout condition, as a type.
 pub struct Fits<const OK: bool>;
 
+/// What every check's impl requires: implemented by `Fits<true>` only. (A blanket impl
+/// over it, marked `do_not_recommend`, makes a failed check one error with the check's own
+/// message, without a note about `Fits<false>`.)
+pub trait Holds {}
+impl Holds for Fits<true> {}
+
 // Each check is a trait implemented for `Fits<true>` only; the derive names its constant
 // `OK`, so the check fails, with the trait's message, exactly when the condition is false.
 
@@ -27,7 +33,8 @@ pub trait TableSortKeyAllowed<Table> {
     /// Named by the derive; exists only when the check passes.
     const OK: () = ();
 }
-impl<Table> TableSortKeyAllowed<Table> for Fits<true> {}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> TableSortKeyAllowed<Table> for F {}
 
 /// The entity has no `sk` template and its table no sort key.
 #[diagnostic::on_unimplemented(
@@ -38,7 +45,8 @@ pub trait TableSortKeyRequired<Table> {
     /// Named by the derive; exists only when the check passes.
     const OK: () = ();
 }
-impl<Table> TableSortKeyRequired<Table> for Fits<true> {}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> TableSortKeyRequired<Table> for F {}
 
 /// The entity's `index(name = ...)` names an index of its table.
 #[diagnostic::on_unimplemented(
@@ -50,7 +58,8 @@ pub trait IndexOfTable<Table> {
     /// Named by the derive; exists only when the check passes.
     const OK: () = ();
 }
-impl<Table> IndexOfTable<Table> for Fits<true> {}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> IndexOfTable<Table> for F {}
 
 /// An entity's `local_index(...)` names a local index of its table.
 #[diagnostic::on_unimplemented(
@@ -61,7 +70,8 @@ pub trait IndexIsLocal<Table> {
     /// Named by the derive; exists only when the check passes.
     const OK: () = ();
 }
-impl<Table> IndexIsLocal<Table> for Fits<true> {}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> IndexIsLocal<Table> for F {}
 
 /// An entity's `index(...)` names a global index of its table.
 #[diagnostic::on_unimplemented(
@@ -72,7 +82,8 @@ pub trait IndexIsGlobal<Table> {
     /// Named by the derive; exists only when the check passes.
     const OK: () = ();
 }
-impl<Table> IndexIsGlobal<Table> for Fits<true> {}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> IndexIsGlobal<Table> for F {}
 
 /// An index the entity gives an `sk` has a sort key.
 #[diagnostic::on_unimplemented(
@@ -83,7 +94,8 @@ pub trait IndexSortKeyAllowed<Table> {
     /// Named by the derive; exists only when the check passes.
     const OK: () = ();
 }
-impl<Table> IndexSortKeyAllowed<Table> for Fits<true> {}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> IndexSortKeyAllowed<Table> for F {}
 
 /// An index the entity gives no `sk` has no sort key.
 #[diagnostic::on_unimplemented(
@@ -94,7 +106,8 @@ pub trait IndexSortKeyRequired<Table> {
     /// Named by the derive; exists only when the check passes.
     const OK: () = ();
 }
-impl<Table> IndexSortKeyRequired<Table> for Fits<true> {}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> IndexSortKeyRequired<Table> for F {}
 
 /// An index key is made of as many attributes as the entity gives it fields.
 #[diagnostic::on_unimplemented(
@@ -105,7 +118,8 @@ pub trait IndexKeyArity<Table> {
     /// Named by the derive; exists only when the check passes.
     const OK: () = ();
 }
-impl<Table> IndexKeyArity<Table> for Fits<true> {}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> IndexKeyArity<Table> for F {}
 
 /// An index key an entity fills from a template is one string attribute.
 #[diagnostic::on_unimplemented(
@@ -116,7 +130,8 @@ pub trait IndexKeyIsString<Table> {
     /// Named by the derive; exists only when the check passes.
     const OK: () = ();
 }
-impl<Table> IndexKeyIsString<Table> for Fits<true> {}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> IndexKeyIsString<Table> for F {}
 
 /// A field mapped to an index key attribute is stored under that attribute's name.
 #[diagnostic::on_unimplemented(
@@ -127,7 +142,8 @@ pub trait IndexKeyAttributeName<Table> {
     /// Named by the derive; exists only when the check passes.
     const OK: () = ();
 }
-impl<Table> IndexKeyAttributeName<Table> for Fits<true> {}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> IndexKeyAttributeName<Table> for F {}
 
 /// A field mapped to an index key attribute has the attribute's declared type.
 #[diagnostic::on_unimplemented(
@@ -138,7 +154,8 @@ pub trait IndexKeyAttributeType<Table> {
     /// Named by the derive; exists only when the check passes.
     const OK: () = ();
 }
-impl<Table> IndexKeyAttributeType<Table> for Fits<true> {}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> IndexKeyAttributeType<Table> for F {}
 
 /// A field is not stored under a name the table uses for keys or the entity type.
 #[diagnostic::on_unimplemented(
@@ -149,7 +166,22 @@ pub trait AttributeFreeForFields<Table> {
     /// Named by the derive; exists only when the check passes.
     const OK: () = ();
 }
-impl<Table> AttributeFreeForFields<Table> for Fits<true> {}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> AttributeFreeForFields<Table> for F {}
+
+/// A field stored under a key attribute name of a multi-attribute index belongs to an
+/// entity that maps the index: otherwise its items would land in the index unqueryable
+/// and untyped.
+#[diagnostic::on_unimplemented(
+    message = "table `{Table}` has a multi-attribute index keyed on this attribute name, which this entity does not map",
+    label = "map the index on this entity (`index(name = \"...\", pk = fields(..), sk = fields(..))`), or store the field under another name with #[dynamap(rename = \"...\")]"
+)]
+pub trait AttributeNotAnUnmappedIndexKey<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> AttributeNotAnUnmappedIndexKey<Table> for F {}
 
 /// A TTL field's table declares a TTL attribute.
 #[diagnostic::on_unimplemented(
@@ -160,7 +192,8 @@ pub trait TableHasTtl<Table> {
     /// Named by the derive; exists only when the check passes.
     const OK: () = ();
 }
-impl<Table> TableHasTtl<Table> for Fits<true> {}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> TableHasTtl<Table> for F {}
 
 /// A TTL field is stored under the table's TTL attribute.
 #[diagnostic::on_unimplemented(
@@ -171,7 +204,8 @@ pub trait TtlAttributeName<Table> {
     /// Named by the derive; exists only when the check passes.
     const OK: () = ();
 }
-impl<Table> TtlAttributeName<Table> for Fits<true> {}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> TtlAttributeName<Table> for F {}
 
 /// Which key of an index a check is about.
 #[derive(Clone, Copy)]
