@@ -293,28 +293,8 @@ impl TableSchema {
         }
         let mut i = 0;
         while i < self.indexes.len() {
-            let index = &self.indexes[i];
-            if str_eq(index.pk, attribute) {
+            if self.indexes[i].has_key_attribute(attribute) {
                 return true;
-            }
-            if let Some(sk) = index.sk
-                && str_eq(sk, attribute)
-            {
-                return true;
-            }
-            let mut j = 0;
-            while j < index.pk_more.len() {
-                if str_eq(index.pk_more[j].name, attribute) {
-                    return true;
-                }
-                j += 1;
-            }
-            j = 0;
-            while j < index.sk_more.len() {
-                if str_eq(index.sk_more[j].name, attribute) {
-                    return true;
-                }
-                j += 1;
             }
             i += 1;
         }
@@ -329,32 +309,39 @@ impl TableSchema {
         let mut i = 0;
         while i < self.indexes.len() {
             let index = &self.indexes[i];
+            if index.is_multi_attribute() && index.has_key_attribute(attribute) {
+                return true;
+            }
             i += 1;
-            if index.pk_more.is_empty() && index.sk_more.is_empty() {
-                continue;
-            }
-            if str_eq(index.pk, attribute) {
+        }
+        false
+    }
+}
+
+impl IndexSchema {
+    /// True when `attribute` is one of the index's key attributes. Usable in constants.
+    const fn has_key_attribute(&self, attribute: &str) -> bool {
+        if str_eq(self.pk, attribute) {
+            return true;
+        }
+        if let Some(sk) = self.sk
+            && str_eq(sk, attribute)
+        {
+            return true;
+        }
+        let mut j = 0;
+        while j < self.pk_more.len() {
+            if str_eq(self.pk_more[j].name, attribute) {
                 return true;
             }
-            if let Some(sk) = index.sk
-                && str_eq(sk, attribute)
-            {
+            j += 1;
+        }
+        j = 0;
+        while j < self.sk_more.len() {
+            if str_eq(self.sk_more[j].name, attribute) {
                 return true;
             }
-            let mut j = 0;
-            while j < index.pk_more.len() {
-                if str_eq(index.pk_more[j].name, attribute) {
-                    return true;
-                }
-                j += 1;
-            }
-            j = 0;
-            while j < index.sk_more.len() {
-                if str_eq(index.sk_more[j].name, attribute) {
-                    return true;
-                }
-                j += 1;
-            }
+            j += 1;
         }
         false
     }

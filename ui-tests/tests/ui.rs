@@ -22,7 +22,8 @@
 //! a time); multi-attribute index keys (one type per attribute, at most four, an entity
 //! listing another number of fields than the key has, a query giving its sort attributes as
 //! a tuple, which could pass a month for a year of the same type, a sort key builder
-//! skipping an attribute, used on another index's query or with no attribute given);
+//! skipping an attribute, used on another index's query or with no attribute given, an
+//! entity storing an index's key attribute without mapping the index);
 //! `Db::modify` on an entity without a version field; an update's `set` given an `Option`
 //! for an `Option` field (one error pointing to `set_option`); a `KeyPart` mistake reported
 //! once although entities use the type; projections (a `#[derive(EntityProjection)]` field

@@ -53,25 +53,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # Ok(()) }
     /// ```
     pub fn lossy(self) -> Query<std::result::Result<T, Error>, S> {
-        Query {
-            db: self.db,
-            entity: self.entity,
-            partition: self.partition,
-            index_name: self.index_name,
-            sort_template: self.sort_template,
-            sort: self.sort,
-            filter: self.filter.map(crate::expr::Condition::retype),
-            projection: self.projection,
-            descending: self.descending,
-            limit: self.limit,
-            first: self.first,
-            last: self.last,
-            consistent: self.consistent,
-            after: self.after,
-            unknown: self.unknown,
-            include_expired: self.include_expired,
-            marker: std::marker::PhantomData,
-        }
+        self.retarget()
     }
 }
 

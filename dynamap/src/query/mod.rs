@@ -182,6 +182,12 @@ impl<T: Decode, S> Query<T, S> {
     /// # Ok(()) }
     /// ```
     pub fn decode_as<U: Decode<Table = T::Table>>(self) -> Query<U, S> {
+        self.retarget()
+    }
+
+    /// The same query, its items decoded as `U` (an enum of the table, a projection, the
+    /// items as `Result`s): everything else, the filter included, carries over.
+    pub(super) fn retarget<U>(self) -> Query<U, S> {
         Query {
             db: self.db,
             entity: self.entity,
@@ -465,25 +471,7 @@ impl<T: Decode, S> Query<T, S> {
         T: crate::Entity,
     {
         P::attribute_names(&mut self.projection);
-        Query {
-            db: self.db,
-            entity: self.entity,
-            partition: self.partition,
-            index_name: self.index_name,
-            sort_template: self.sort_template,
-            sort: self.sort,
-            filter: self.filter.map(Condition::retype),
-            projection: self.projection,
-            descending: self.descending,
-            limit: self.limit,
-            first: self.first,
-            last: self.last,
-            consistent: self.consistent,
-            after: self.after,
-            unknown: self.unknown,
-            include_expired: self.include_expired,
-            marker: PhantomData,
-        }
+        self.retarget()
     }
 
     /// Newest (greatest sort key) first.
