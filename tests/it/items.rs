@@ -222,7 +222,7 @@ async fn decoding_names_the_missing_attribute() {
     );
     assert_eq!(
         err.to_string(),
-        "item of entity `Sensor` has no attribute `city`"
+        "item (SENSOR#S1, SENSORINFO) of entity `Sensor` has no attribute `city`"
     );
 }
 
