@@ -11,7 +11,8 @@ use crate::batch::ItemKey;
 pub struct Report {
     /// Items of the entity read.
     pub scanned: u64,
-    /// Items already as the entity renders them, or that nothing asked for applies to.
+    /// Items already as the entity renders them, or that nothing asked for applies to;
+    /// an item the job moved may be read again at its new key and counted here too.
     pub unchanged: u64,
     /// Items rewritten in place because a key (primary, index, or type) differed.
     pub rekeyed: u64,
