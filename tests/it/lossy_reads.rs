@@ -60,13 +60,7 @@ async fn tracker(db: &Db) {
             9 => drop(item.insert("open".into(), AttributeValue::N("1".into()))),
             _ => {}
         }
-        db.client()
-            .put_item()
-            .table_name(db.table_name())
-            .set_item(Some(item))
-            .send()
-            .await
-            .expect("raw put");
+        crate::put_raw(db, item).await;
     }
 }
 

@@ -68,6 +68,17 @@ pub(crate) async fn fresh_db<T: Table>(test: &str) -> Db {
         .expect("test table is created")
 }
 
+/// Stores `item` as another writer would: through the raw SDK client, as it is.
+pub(crate) async fn put_raw(db: &Db, item: dynamap::codec::Item) {
+    db.client()
+        .put_item()
+        .table_name(db.table_name())
+        .set_item(Some(item))
+        .send()
+        .await
+        .expect("raw put");
+}
+
 /// The item as stored, read with the raw SDK client.
 pub(crate) async fn raw_item(db: &Db, pk: &str, sk: &str) -> Option<dynamap::codec::Item> {
     use dynamap::codec::AttributeValue::S;

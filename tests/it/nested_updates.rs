@@ -32,13 +32,7 @@ async fn old_tally(db: &Db, id: &str) {
     .to_item()
     .expect("to_item");
     item.remove("counts").expect("rendered");
-    db.client()
-        .put_item()
-        .table_name(db.table_name())
-        .set_item(Some(item))
-        .send()
-        .await
-        .expect("raw put");
+    crate::put_raw(db, item).await;
 }
 
 fn assert_missing_parent(err: &Error) {

@@ -49,13 +49,7 @@ async fn store_raw<E: Entity>(db: &Db, entity: &E, versioned: bool) {
     if !versioned {
         item.remove("version").expect("to_item renders the version");
     }
-    db.client()
-        .put_item()
-        .table_name(db.table_name())
-        .set_item(Some(item))
-        .send()
-        .await
-        .expect("raw put");
+    crate::put_raw(db, item).await;
 }
 
 async fn stored_stock(db: &Db) -> Stock {
