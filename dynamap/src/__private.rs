@@ -12,10 +12,12 @@ pub use crate::codec::{attribute_map, attribute_string, missing_field, unknown_v
 pub use crate::codec::{
     decoded, deserialized, encoded, inserted, missing_attribute, present, serialized,
 };
+pub use crate::columns::{Column, ColumnKind, probe};
 pub use crate::derived::{AutoTimestamp, DerivedChange, Timestamps, UpdatedValues};
 pub use crate::entity::{
     AsEntity, Entity, EntityGlue, LookupKey, OWNER_PK, OWNER_SK, Versioned, WriteMeta,
 };
+pub use crate::entity_row::EntityRow;
 pub use crate::expr::Attr;
 use crate::key::ItemKey;
 pub use crate::key::{

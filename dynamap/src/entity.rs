@@ -2,6 +2,7 @@
 
 use crate::Result;
 use crate::codec::Item;
+use crate::columns::Column;
 use crate::derived::{DerivedChange, Timestamps, UpdatedValues};
 use crate::key::{Key, KeyError};
 
@@ -136,6 +137,12 @@ pub trait EntityGlue {
     /// The entity types of the entity's lookup items (`Sensor.location`), in declaration
     /// order: `<Entity>.<lookup>` for each `lookup(...)`.
     const LOOKUP_TYPES: &'static [&'static str] = &[];
+
+    /// The columns of the entity's rows in a columnar file: one per stored field, in
+    /// declaration order.
+    fn columns() -> Vec<Column> {
+        Vec::new()
+    }
 }
 
 /// An entity or a reference to one: what [`put_all`](crate::batch::BatchWrite::put_all)

@@ -200,10 +200,12 @@ pub mod admin;
 pub mod batch;
 mod clone_builder;
 pub mod codec;
+mod columns;
 mod db;
 mod decode;
 mod derived;
 mod entity;
+mod entity_row;
 mod error;
 mod expiry;
 #[cfg(feature = "exports")]
@@ -215,6 +217,8 @@ pub mod maintain;
 #[cfg(feature = "metrics")]
 pub mod metrics;
 pub mod ops;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod query;
 pub mod retry;
 mod schema_version;

@@ -14,30 +14,30 @@ use dynamap::{Entity, EntityEnum, Error, Table};
 
 #[derive(Table)]
 #[dynamap(pk = "PK", sk = "SK")]
-struct Plant;
+pub(crate) struct Plant;
 
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[dynamap(table = Plant, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
-struct Sensor {
+pub(crate) struct Sensor {
     id: String,
     city: String,
 }
 
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[dynamap(table = Plant, entity = "Reading", pk = "SENSOR#{sensor}", sk = "READ#{at}")]
-struct Reading {
+pub(crate) struct Reading {
     sensor: String,
     at: u32,
     value: f64,
 }
 
 #[derive(EntityEnum, Debug, Clone, PartialEq)]
-enum PlantItem {
+pub(crate) enum PlantItem {
     Sensor(Sensor),
     Reading(Reading),
 }
 
-fn sensor_json(id: &str, city: Option<&str>) -> Value {
+pub(crate) fn sensor_json(id: &str, city: Option<&str>) -> Value {
     let mut item = json!({
         "PK": {"S": format!("SENSOR#{id}")}, "SK": {"S": "INFO"},
         "_type": {"S": "Sensor"}, "id": {"S": id}
@@ -48,7 +48,7 @@ fn sensor_json(id: &str, city: Option<&str>) -> Value {
     item
 }
 
-fn reading_json(sensor: &str, at: u32) -> Value {
+pub(crate) fn reading_json(sensor: &str, at: u32) -> Value {
     json!({
         "PK": {"S": format!("SENSOR#{sensor}")}, "SK": {"S": format!("READ#{at:010}")},
         "_type": {"S": "Reading"}, "sensor": {"S": sensor}, "at": {"N": at.to_string()},
@@ -57,7 +57,7 @@ fn reading_json(sensor: &str, at: u32) -> Value {
 }
 
 /// Writes an export folder: the manifests and one gzip'd data file per entry of `files`.
-fn write_export(dir: &Path, export_type: &str, files: &[Vec<String>]) {
+pub(crate) fn write_export(dir: &Path, export_type: &str, files: &[Vec<String>]) {
     std::fs::create_dir_all(dir.join("data")).expect("data folder");
     let mut manifest = String::new();
     let mut total = 0;
@@ -88,13 +88,13 @@ fn write_export(dir: &Path, export_type: &str, files: &[Vec<String>]) {
     .expect("summary");
 }
 
-fn folder(name: &str) -> PathBuf {
+pub(crate) fn folder(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("dynamap-export-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
 
-fn item_line(item: Value) -> String {
+pub(crate) fn item_line(item: Value) -> String {
     json!({ "Item": item }).to_string()
 }
 

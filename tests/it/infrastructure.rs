@@ -15,6 +15,7 @@ use example_support::tables;
 use serde_json::Value;
 
 use crate::examples::example;
+use crate::python_venv::venv_python;
 
 /// Runs the `infra` example (it needs no server).
 fn infra(args: &[&str]) -> String {
@@ -199,46 +200,10 @@ async fn a_rich_layouts_json_makes_the_table_create_table_would() {
     assert_eq!(built, definition);
 }
 
-/// `cfn-lint` from the Python package index, in a virtual environment of its own under
-/// `target/`, installed on first use the way dynamap-local installs DynamoDB Local: into a
-/// staging directory renamed into place, so parallel runs see all of it or none. `None`
-/// (the test is skipped) only where there is no `python3`.
+/// `cfn-lint`, from the Python package index (see [`venv_python`]). `None` (the test is
+/// skipped) only where there is no `python3`.
 fn cfn_lint() -> Option<Command> {
-    const VERSION: &str = "1.58.0";
-    if Command::new("python3").arg("--version").output().is_err() {
-        return None;
-    }
-    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cfn-lint-{VERSION}"));
-    let venv = root.join("venv");
-    // The venv's `bin/cfn-lint` script names the staging path, so it is run through the
-    // venv's interpreter, which finds its packages wherever the directory now is.
-    let python = venv.join("bin").join("python");
-    if !python.exists() {
-        std::fs::create_dir_all(&root).expect("target dir");
-        let staging = root.join(format!(".install-{}", uuid::Uuid::new_v4().simple()));
-        let run = |command: &mut Command| {
-            let output = command.output().expect("runs");
-            assert!(
-                output.status.success(),
-                "{command:?}: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-        };
-        run(Command::new("python3").arg("-m").arg("venv").arg(&staging));
-        run(Command::new(staging.join("bin").join("python"))
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-            ])
-            .arg(format!("cfn-lint=={VERSION}")));
-        // Losing a race to another run leaves its complete install in place.
-        let _ = std::fs::rename(&staging, &venv);
-        let _ = std::fs::remove_dir_all(&staging);
-    }
-    let mut command = Command::new(python);
+    let mut command = Command::new(venv_python("cfn-lint==1.58.0")?);
     command.args([
         "-c",
         "import sys; from cfnlint.runner import main; sys.argv[0] = 'cfn-lint'; sys.exit(main())",

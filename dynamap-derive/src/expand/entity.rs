@@ -40,6 +40,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     let aliases = &model.aliases;
     let key_changes = super::key_changes::key_changes(model);
     let lookup_types = super::partition::lookup_types(model);
+    let columns = super::columns::columns(model);
     let versioned = model.fields.iter().any(|f| f.version).then(|| {
         quote! {
             impl ::dynamap::__private::Sealed<::dynamap::__private::VersionedSeal> for #ident {}
@@ -80,6 +81,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 #write_meta
                 #key_changes
                 #lookup_types
+                #columns
             }
 
             impl ::dynamap::__private::Sealed<::dynamap::__private::AsEntitySeal> for #ident {}

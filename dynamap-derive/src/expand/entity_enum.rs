@@ -79,6 +79,7 @@ pub(crate) fn expand_entity_enum(input: &DeriveInput) -> TokenStream {
             }
         }
     });
+    let row = entity_row(ident, &variants);
     quote! {
         const _: () = {
             mod __dynamap_entity_enum {
@@ -103,6 +104,42 @@ pub(crate) fn expand_entity_enum(input: &DeriveInput) -> TokenStream {
             }
 
             #(#froms)*
+            #row
         };
+    }
+}
+
+/// `EntityRow`: each variant is a row of its own entity type's table.
+fn entity_row(ident: &syn::Ident, variants: &[(&syn::Ident, &syn::Type)]) -> TokenStream {
+    let by_variant = |method: TokenStream| -> TokenStream {
+        variants
+            .iter()
+            .map(|(variant, _)| {
+                quote! {
+                    Self::#variant(__dynamap_entity) =>
+                        ::dynamap::__private::EntityRow::#method(__dynamap_entity),
+                }
+            })
+            .collect()
+    };
+    let entity_type = by_variant(quote!(entity_type));
+    let key_attributes = by_variant(quote!(key_attributes));
+    let columns = by_variant(quote!(columns));
+    let item = by_variant(quote!(item));
+    quote! {
+        impl ::dynamap::__private::EntityRow for #ident {
+            fn entity_type(&self) -> &'static str {
+                match self { #entity_type }
+            }
+            fn key_attributes(&self) -> (&'static str, ::core::option::Option<&'static str>) {
+                match self { #key_attributes }
+            }
+            fn columns(&self) -> ::dynamap::__private::Vec<::dynamap::__private::Column> {
+                match self { #columns }
+            }
+            fn item(&self) -> ::dynamap::__private::Result<::dynamap::__private::Item> {
+                match self { #item }
+            }
+        }
     }
 }

@@ -5,6 +5,7 @@
 
 mod attribute;
 mod columnar;
+mod columns;
 mod decode;
 mod entity;
 mod entity_checks;

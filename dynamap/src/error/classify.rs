@@ -32,7 +32,7 @@ impl Error {
             | Error::DuplicateTransactionItem { .. }
             | Error::DuplicateKey { .. }
             | Error::EventRowsFull { .. } => ErrorKind::Limit,
-            Error::Encode { .. } => ErrorKind::Encode,
+            Error::Encode { .. } | Error::Parquet { .. } => ErrorKind::Encode,
             Error::MissingAttribute { .. }
             | Error::InvalidAttribute { .. }
             | Error::Compressed { .. }

@@ -326,6 +326,17 @@ pub enum Error {
         reason: String,
     },
 
+    /// A Parquet file could not be written, or an item's stored value does not fit its
+    /// column (feature `parquet`): names the file and, for an item, its key and attribute.
+    #[error("parquet file {file}: {reason}")]
+    #[non_exhaustive]
+    Parquet {
+        /// The file (or folder).
+        file: String,
+        /// What is wrong.
+        reason: String,
+    },
+
     /// A page cursor was edited, made for another query (table, index or partition), or
     /// signed with another key.
     #[error("invalid cursor: {reason}")]

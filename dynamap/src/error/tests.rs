@@ -267,6 +267,14 @@ fn cases() -> Vec<(Error, ErrorKind, bool)> {
             false,
         ),
         (
+            Error::Parquet {
+                file: "out/Sensor.parquet".into(),
+                reason: reason(),
+            },
+            Encode,
+            false,
+        ),
+        (
             Error::InvalidCursor { reason: "edited" },
             InvalidRequest,
             false,
@@ -460,6 +468,7 @@ fn variant_has_a_case(error: &Error) {
         | Error::Clock { .. }
         | Error::InvalidStreamRecord { .. }
         | Error::InvalidExport { .. }
+        | Error::Parquet { .. }
         | Error::InvalidCursor { .. }
         | Error::IncompleteKeyUpdate { .. }
         | Error::MissingParent { .. }
@@ -488,7 +497,7 @@ fn every_variant_has_its_kind_and_retryability() {
             std::mem::discriminant(error)
         })
         .collect();
-    assert_eq!(variants.len(), 39, "a variant without a case");
+    assert_eq!(variants.len(), 40, "a variant without a case");
     for (error, kind, retryable) in &cases {
         assert_eq!(error.kind(), *kind, "kind of {error:?}");
         assert_eq!(
