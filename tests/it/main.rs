@@ -11,6 +11,7 @@ mod evolving;
 mod example_iot;
 mod example_sleep_events;
 mod examples;
+mod export_memory;
 mod exports;
 mod faults;
 mod first_last;
