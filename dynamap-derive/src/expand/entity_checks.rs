@@ -7,6 +7,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
+use super::keys::key_part_check;
 use super::render::{fields_of, part_type, schema};
 use crate::model::{EntityModel, FieldModel, IndexKey};
 
@@ -225,14 +226,15 @@ fn field_storage_checks(model: &EntityModel<'_>, field: &FieldModel<'_>) -> Toke
     }
 }
 
-/// Every hole's type must be a key part; the error points at the field's type.
+/// Every hole's type must be a key part; the error points at the field's type, once per
+/// field (the same check beside each hole's code is the same error, shown once).
 pub(super) fn key_part_assertions(model: &EntityModel<'_>) -> TokenStream {
     let templates = std::iter::once(&model.pk)
         .chain(model.sk.as_ref())
-        .chain(model.indexes.iter().flat_map(|i| i.templates()));
-    let asserts = fields_of(model, templates).into_iter().map(|field| {
-        let ty = part_type(field);
-        quote_spanned!(ty.span()=> ::dynamap::__private::assert_key_part::<#ty>();)
-    });
+        .chain(model.indexes.iter().flat_map(|i| i.templates()))
+        .chain(model.lookups.iter().flat_map(|l| l.templates()));
+    let asserts = fields_of(model, templates)
+        .into_iter()
+        .map(|field| key_part_check(part_type(field)));
     quote!(const _: () = { #(#asserts)* };)
 }
