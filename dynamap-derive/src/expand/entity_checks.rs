@@ -44,12 +44,7 @@ pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
                         || #schema.is_multi_attribute_key(#attribute)
                 ),
             );
-            let index_key = require(
-                model,
-                f.attribute_span,
-                "AttributeNotAnUnmappedIndexKey",
-                quote!(!#schema.is_multi_attribute_key(#attribute)),
-            );
+            let index_key = unmapped_index_key(model, f);
             quote!(#reserved #index_key)
         });
     let indexes = model.indexes.iter().map(|index| {
@@ -94,6 +89,26 @@ pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
         #(#fields)*
         #(#indexes)*
         #(#field_storage)*
+    }
+}
+
+/// A field stored under a key attribute of a multi-attribute index the entity does not map:
+/// a constant panicking, at the field, with a message naming the index, its table and the
+/// fix (`dynamap::__private::layout::unmapped_index_key`), which a trait's message could not.
+fn unmapped_index_key(model: &EntityModel<'_>, field: &FieldModel<'_>) -> TokenStream {
+    let schema = schema(model);
+    let entity = &model.entity_name;
+    let name = field.ident.to_string();
+    let name = name.trim_start_matches("r#");
+    let attribute = &field.attribute;
+    let span = Span::call_site().located_at(field.attribute_span);
+    quote_spanned! {span=>
+        const _: () = {
+            let __dynamap_message = ::dynamap::__private::layout::unmapped_index_key(&#schema, #entity, #name, #attribute);
+            if !__dynamap_message.is_empty() {
+                ::core::panic!("{}", __dynamap_message.as_str());
+            }
+        };
     }
 }
 
