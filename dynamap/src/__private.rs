@@ -229,6 +229,9 @@ pub use crate::table::str_eq;
 
 pub mod layout;
 
+mod hole;
+pub use hole::{Hole, HoleStandIn};
+
 /// The types a `#[dynamap(ttl)]` field can have (besides `Option` of them).
 #[diagnostic::on_unimplemented(
     message = "a #[dynamap(ttl)] field must be a `time::OffsetDateTime` or an `Option` of one",

@@ -306,15 +306,21 @@ impl TableSchema {
     /// True when `attribute` is a key attribute of one of the table's multi-attribute
     /// indexes: an entity may store a field under it only by mapping that index.
     pub const fn is_multi_attribute_key(&self, attribute: &str) -> bool {
+        self.multi_attribute_index_of(attribute).is_some()
+    }
+
+    /// The first of the table's multi-attribute indexes that has `attribute` among its key
+    /// attributes.
+    pub(crate) const fn multi_attribute_index_of(&self, attribute: &str) -> Option<&IndexSchema> {
         let mut i = 0;
         while i < self.indexes.len() {
             let index = &self.indexes[i];
             if index.is_multi_attribute() && index.has_key_attribute(attribute) {
-                return true;
+                return Some(index);
             }
             i += 1;
         }
-        false
+        None
     }
 }
 

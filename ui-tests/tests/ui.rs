@@ -6,15 +6,15 @@
 //! Covered: unknown, duplicate and malformed attributes (on tables, entities and fields);
 //! malformed key templates (empty, unterminated `{`, a hole not followed by `#` or the end,
 //! a hole naming a missing or skipped field); hole fields whose type cannot be a key part
-//! (reported at the field's type with `KeyPart`'s `on_unimplemented` message); missing
-//! `table`/`pk`; optional fields in the primary key; layout mismatches checked against the
-//! table's schema (missing or extra `sk`, a field stored under a key attribute name, an
-//! index the table lacks, a TTL attribute of another name, an index key of another arity,
-//! name or type), each a trait error with its own message at the attribute concerned;
-//! duplicate indexes; a lookup whose query method (`by_<name>`) an index also makes; local
-//! indexes misdeclared (on a table without a sort key, with a `pk` or a multi-attribute sort
-//! key of their own, an entity's `local_index` naming a global index or none, an entity giving
-//! one another partition key);
+//! (reported once, at the field's type, with `KeyPart`'s `on_unimplemented` message, in the
+//! primary key, an index or a lookup); missing `table`/`pk`; optional fields in the primary
+//! key; layout mismatches checked against the table's schema (missing or extra `sk`, a
+//! field stored under a key attribute name, an index the table lacks, a TTL attribute of
+//! another name, an index key of another arity, name or type), each a trait error with its
+//! own message at the attribute concerned; duplicate indexes; a lookup whose query method
+//! (`by_<name>`) an index also makes; local indexes misdeclared (on a table without a sort
+//! key, with a `pk` or a multi-attribute sort key of their own, an entity's `local_index`
+//! naming a global index or none, an entity giving one another partition key);
 //! derives on the wrong kind of type; entity enums mixing tables or holding non-entities;
 //! compressed fields (unknown codec, level or budget out of range, `with` alongside, used in
 //! a key template); TTL fields (table without a TTL attribute, another attribute name, not a

@@ -28,9 +28,11 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     let builders = key_builders(model);
     let key_fields = key_fields(model);
     let key_types = key_fields.iter().map(|f| f.ty);
-    let key_args = key_fields.iter().map(|f| {
+    // Rendered here rather than through `Self::key`, whose arguments need the key fields'
+    // types to be key parts: a type that is not is reported once, at the field's type.
+    let primary_key = rendered_key(model, |f| {
         let ident = f.ident;
-        quote_spanned!(type_span(part_type(f))=> &self.#ident)
+        quote!(self.#ident)
     });
     let to_item = to_item(model);
     let from_item = super::from_item::from_item(model);
@@ -69,7 +71,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 const ALIASES: &'static [&'static str] = &[#(#aliases),*];
 
                 fn primary_key(&self) -> ::dynamap::__private::Key<Self> {
-                    Self::key(#(#key_args),*)
+                    #primary_key
                 }
 
                 #to_item
@@ -116,7 +118,6 @@ fn key_fields<'m>(model: &'m EntityModel<'_>) -> Vec<&'m FieldModel<'m>> {
 fn key_builders(model: &EntityModel<'_>) -> TokenStream {
     let ident = model.ident;
     let vis = model.vis;
-    let schema = schema(model);
     let param = |f: &&FieldModel<'_>| {
         let (name, ty) = (f.ident, part_type(f));
         quote_spanned!(type_span(ty)=> #name: impl ::dynamap::__private::KeyArg<#ty>)
@@ -127,34 +128,7 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
     };
     let key_params = key_fields(model);
     let key_params = key_params.iter().map(param);
-    let pk = render_template(
-        model,
-        &model.pk,
-        quote!(__dynamap_schema.pk),
-        quote!(MAX_PARTITION_KEY_BYTES),
-        by_name,
-    );
-    let sk = match &model.sk {
-        Some(sk) => {
-            let sk = render_template(
-                model,
-                sk,
-                quote!(__dynamap_sk_attribute),
-                quote!(MAX_SORT_KEY_BYTES),
-                by_name,
-            );
-            quote! {
-                ::core::option::Option::Some({
-                    let __dynamap_sk_attribute = match __dynamap_schema.sk {
-                        ::core::option::Option::Some(attribute) => attribute,
-                        ::core::option::Option::None => "",
-                    };
-                    #sk
-                })
-            }
-        }
-        None => quote!(::core::option::Option::None),
-    };
+    let key = rendered_key(model, by_name);
     let key_doc = format!(
         "The primary key of the `{}` with these key fields: partition key `{}`{}.",
         model.entity_name,
@@ -172,13 +146,52 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
             #[doc = #key_doc]
             #[allow(clippy::too_many_arguments)] // one argument per key field, as the template says
             #vis fn key(#(#key_params),*) -> ::dynamap::__private::Key<Self> {
-                let __dynamap_schema = &#schema;
-                ::dynamap::__private::Key::from_rendered(#pk, #sk)
+                #key
             }
 
             #partition_builders
             #field_attrs
         }
+    }
+}
+
+/// The primary key rendered from its fields' values (`value` gives each field's expression).
+fn rendered_key(
+    model: &EntityModel<'_>,
+    value: impl Fn(&FieldModel<'_>) -> TokenStream + Copy,
+) -> TokenStream {
+    let pk = render_template(
+        model,
+        &model.pk,
+        quote!(__dynamap_schema.pk),
+        quote!(MAX_PARTITION_KEY_BYTES),
+        value,
+    );
+    let sk = match &model.sk {
+        Some(sk) => {
+            let sk = render_template(
+                model,
+                sk,
+                quote!(__dynamap_sk_attribute),
+                quote!(MAX_SORT_KEY_BYTES),
+                value,
+            );
+            quote! {
+                ::core::option::Option::Some({
+                    let __dynamap_sk_attribute = match __dynamap_schema.sk {
+                        ::core::option::Option::Some(attribute) => attribute,
+                        ::core::option::Option::None => "",
+                    };
+                    #sk
+                })
+            }
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let schema = schema(model);
+    quote! {
+        let __dynamap_schema = &#schema;
+        ::dynamap::__private::Key::from_rendered(#pk, #sk)
     }
 }
 

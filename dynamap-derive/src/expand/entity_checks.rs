@@ -7,6 +7,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
+use super::keys::key_part_check;
 use super::render::{fields_of, part_type, schema};
 use crate::model::{EntityModel, FieldModel, IndexKey};
 
@@ -43,12 +44,7 @@ pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
                         || #schema.is_multi_attribute_key(#attribute)
                 ),
             );
-            let index_key = require(
-                model,
-                f.attribute_span,
-                "AttributeNotAnUnmappedIndexKey",
-                quote!(!#schema.is_multi_attribute_key(#attribute)),
-            );
+            let index_key = unmapped_index_key(model, f);
             quote!(#reserved #index_key)
         });
     let indexes = model.indexes.iter().map(|index| {
@@ -93,6 +89,26 @@ pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
         #(#fields)*
         #(#indexes)*
         #(#field_storage)*
+    }
+}
+
+/// A field stored under a key attribute of a multi-attribute index the entity does not map:
+/// a constant panicking, at the field, with a message naming the index, its table and the
+/// fix (`dynamap::__private::layout::unmapped_index_key`), which a trait's message could not.
+fn unmapped_index_key(model: &EntityModel<'_>, field: &FieldModel<'_>) -> TokenStream {
+    let schema = schema(model);
+    let entity = &model.entity_name;
+    let name = field.ident.to_string();
+    let name = name.trim_start_matches("r#");
+    let attribute = &field.attribute;
+    let span = Span::call_site().located_at(field.attribute_span);
+    quote_spanned! {span=>
+        const _: () = {
+            let __dynamap_message = ::dynamap::__private::layout::unmapped_index_key(&#schema, #entity, #name, #attribute);
+            if !__dynamap_message.is_empty() {
+                ::core::panic!("{}", __dynamap_message.as_str());
+            }
+        };
     }
 }
 
@@ -225,14 +241,15 @@ fn field_storage_checks(model: &EntityModel<'_>, field: &FieldModel<'_>) -> Toke
     }
 }
 
-/// Every hole's type must be a key part; the error points at the field's type.
+/// Every hole's type must be a key part; the error points at the field's type, once per
+/// field (the same check beside each hole's code is the same error, shown once).
 pub(super) fn key_part_assertions(model: &EntityModel<'_>) -> TokenStream {
     let templates = std::iter::once(&model.pk)
         .chain(model.sk.as_ref())
-        .chain(model.indexes.iter().flat_map(|i| i.templates()));
-    let asserts = fields_of(model, templates).into_iter().map(|field| {
-        let ty = part_type(field);
-        quote_spanned!(ty.span()=> ::dynamap::__private::assert_key_part::<#ty>();)
-    });
+        .chain(model.indexes.iter().flat_map(|i| i.templates()))
+        .chain(model.lookups.iter().flat_map(|l| l.templates()));
+    let asserts = fields_of(model, templates)
+        .into_iter()
+        .map(|field| key_part_check(part_type(field)));
     quote!(const _: () = { #(#asserts)* };)
 }

@@ -9,7 +9,7 @@ use crate::template::{Segment, Template};
 
 /// An expression of type `Result<String, KeyError>` rendering `template`. `value(field)`
 /// gives, for each hole, the part's type and an expression of a type implementing
-/// `KeyArg<that type>`.
+/// `KeyArg<that type>`. Each hole is checked with [`key_part_check`].
 pub(crate) fn render(
     entity: &str,
     attribute: &TokenStream,
@@ -21,10 +21,13 @@ pub(crate) fn render(
         Segment::Literal(text) => quote!(__dynamap_writer.literal(#text);),
         Segment::Hole(field) => {
             let (ty, expr) = value(field);
-            quote_spanned!(type_span(&ty)=> __dynamap_writer.part::<#ty, _>(#field, &#expr);)
+            let check = key_part_check(&ty);
+            let write = quote_spanned!(type_span(&ty)=> ::dynamap::__private::Hole::<#ty>::NEW.write(&mut __dynamap_writer, #field, &#expr););
+            quote!(#check #write)
         }
     });
     quote!({
+        use ::dynamap::__private::HoleStandIn as _;
         let mut __dynamap_writer = ::dynamap::__private::KeyWriter::new(#entity, #attribute, #limit);
         #(#steps)*
         __dynamap_writer.finish()
@@ -47,21 +50,32 @@ pub(crate) fn parse(
         Segment::Literal(text) => quote!(__dynamap_reader.literal(#text, #source)?;),
         Segment::Hole(field) => {
             let field_ty = ty(field);
-            let read = quote_spanned!(type_span(&field_ty)=> __dynamap_reader.part::<#field_ty>(#field, #source)?);
+            let check = key_part_check(&field_ty);
+            let read = quote_spanned!(type_span(&field_ty)=> ::dynamap::__private::Hole::<#field_ty>::NEW.read(&mut __dynamap_reader, #field, #source)?);
             if bound.iter().any(|b| b == field) {
-                quote!(let _: #field_ty = #read;)
+                quote!(#check let _: #field_ty = #read;)
             } else {
                 bound.push(field.clone());
                 let var = part_var(field);
-                quote!(let #var: #field_ty = #read;)
+                quote!(#check let #var: #field_ty = #read;)
             }
         }
     });
     quote! {
+        use ::dynamap::__private::HoleStandIn as _;
         let mut __dynamap_reader = ::dynamap::__private::KeyReader::new(#entity, #attribute, #text);
         #(#steps)*
         __dynamap_reader.finish(#source)?;
     }
+}
+
+/// The proof that a hole's type is a key part, reported at the type. Holes are rendered and
+/// read through `dynamap::__private::Hole`, whose methods fall back to stand-ins that need
+/// nothing of the type (so a type that is not a key part gives no error at each use); every
+/// hole carries this proof beside, so no stand-in goes unnoticed. The proofs of one field
+/// are alike, span included, and rustc shows identical errors once.
+pub(crate) fn key_part_check(ty: &Type) -> TokenStream {
+    quote_spanned!(ty.span()=> ::dynamap::__private::assert_key_part::<#ty>();)
 }
 
 /// The variable a parsed part is bound to.

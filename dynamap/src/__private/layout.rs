@@ -7,6 +7,9 @@
 //! `on_unimplemented`) says what is wrong and how to fix it, reported at the attribute the
 //! derive spans it to, rather than a panic during constant evaluation.
 //!
+//! One check is a panic: [`unmapped_index_key`], whose message names the index concerned
+//! and the key attributes to map, which a trait's message, fixed per trait, cannot.
+//!
 //! The conditions below are true when the check does not apply (an index the table lacks
 //! is reported once, by [`IndexOfTable`], not again by every check of that index).
 
@@ -169,20 +172,6 @@ pub trait AttributeFreeForFields<Table> {
 #[diagnostic::do_not_recommend]
 impl<Table, F: Holds> AttributeFreeForFields<Table> for F {}
 
-/// A field stored under a key attribute name of a multi-attribute index belongs to an
-/// entity that maps the index: otherwise its items would land in the index unqueryable
-/// and untyped.
-#[diagnostic::on_unimplemented(
-    message = "table `{Table}` has a multi-attribute index keyed on this attribute name, which this entity does not map",
-    label = "map the index on this entity (`index(name = \"...\", pk = fields(..), sk = fields(..))`), or store the field under another name with #[dynamap(rename = \"...\")]"
-)]
-pub trait AttributeNotAnUnmappedIndexKey<Table> {
-    /// Named by the derive; exists only when the check passes.
-    const OK: () = ();
-}
-#[diagnostic::do_not_recommend]
-impl<Table, F: Holds> AttributeNotAnUnmappedIndexKey<Table> for F {}
-
 /// A TTL field's table declares a TTL attribute.
 #[diagnostic::on_unimplemented(
     message = "table `{Table}` declares no TTL attribute",
@@ -317,5 +306,171 @@ pub const fn ttl_attribute_is(schema: &TableSchema, attribute: &str) -> bool {
     match schema.ttl {
         Some(ttl) => str_eq(ttl, attribute),
         None => true,
+    }
+}
+
+/// Why a field may not be stored under `attribute`: it is a key attribute of one of the
+/// table's multi-attribute indexes, which the entity does not map (otherwise its items would
+/// land in the index unqueryable and untyped). Empty when the field may be stored there.
+///
+/// The derive checks every field its entity does not map to an index key with it, and
+/// panics with the message in a constant spanned at the field: one error per field, naming
+/// the index, its table and the fix. (A trait error could not name the index.)
+pub const fn unmapped_index_key(
+    schema: &TableSchema,
+    entity: &str,
+    field: &str,
+    attribute: &str,
+) -> Message {
+    let Some(index) = schema.multi_attribute_index_of(attribute) else {
+        return Message::new();
+    };
+    let mut message = Message::new()
+        .push("field `")
+        .push(field)
+        .push("` is stored under \"")
+        .push(attribute)
+        .push("\", a key attribute of the multi-attribute index \"")
+        .push(index.name)
+        .push("\" of table `")
+        .push(schema.type_name)
+        .push("`, which entity `")
+        .push(entity)
+        .push("` does not map\nmap the index on the entity, naming the fields stored under its key attributes: index(name = \"")
+        .push(index.name)
+        .push("\", pk = fields(");
+    message = message.push_key(index, Part::Pk).push(")");
+    if index.sk.is_some() {
+        message = message
+            .push(", sk = fields(")
+            .push_key(index, Part::Sk)
+            .push(")");
+    }
+    message.push(")\nor store the field under another name with #[dynamap(rename = \"...\")]")
+}
+
+/// The most bytes a [`Message`] holds; what does not fit is cut.
+const MESSAGE_CAPACITY: usize = 1024;
+
+/// A diagnostic built in a constant from a table's layout (see [`unmapped_index_key`]).
+pub struct Message {
+    bytes: [u8; MESSAGE_CAPACITY],
+    len: usize,
+}
+
+impl Message {
+    const fn new() -> Self {
+        Message {
+            bytes: [0; MESSAGE_CAPACITY],
+            len: 0,
+        }
+    }
+
+    /// Appends `text`, cut where the capacity ends.
+    const fn push(mut self, text: &str) -> Self {
+        let text = text.as_bytes();
+        let mut i = 0;
+        while i < text.len() && self.len < MESSAGE_CAPACITY {
+            self.bytes[self.len] = text[i];
+            self.len += 1;
+            i += 1;
+        }
+        self
+    }
+
+    /// Appends the names of the `part` key's attributes of `index`, separated by `, `.
+    const fn push_key(mut self, index: &IndexSchema, part: Part) -> Self {
+        let mut n = 0;
+        while n < key_len(index, part) {
+            if n > 0 {
+                self = self.push(", ");
+            }
+            self = self.push(key_at(index, part, n).0);
+            n += 1;
+        }
+        self
+    }
+
+    /// True when there is nothing to report.
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The text, up to the last whole character if it was cut.
+    pub const fn as_str(&self) -> &str {
+        let (text, _) = self.bytes.split_at(self.len);
+        match core::str::from_utf8(text) {
+            Ok(text) => text,
+            Err(err) => match core::str::from_utf8(text.split_at(err.valid_up_to()).0) {
+                Ok(text) => text,
+                Err(_) => "",
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::{KeyAttributeSchema, Projection};
+
+    const BY_STATUS: IndexSchema = IndexSchema {
+        name: "IssuesByStatus",
+        pk: "owner",
+        sk: Some("status"),
+        pk_type: ScalarType::String,
+        sk_type: ScalarType::String,
+        pk_more: &[KeyAttributeSchema {
+            name: "repo",
+            kind: ScalarType::String,
+        }],
+        sk_more: &[KeyAttributeSchema {
+            name: "number",
+            kind: ScalarType::Number,
+        }],
+        projection: Projection::All,
+        local: false,
+    };
+
+    const HUB: TableSchema = TableSchema {
+        type_name: "Hub",
+        pk: "PK",
+        sk: Some("SK"),
+        entity_type: "_type",
+        ttl: None,
+        indexes: &[BY_STATUS],
+    };
+
+    #[test]
+    fn a_multi_attribute_key_attribute_names_the_index_and_the_fix() {
+        let message = unmapped_index_key(&HUB, "Comment", "owner", "owner");
+        assert_eq!(
+            message.as_str(),
+            "field `owner` is stored under \"owner\", a key attribute of the multi-attribute \
+             index \"IssuesByStatus\" of table `Hub`, which entity `Comment` does not map\n\
+             map the index on the entity, naming the fields stored under its key attributes: \
+             index(name = \"IssuesByStatus\", pk = fields(owner, repo), sk = fields(status, \
+             number))\nor store the field under another name with #[dynamap(rename = \"...\")]"
+        );
+        assert!(!unmapped_index_key(&HUB, "Comment", "n", "number").is_empty());
+    }
+
+    #[test]
+    fn other_attributes_pass() {
+        assert!(unmapped_index_key(&HUB, "Comment", "body", "body").is_empty());
+        assert!(unmapped_index_key(&HUB, "Comment", "pk", "PK").is_empty());
+        assert_eq!(
+            unmapped_index_key(&HUB, "Comment", "body", "body").as_str(),
+            ""
+        );
+    }
+
+    #[test]
+    fn a_message_too_long_is_cut_at_a_character() {
+        let long = "é".repeat(MESSAGE_CAPACITY);
+        let message = Message::new().push("x").push(&long);
+        assert_eq!(message.len, MESSAGE_CAPACITY);
+        assert_eq!(message.as_str().len(), MESSAGE_CAPACITY - 1);
+        assert!(message.as_str().starts_with("xé"));
     }
 }

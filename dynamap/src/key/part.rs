@@ -39,7 +39,7 @@ use std::fmt;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a key part",
     label = "this field is used in a key template",
-    note = "key parts are strings, integers, `time::OffsetDateTime`, `uuid::Uuid`, and types with `#[derive(dynamap::KeyPart)]` (string newtypes and fieldless enums)"
+    note = "key parts are strings, integers, `time::OffsetDateTime` and `uuid::Uuid`; for a type of your own, derive it on a string newtype or a fieldless enum with `#[derive(dynamap::KeyPart)]`, or implement `dynamap::KeyPart` for it"
 )]
 pub trait KeyPart: Sized {
     /// Appends this value's text to `out`. The text may hold any character; the template
@@ -132,7 +132,7 @@ impl std::error::Error for KeyPartError {}
     label = "expected a `{T}` or a reference to one",
     note = "key builders take the key field's own type, a reference to it, or `&str` for a `String` field"
 )]
-pub trait KeyArg<T: KeyPart>: Sealed<(KeyArgSeal, T)> {
+pub trait KeyArg<T>: Sealed<(KeyArgSeal, T)> {
     /// Appends the part's text, as [`KeyPart::write_key_part`].
     ///
     /// # Errors

@@ -1,5 +1,6 @@
 // An entity storing a field under a multi-attribute index's key attribute name without
-// mapping the index: one error, saying to map the index or rename the field.
+// mapping the index: one error per field, naming the index and its table, saying to map
+// the index (its key attributes listed) or rename the field.
 use dynamap::{Entity, Table};
 
 #[derive(Table)]
