@@ -138,6 +138,12 @@ pub trait EntityGlue {
     /// order: `<Entity>.<lookup>` for each `lookup(...)`.
     const LOOKUP_TYPES: &'static [&'static str] = &[];
 
+    /// What an update that creates its item writes besides its changes, read back from the
+    /// primary key: the key's fields, and the index keys rendered from them alone.
+    fn created_attributes(_pk: &str, _sk: Option<&str>) -> Result<Item> {
+        Ok(Item::new())
+    }
+
     /// The columns of the entity's rows in a columnar file: one per stored field, in
     /// declaration order.
     fn columns() -> Vec<Column> {
@@ -166,6 +172,9 @@ pub struct WriteMeta {
     pub key_attributes: &'static [&'static str],
     /// Attributes of `Option` fields: the only ones an update may remove.
     pub optional_attributes: &'static [&'static str],
+    /// Attributes of the fields an update that creates its item must set: not optional,
+    /// defaulted, automatic (version, timestamps) or part of the primary key.
+    pub required_attributes: &'static [&'static str],
     /// `(attribute, index)` for every field an index template uses.
     pub indexed_attributes: &'static [(&'static str, &'static str)],
     /// The names of the entity's `lookup(...)` items.
@@ -190,6 +199,7 @@ impl WriteMeta {
         version: None,
         key_attributes: &[],
         optional_attributes: &[],
+        required_attributes: &[],
         indexed_attributes: &[],
         lookups: &[],
         lookup_attributes: &[],

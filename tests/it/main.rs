@@ -54,6 +54,7 @@ mod transaction_lookups;
 mod transaction_races;
 mod ttl;
 mod updates;
+mod updates_that_create;
 mod upserts;
 mod versions_added_later;
 mod write_models;

@@ -43,6 +43,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     let key_changes = super::key_changes::key_changes(model);
     let lookup_types = super::partition::lookup_types(model);
     let columns = super::columns::columns(model);
+    let created_attributes = super::created_item::created_attributes(model);
     let versioned = model.fields.iter().any(|f| f.version).then(|| {
         quote! {
             impl ::dynamap::__private::Sealed<::dynamap::__private::VersionedSeal> for #ident {}
@@ -84,6 +85,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 #key_changes
                 #lookup_types
                 #columns
+                #created_attributes
             }
 
             impl ::dynamap::__private::Sealed<::dynamap::__private::AsEntitySeal> for #ident {}

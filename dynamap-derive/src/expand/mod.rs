@@ -6,6 +6,7 @@
 mod attribute;
 mod columnar;
 mod columns;
+mod created_item;
 mod decode;
 mod entity;
 mod entity_checks;

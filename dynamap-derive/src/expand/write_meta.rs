@@ -26,6 +26,22 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
         .iter()
         .filter(|f| !f.skip && f.option_inner.is_some())
         .map(|f| &f.attribute);
+    // What an update that creates its item must set: every stored field that is not
+    // optional, defaulted, automatic or read back from the primary key.
+    let key_fields = fields_of(model, std::iter::once(&model.pk).chain(model.sk.as_ref()));
+    let required = model
+        .fields
+        .iter()
+        .filter(|f| {
+            !f.skip
+                && f.option_inner.is_none()
+                && f.default.is_none()
+                && !f.version
+                && !f.created_at
+                && !f.updated_at
+                && !key_fields.iter().any(|k| k.ident == f.ident)
+        })
+        .map(|f| &f.attribute);
     let indexed = pairs(
         model,
         model
@@ -103,6 +119,7 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
             version: #version,
             key_attributes: &[#(#key_attributes),*],
             optional_attributes: &[#(#optional),*],
+            required_attributes: &[#(#required),*],
             indexed_attributes: &[#(#indexed),*],
             lookups: &[#(#lookup_names),*],
             lookup_attributes: &[#(#lookup_attributes),*],

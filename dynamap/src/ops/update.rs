@@ -5,6 +5,7 @@ use std::pin::Pin;
 
 use serde::Serialize;
 
+mod create;
 mod plan;
 
 pub(crate) use plan::Plan;
@@ -40,7 +41,8 @@ use crate::{Db, Entity, Error, Result};
 /// ```
 ///
 /// Updates change existing items only (a missing item fails the condition, as `patch` does
-/// in other libraries); [`Db::upsert`] creates or merges.
+/// in other libraries), unless [`create_if_missing`](Update::create_if_missing) says to
+/// create it; [`Db::upsert`] creates or merges a whole entity.
 /// What an update touches, it keeps consistent:
 /// - **Index keys.** Setting a field an index template uses re-renders that index key in
 ///   the same request, provided the update sets every field of the template (every field
@@ -67,10 +69,11 @@ pub struct Update<E> {
     changes: Vec<Change>,
     condition: Option<Condition<E>>,
     expected_version: Option<u64>,
+    create: bool,
     error: Option<String>,
 }
 
-clone_builder!(Update<E> { db, key, changes, condition, expected_version, error });
+clone_builder!(Update<E> { db, key, changes, condition, expected_version, create, error });
 
 impl<E: Entity> std::fmt::Debug for Update<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -80,6 +83,7 @@ impl<E: Entity> std::fmt::Debug for Update<E> {
             .field("changes", &self.changes.len())
             .field("condition", &self.condition)
             .field("expected_version", &self.expected_version)
+            .field("create", &self.create)
             .finish_non_exhaustive()
     }
 }
@@ -106,6 +110,7 @@ impl Db {
             changes: Vec::new(),
             condition: None,
             expected_version: None,
+            create: false,
             error: None,
         }
     }
@@ -330,6 +335,42 @@ impl<E: Entity> Update<E> {
         self
     }
 
+    /// Creates the item when it is missing, instead of failing: counters and aggregate
+    /// items need no create-or-update loop. Increments and `add` start from zero, `append`
+    /// from an empty list and `set_if_not_exists` sets; the item created also gets what a
+    /// put would write (the entity type, the primary key's fields, the schema version, a
+    /// version of 1, the timestamps and the index keys of the fields set), so it reads back
+    /// as the entity. An existing item is updated as without it.
+    ///
+    /// The update must therefore set every field that is not an `Option`, defaulted, a
+    /// version, a timestamp or in the primary key; otherwise it is refused before sending
+    /// with [`Error::Unsupported`], naming the fields. Conditions and
+    /// [`expect_version`](Update::expect_version) still apply (`expect_version(0)` means
+    /// "missing, or never versioned").
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// #[derive(Entity)]
+    /// #[dynamap(table = App, entity = "BrandCount", pk = "BRANDS", sk = "COUNT#{day}")]
+    /// struct BrandCount { day: String, brands: u64, names: Vec<String> }
+    ///
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// // Many writers at once: the first creates the item, every increment counts.
+    /// db.update(BrandCount::key("2026-11-26"))
+    ///     .increment(BrandCount::BRANDS, 1u64)
+    ///     .append(BrandCount::NAMES, ["Acme".to_owned()])
+    ///     .create_if_missing()
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn create_if_missing(mut self) -> Self {
+        self.create = true;
+        self
+    }
+
     /// Checks the changes against the entity's keys, indexes and lookups, and adds what
     /// they imply: re-rendered index keys, moved lookups, the version and timestamps.
     fn plan(self) -> Result<(Db, Plan<E>)> {
@@ -356,6 +397,11 @@ impl<E: Entity> Update<E> {
             }
         }
         let key = self.key.values()?;
+        let created = if self.create {
+            create::creation_changes::<E>(&changes, key)?
+        } else {
+            Vec::new()
+        };
         let derived = E::derived_key_changes(&values, key)?;
         let lookups = E::updated_lookup_keys(&values, key)?;
         drop(values);
@@ -368,12 +414,19 @@ impl<E: Entity> Update<E> {
                 DerivedChange::Remove(attribute) => Change::Remove(DocPath::attribute(attribute)),
             });
         }
+        // What a creation writes gives way to what the update sets itself.
+        let created: Vec<Change> = created
+            .into_iter()
+            .filter(|c| !changes.iter().any(|set| set.attribute() == c.attribute()))
+            .collect();
+        changes.extend(created);
         let plan = Plan {
             key: key_item(self.key)?,
             changes,
             condition: self.condition,
             expected_version: self.expected_version,
-            must_exist: true,
+            must_exist: !self.create,
+            partial: true,
             lookups,
         };
         Ok((self.db, plan.with_version_and_timestamps()?))

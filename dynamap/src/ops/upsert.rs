@@ -104,6 +104,7 @@ fn plan<E: Entity>(entity: &E) -> Result<Plan<E>> {
         condition: None,
         expected_version: versioned.expected_version,
         must_exist: false,
+        partial: false,
         lookups: entity.lookup_keys()?,
     }
     .with_version_and_timestamps()

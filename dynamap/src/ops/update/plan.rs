@@ -22,13 +22,16 @@ pub(crate) struct Plan<E> {
     pub(crate) changes: Vec<Change>,
     pub(crate) condition: Option<Condition<E>>,
     pub(crate) expected_version: Option<u64>,
-    /// `update`: the item must exist. `upsert`: it may be created.
+    /// `update`: the item must exist. `upsert`, or an update that creates: it may be created.
     pub(crate) must_exist: bool,
+    /// The changes set some fields only (an update), so an item stored in an older shape
+    /// must be upgraded first; `false` for an upsert, which writes the whole entity.
+    pub(crate) partial: bool,
     /// The new keys of the lookup items the update moves.
     pub(crate) lookups: Vec<LookupKey>,
 }
 
-clone_builder!(Plan<E> { key, changes, condition, expected_version, must_exist, lookups });
+clone_builder!(Plan<E> { key, changes, condition, expected_version, must_exist, partial, lookups });
 
 /// The parts of an UpdateItem request.
 struct Rendered {
@@ -85,17 +88,23 @@ impl<E: Entity> Plan<E> {
         let mut conditions = Vec::new();
         if self.must_exist {
             conditions.push(format!("attribute_exists({})", p.name(schema.pk)));
-            // A partial update sets fields of the current shape: an item stored in an older
-            // one must be upgraded (read and written whole) first, or it would mix shapes.
-            if let Some(version) = E::WRITE.schema_version {
-                let name = p.name(crate::table::SCHEMA_VERSION_ATTRIBUTE);
-                let value = p.value(AttributeValue::N(version.to_string()));
-                conditions.push(if version == 1 {
-                    format!("(attribute_not_exists({name}) OR {name} = {value})")
-                } else {
-                    format!("{name} = {value}")
-                });
-            }
+        }
+        // A partial update sets fields of the current shape: an item stored in an older one
+        // must be upgraded (read and written whole) first, or it would mix shapes. A missing
+        // item is created in the current shape.
+        if let Some(version) = E::WRITE.schema_version.filter(|_| self.partial) {
+            let name = p.name(crate::table::SCHEMA_VERSION_ATTRIBUTE);
+            let value = p.value(AttributeValue::N(version.to_string()));
+            let current = if version == 1 {
+                format!("(attribute_not_exists({name}) OR {name} = {value})")
+            } else {
+                format!("{name} = {value}")
+            };
+            conditions.push(if self.must_exist {
+                current
+            } else {
+                format!("(attribute_not_exists({}) OR {current})", p.name(schema.pk))
+            });
         }
         if let (Some(attribute), Some(version)) = (E::WRITE.version, self.expected_version) {
             conditions.push(crate::write::version_condition(attribute, version, &mut p));
@@ -178,7 +187,7 @@ impl<E: Entity> Plan<E> {
     /// After a failed condition: the error for an item stored in an older shape, if that is
     /// why (an update's schema-version condition), read consistently.
     async fn older_schema(&self, db: &Db) -> Result<Option<Error>> {
-        let Some(current) = E::WRITE.schema_version.filter(|_| self.must_exist) else {
+        let Some(current) = E::WRITE.schema_version.filter(|_| self.partial) else {
             return Ok(None);
         };
         let Some(item) = db

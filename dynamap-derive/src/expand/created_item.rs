@@ -1,0 +1,102 @@
+//! `EntityGlue::created_attributes`: what an update that creates its item writes besides
+//! its changes, so the item is stored as a put would store it: the primary key's fields as
+//! attributes of their own, and the index keys rendered from them alone (an update renders
+//! the index keys of the fields it sets, not those of the key, which it cannot change).
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::render::{encode_value, fields_of, render_template, schema, via_traits};
+use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel};
+
+pub(super) fn created_attributes(model: &EntityModel<'_>) -> TokenStream {
+    let entity = &model.entity_name;
+    let key_fields = fields_of(model, std::iter::once(&model.pk).chain(model.sk.as_ref()));
+    let var = |f: &FieldModel<'_>| format_ident!("__dynamap_key_{}", f.ident);
+    let vars: Vec<_> = key_fields.iter().map(|f| var(f)).collect();
+    let encodes = key_fields.iter().filter(|f| !f.skip).map(|f| {
+        let var = var(f);
+        encode_value(entity, f, &quote!(#var))
+    });
+    let index_keys = model
+        .indexes
+        .iter()
+        .filter(|index| !is_sparse(model, index))
+        .map(|index| key_only_index_keys(model, index, &key_fields, &var));
+    let via = via_traits();
+    let schema = schema(model);
+    let capacity = key_fields.len() + 2 * model.indexes.len();
+    quote! {
+        fn created_attributes(
+            pk: &str,
+            sk: ::core::option::Option<&str>,
+        ) -> ::dynamap::__private::Result<::dynamap::__private::Item> {
+            #via
+            let __dynamap_schema = &#schema;
+            let (#(#vars,)*) = <Self as ::dynamap::__private::Entity>::parse_key(pk, sk)?;
+            let mut __dynamap_item = ::dynamap::__private::Item::with_capacity(#capacity);
+            #(#encodes)*
+            #(#index_keys)*
+            ::core::result::Result::Ok(__dynamap_item)
+        }
+    }
+}
+
+/// A sparse index (a template with an `Option` field) is rendered whole by the update that
+/// sets its optional fields, and left out otherwise.
+fn is_sparse(model: &EntityModel<'_>, index: &IndexModel) -> bool {
+    fields_of(model, index.templates())
+        .iter()
+        .any(|f| f.option_inner.is_some())
+}
+
+/// The index's key attributes whose templates use primary-key fields only.
+fn key_only_index_keys(
+    model: &EntityModel<'_>,
+    index: &IndexModel,
+    key_fields: &[&FieldModel<'_>],
+    var: &dyn Fn(&FieldModel<'_>) -> proc_macro2::Ident,
+) -> TokenStream {
+    let name = &index.name;
+    // A local index's partition key is the table's own.
+    let pk = (!index.local).then_some(&index.pk);
+    let writes = [("pk", pk), ("sk", index.sk.as_ref())]
+        .into_iter()
+        .filter_map(|(part, key)| match key? {
+            IndexKey::Template(template) => Some((part, template)),
+            IndexKey::Field(_) => None,
+        })
+        .filter(|(_, template)| {
+            fields_of(model, std::iter::once(*template))
+                .iter()
+                .all(|f| key_fields.iter().any(|k| k.ident == f.ident))
+        })
+        .map(|(part, template)| {
+            let (limit, attribute) = match part {
+                "pk" => (quote!(MAX_PARTITION_KEY_BYTES), quote!(__dynamap_index.pk)),
+                _ => (quote!(MAX_SORT_KEY_BYTES), quote!(attribute)),
+            };
+            let rendered = render_template(model, template, attribute.clone(), limit, |f| {
+                let var = var(f);
+                quote!(#var)
+            });
+            let insert = quote! {
+                __dynamap_item.insert(::core::convert::From::from(#attribute), ::dynamap::__private::AttributeValue::S(#rendered?));
+            };
+            match part {
+                "pk" => insert,
+                _ => quote! {
+                    if let ::core::option::Option::Some(attribute) = __dynamap_index.sk { #insert }
+                },
+            }
+        })
+        .collect::<Vec<_>>();
+    if writes.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        if let ::core::option::Option::Some(__dynamap_index) = __dynamap_schema.index(#name) {
+            #(#writes)*
+        }
+    }
+}
