@@ -1,6 +1,6 @@
 //! An entity seen as a table row: one column per stored field, typed from the field's Rust
 //! type, for writers of columnar files (the `parquet` feature). The derive describes each
-//! entity's columns through [`EntityGlue::columns`](crate::entity::EntityGlue::columns);
+//! entity's columns through `Entity::columns` (hidden);
 //! the values come from the entity's own item (see `entity_row`), so a column holds
 //! exactly what DynamoDB stores.
 

@@ -85,6 +85,13 @@ pub trait Entity: EntityGlue + Sized + 'static {
     /// Fails with a [`KeyError`] naming the template and field when the stored text does
     /// not match the key templates.
     fn parse_key(pk: &str, sk: Option<&str>) -> Result<Self::KeyParts, KeyError>;
+
+    /// The columns of the entity's rows in a columnar file (`dynamap::parquet`): one per
+    /// stored field, in declaration order. The derive fills it in.
+    #[doc(hidden)]
+    fn columns() -> Vec<Column> {
+        Vec::new()
+    }
 }
 
 /// The half of an entity only generated code implements and only dynamap calls: what a
@@ -142,12 +149,6 @@ pub trait EntityGlue {
     /// primary key: the key's fields, and the index keys rendered from them alone.
     fn created_attributes(_pk: &str, _sk: Option<&str>) -> Result<Item> {
         Ok(Item::new())
-    }
-
-    /// The columns of the entity's rows in a columnar file: one per stored field, in
-    /// declaration order.
-    fn columns() -> Vec<Column> {
-        Vec::new()
     }
 }
 

@@ -1,4 +1,4 @@
-//! `EntityGlue::columns`: the entity's rows in a columnar file, one column per stored field,
+//! `Entity::columns` (hidden): the entity's rows in a columnar file, one column per stored field,
 //! typed from the field's type (the `T` of an `Option<T>`).
 
 use proc_macro2::TokenStream;

@@ -78,13 +78,13 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 #to_item
                 #from_item
                 #parse_key
+                #columns
             }
 
             impl ::dynamap::__private::EntityGlue for #ident {
                 #write_meta
                 #key_changes
                 #lookup_types
-                #columns
                 #created_attributes
             }
 

@@ -79,7 +79,7 @@ pub(crate) fn expand_entity_enum(input: &DeriveInput) -> TokenStream {
             }
         }
     });
-    let row = entity_row(ident, &variants);
+    let row = entity_row(ident, &table, &variants);
     quote! {
         const _: () = {
             mod __dynamap_entity_enum {
@@ -109,30 +109,35 @@ pub(crate) fn expand_entity_enum(input: &DeriveInput) -> TokenStream {
     }
 }
 
-/// `EntityRow`: each variant is a row of its own entity type's table.
-fn entity_row(ident: &syn::Ident, variants: &[(&syn::Ident, &syn::Type)]) -> TokenStream {
-    let by_variant = |method: TokenStream| -> TokenStream {
+/// `EntityRow`: each variant is a row of its own entity type's table. Every variant type is
+/// named as `<Type as Entity>`, as in `Decode`, so a variant that is not an entity is one
+/// error, not one per use.
+fn entity_row(
+    ident: &syn::Ident,
+    table: &TokenStream,
+    variants: &[(&syn::Ident, &syn::Type)],
+) -> TokenStream {
+    let by_variant = |body: &dyn Fn(&syn::Type) -> TokenStream| -> TokenStream {
         variants
             .iter()
-            .map(|(variant, _)| {
-                quote! {
-                    Self::#variant(__dynamap_entity) =>
-                        ::dynamap::__private::EntityRow::#method(__dynamap_entity),
-                }
+            .map(|(variant, ty)| {
+                let body = body(ty);
+                quote!(Self::#variant(__dynamap_entity) => #body,)
             })
             .collect()
     };
-    let entity_type = by_variant(quote!(entity_type));
-    let key_attributes = by_variant(quote!(key_attributes));
-    let columns = by_variant(quote!(columns));
-    let item = by_variant(quote!(item));
+    let entity_type = by_variant(&|ty| quote!(<#ty as ::dynamap::__private::Entity>::ENTITY_TYPE));
+    let columns = by_variant(&|ty| quote!(<#ty as ::dynamap::__private::Entity>::columns()));
+    let item =
+        by_variant(&|ty| quote!(<#ty as ::dynamap::__private::Entity>::to_item(__dynamap_entity)));
     quote! {
         impl ::dynamap::__private::EntityRow for #ident {
             fn entity_type(&self) -> &'static str {
                 match self { #entity_type }
             }
             fn key_attributes(&self) -> (&'static str, ::core::option::Option<&'static str>) {
-                match self { #key_attributes }
+                let __dynamap_schema = <#table as ::dynamap::__private::Table>::SCHEMA;
+                (__dynamap_schema.pk, __dynamap_schema.sk)
             }
             fn columns(&self) -> ::dynamap::__private::Vec<::dynamap::__private::Column> {
                 match self { #columns }
