@@ -2,18 +2,19 @@
 
 mod action_failure;
 mod classify;
+mod details;
 mod kind;
 mod service;
 #[cfg(test)]
 mod tests;
 
-use aws_sdk_dynamodb::config::http::HttpResponse;
-use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
-
 pub use action_failure::ActionFailure;
 pub(crate) use action_failure::describe;
 pub use kind::ErrorKind;
 pub use service::ServiceError;
+
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 use crate::key::{ItemKey, KeyError};
 
@@ -548,88 +549,6 @@ pub enum Error {
         /// How many rows a timestamp may have.
         rows: u32,
     },
-}
-
-impl Error {
-    /// The primary key of the stored item that did not decode, when the error is about one
-    /// read from a table (a missing, malformed or compressed attribute, another entity type,
-    /// an older shape that did not read).
-    pub fn item_key(&self) -> Option<&ItemKey> {
-        match self {
-            Error::MissingAttribute { item, .. }
-            | Error::InvalidAttribute { item, .. }
-            | Error::Compressed { item, .. }
-            | Error::WrongEntityType { item, .. }
-            | Error::Upgrade { item, .. } => item.as_deref(),
-            _ => None,
-        }
-    }
-
-    /// The error with the key of the item it is about, when it is an item's decoding error
-    /// that does not name one yet.
-    pub(crate) fn at_item(mut self, key: impl FnOnce() -> ItemKey) -> Self {
-        if let Error::MissingAttribute { item, .. }
-        | Error::InvalidAttribute { item, .. }
-        | Error::Compressed { item, .. }
-        | Error::WrongEntityType { item, .. }
-        | Error::Upgrade { item, .. } = &mut self
-            && item.is_none()
-        {
-            *item = Some(Box::new(key()));
-        }
-        self
-    }
-
-    /// The DynamoDB error code, when DynamoDB answered with one.
-    pub fn code(&self) -> Option<&str> {
-        match self {
-            Error::Service(service) => service.code(),
-            _ => None,
-        }
-    }
-
-    /// The HTTP status of DynamoDB's answer, for [`Error::Service`].
-    pub fn http_status(&self) -> Option<u16> {
-        match self {
-            Error::Service(service) => service.http_status(),
-            _ => None,
-        }
-    }
-
-    /// The request id DynamoDB gave the failed call, for [`Error::Service`]: what AWS
-    /// support asks for.
-    pub fn request_id(&self) -> Option<&str> {
-        match self {
-            Error::Service(service) => service.request_id(),
-            _ => None,
-        }
-    }
-
-    /// An error of a raw SDK call made next to dynamap's (`db.client().query()...`), as a
-    /// dynamap [`Error::Service`] keeping the code, message, HTTP status, request id and the
-    /// SDK error itself, so one error type serves both. `operation` names the call, such as
-    /// `"Query"`. The `?` operator converts too, naming the operation `"DynamoDB"`.
-    ///
-    /// ```no_run
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
-    /// let tables = db.client().list_tables().send().await
-    ///     .map_err(|err| dynamap::Error::from_sdk("ListTables", err))?;
-    /// # Ok(()) }
-    /// ```
-    pub fn from_sdk<E>(operation: &'static str, err: SdkError<E, HttpResponse>) -> Self
-    where
-        E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
-    {
-        Error::Service(ServiceError::from_sdk(operation, err))
-    }
-
-    /// Wraps an SDK error, keeping its code and message.
-    pub(crate) fn service<E>(operation: &'static str, err: SdkError<E, HttpResponse>) -> Self
-    where
-        E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
-    {
-        Self::from_sdk(operation, err)
-    }
 }
 
 impl<E> From<SdkError<E, HttpResponse>> for Error
