@@ -391,23 +391,18 @@ async fn read_with_sdk(db: &Db, pk: &str) -> Vec<Reading> {
     readings
 }
 
-/// Reads the whole partition `warmup + rounds` times with each side, alternating.
-async fn query_throughput(
-    db: &Db,
-    sensor_id: &str,
-    pk: &str,
-    count: usize,
-    warmup: usize,
-    rounds: usize,
-) -> Rounds {
+/// Reads a whole partition of `count` items `warmup + rounds` times with each side,
+/// alternating which goes first.
+async fn alternate<F, Fut>(count: usize, warmup: usize, rounds: usize, read: F) -> Rounds
+where
+    F: Fn(Side) -> Fut,
+    Fut: std::future::Future<Output = Vec<Reading>>,
+{
     let mut timings = Rounds::default();
     for round in 0..warmup + rounds {
         for side in order(round) {
             let start = Instant::now();
-            let readings = match side {
-                Side::Dynamap => read_with_dynamap(db, sensor_id).await,
-                Side::Raw => read_with_sdk(db, pk).await,
-            };
+            let readings = read(side).await;
             let elapsed = start.elapsed();
             assert_eq!(readings.len(), count, "a query missed items");
             black_box(&readings);
@@ -417,6 +412,46 @@ async fn query_throughput(
         }
     }
     timings
+}
+
+/// dynamap's query against the raw SDK's, alternating.
+async fn query_throughput(
+    db: &Db,
+    sensor_id: &str,
+    pk: &str,
+    count: usize,
+    warmup: usize,
+    rounds: usize,
+) -> Rounds {
+    alternate(count, warmup, rounds, |side| async move {
+        match side {
+            Side::Dynamap => read_with_dynamap(db, sensor_id).await,
+            Side::Raw => read_with_sdk(db, pk).await,
+        }
+    })
+    .await
+}
+
+/// The same query through a handle that records metrics ([`Db::with_metrics`], which also
+/// asks DynamoDB for consumed capacity) with no recorder installed, as the `Dynamap` side,
+/// against the plain handle as the `Raw` side: what metrics cost an application that
+/// turned them on but collects nothing.
+async fn metrics_overhead(
+    db: &Db,
+    sensor_id: &str,
+    count: usize,
+    warmup: usize,
+    rounds: usize,
+) -> Rounds {
+    let metered = &db.clone().with_metrics();
+    alternate(count, warmup, rounds, |side| async move {
+        let handle = match side {
+            Side::Dynamap => metered,
+            Side::Raw => db,
+        };
+        read_with_dynamap(handle, sensor_id).await
+    })
+    .await
 }
 
 /// Decodes `items` (cloned before each round, outside the timing) `warmup + rounds` times
@@ -876,6 +911,8 @@ async fn run(local: &DynamoLocal, plan: &Plan) -> Json {
     )
     .await;
     let (query_json, query_summary) = comparison_json(n, plan.warmup, &query);
+    let metrics = metrics_overhead(&db, throughput_sensor, n, plan.warmup, plan.query_rounds).await;
+    let (metrics_json, metrics_summary) = comparison_json(n, plan.warmup, &metrics);
 
     // 2. Decode only: the raw pages, fetched once.
     let mut pages = 0usize;
@@ -929,6 +966,19 @@ async fn run(local: &DynamoLocal, plan: &Plan) -> Json {
     }
     println!();
     println!(
+        "| {n} items per round | `with_metrics()`, no recorder, items/s | plain handle items/s | metered / plain throughput | same, fastest rounds |"
+    );
+    println!("|---|---:|---:|---:|---:|");
+    println!(
+        "| query + decode, {} rounds | {:.0} | {:.0} | {:.3} | {:.3} |",
+        plan.query_rounds,
+        metrics_summary.dynamap,
+        metrics_summary.raw,
+        metrics_summary.ratio(),
+        metrics_summary.best_ratio()
+    );
+    println!();
+    println!(
         "| peak heap above start | {} items | {} items | large / small |",
         plan.memory_small, plan.memory_large
     );
@@ -965,6 +1015,7 @@ async fn run(local: &DynamoLocal, plan: &Plan) -> Json {
         ("seeding", Json::Arr(seeding)),
         ("query_throughput", query_json),
         ("decode_only", decode_json),
+        ("metrics_without_recorder_vs_plain", metrics_json),
         (
             "memory",
             Json::Obj(vec![
