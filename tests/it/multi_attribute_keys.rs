@@ -83,7 +83,8 @@ async fn seeded(test: &str) -> dynamap::Db {
         })
         .collect();
     issues.extend((1..=3).map(|n| issue("other", n, Status::Open)));
-    db.put_all(&issues).await.expect("seeded");
+    let report = db.put_all(&issues).await.expect("seeded");
+    assert!(report.is_complete(), "{report}");
     db
 }
 

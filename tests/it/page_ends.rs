@@ -19,7 +19,8 @@ async fn scored(test: &str, n: i64) -> Db {
             user: if score % 10 == 5 { "keep" } else { "drop" }.into(),
         })
         .collect();
-    db.put_all(&scores).await.expect("seeded");
+    let report = db.put_all(&scores).await.expect("seeded");
+    assert!(report.is_complete(), "{report}");
     db
 }
 
@@ -130,7 +131,8 @@ async fn index_pages_end_with_the_results() {
             ..sensor(&format!("S{n:02}"))
         })
         .collect();
-    db.put_all(&sensors).await.expect("seeded");
+    let report = db.put_all(&sensors).await.expect("seeded");
+    assert!(report.is_complete(), "{report}");
     for descending in [false, true] {
         let mut query = db
             .query(Sensor::gsi1("Poznań"))

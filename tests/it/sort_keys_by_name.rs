@@ -66,7 +66,8 @@ async fn seeded(test: &str) -> dynamap::Db {
         .into_iter()
         .flat_map(|city| DATES.map(|date| event(city, date)))
         .collect();
-    db.put_all(&events).await.expect("seeded");
+    let report = db.put_all(&events).await.expect("seeded");
+    assert!(report.is_complete(), "{report}");
     db
 }
 

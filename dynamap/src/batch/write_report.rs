@@ -111,6 +111,7 @@ impl fmt::Display for FailedWrite {
 /// ```
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
+#[must_use = "a batch write returns Ok with the items it could not store in `failed`: check `is_complete()`"]
 pub struct BatchWriteReport {
     /// How many puts and deletes DynamoDB applied.
     pub written: usize,
