@@ -190,6 +190,8 @@
 //!   event types or the streams client's.
 //! - `exports`: DynamoDB's exports to S3 read as entities, with flat memory (the `export`
 //!   module).
+//! - `parquet`: entities written as Parquet, one file per entity type with a typed column
+//!   per field, from an export or a scan (the `parquet` module).
 //! - `metrics`: the capacity, latency and outcome of every DynamoDB call, by entity type,
 //!   operation and index, through the `metrics` facade (`Db::with_metrics`, the `metrics`
 //!   module).
