@@ -222,6 +222,7 @@ pub mod ops;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod query;
+mod raw_key;
 pub mod retry;
 mod schema_version;
 mod sealed;

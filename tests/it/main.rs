@@ -39,6 +39,7 @@ mod projections;
 mod python_venv;
 mod queries;
 mod raw_actions;
+mod raw_keys;
 mod retries;
 mod scans;
 mod schema_versions;

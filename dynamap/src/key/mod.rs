@@ -138,6 +138,12 @@ pub enum KeyErrorKind {
         /// The template it was read with.
         template: &'static str,
     },
+    /// A key named by hand ([`Key::from_raw`]) gives a sort key value for a table without a
+    /// sort key, or none for a table with one.
+    SortKeyPresence {
+        /// Whether the table has a sort key.
+        table_has_one: bool,
+    },
 }
 
 impl KeyError {
@@ -175,6 +181,20 @@ impl fmt::Display for KeyError {
                     ": rendered key is {len} bytes, over DynamoDB's limit of {limit} bytes"
                 )
             }
+            KeyErrorKind::SortKeyPresence {
+                table_has_one: true,
+            } => {
+                write!(
+                    f,
+                    ": the table has a sort key, and no value was given for it"
+                )
+            }
+            KeyErrorKind::SortKeyPresence {
+                table_has_one: false,
+            } => write!(
+                f,
+                ": the table has no sort key, and a value was given for one"
+            ),
             KeyErrorKind::NoMatch { key, template } => {
                 write!(
                     f,
