@@ -55,6 +55,9 @@ pub(crate) struct EntityAttrs {
     pub(crate) event_rows: Option<EventRowsAttr>,
     /// `alias = "OldName"`, any number of times: earlier entity names still read.
     pub(crate) aliases: Vec<LitStr>,
+    /// `const_attr(name = "...", value = "...")`, any number of times: an attribute with a
+    /// fixed value, written on every write and checked on every whole read.
+    pub(crate) constants: Vec<(LitStr, LitStr)>,
     /// `schema_version = N`: the shape items are written in now.
     pub(crate) schema_version: Option<syn::LitInt>,
     /// `upgrade(from = N, via = OldShape)` or `upgrade(from = N, with = "path::to_fn")`.
@@ -142,7 +145,7 @@ impl Given {
 
 const TABLE_KEYS: &str = "`pk`, `sk`, `entity_type`, `ttl`, `index`, `local_index`, `crate`";
 const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `pk_type`, `sk_type`, `projection`, `include`";
-const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `event_rows`, `schema_version`, `upgrade`, `crate`";
+const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `event_rows`, `const_attr`, `schema_version`, `upgrade`, `crate`";
 const ENTITY_INDEX_KEYS: &str = "`name`, `pk`, `sk`";
 const FIELD_KEYS: &str =
     "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`";
@@ -241,6 +244,8 @@ impl EntityAttrs {
                 out.lookups.push(EntityIndex::parse(cx, meta, false)?);
             } else if meta.path.is_ident("event_rows") {
                 set_once(cx, &mut out.event_rows, meta, parse_event_rows(meta)?);
+            } else if meta.path.is_ident("const_attr") {
+                out.constants.push(parse_const_attr(cx, meta)?);
             } else if meta.path.is_ident("schema_version") {
                 set_once(cx, &mut out.schema_version, meta, meta.value()?.parse()?);
             } else if meta.path.is_ident("upgrade") {
@@ -253,6 +258,27 @@ impl EntityAttrs {
             Ok(())
         });
         out
+    }
+}
+
+/// `const_attr(name = "...", value = "...")`.
+fn parse_const_attr(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<(LitStr, LitStr)> {
+    let (mut name, mut value) = (None, None);
+    nested(cx, meta, |cx, meta| {
+        if meta.path.is_ident("name") {
+            set_once(cx, &mut name, meta, parse_str(meta)?);
+        } else if meta.path.is_ident("value") {
+            set_once(cx, &mut value, meta, parse_str(meta)?);
+        } else {
+            unknown(meta, "`name`, `value`")?;
+        }
+        Ok(())
+    })?;
+    match (name, value) {
+        (Some(name), Some(value)) => Ok((name, value)),
+        _ => Err(meta.error(
+            "`const_attr` needs a name and a value: `const_attr(name = \"__edb_v__\", value = \"1\")`",
+        )),
     }
 }
 

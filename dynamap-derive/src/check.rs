@@ -8,7 +8,7 @@ use syn::{Data, DeriveInput, Fields, GenericArgument, Ident, LitStr, Path, PathA
 use crate::attr::{EntityAttrs, EntityIndex, FieldAttrs, KeySpec};
 use crate::ctx::Ctxt;
 use crate::event_rows::event_rows_model;
-use crate::evolution::{aliases, check_defaults, check_timestamps, schema_model};
+use crate::evolution::{aliases, check_defaults, check_timestamps, constants, schema_model};
 use crate::field_storage::{check_key_use, check_ttl, field_storage};
 use crate::index_keys::{check_field_key, check_key_part_type, index_key, lookup_model};
 use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel, LookupModel};
@@ -58,6 +58,7 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         .collect::<Vec<_>>();
     check_method_clashes(cx, &indexes, &lookups);
     let aliases = aliases(cx, &attrs, &entity_name);
+    let constants = constants(cx, &attrs, &fields);
     let schema = schema_model(cx, &attrs);
     check_timestamps(cx, &fields);
     check_version(cx, &fields);
@@ -110,6 +111,7 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         fields,
         event_rows,
         schema,
+        constants,
     })
 }
 

@@ -26,6 +26,34 @@ pub(crate) fn aliases(cx: &mut Ctxt, attrs: &EntityAttrs, entity_name: &str) -> 
     out
 }
 
+/// The `const_attr(...)`s: each name once, and no field's attribute.
+pub(crate) fn constants(
+    cx: &mut Ctxt,
+    attrs: &EntityAttrs,
+    fields: &[FieldModel<'_>],
+) -> Vec<(syn::LitStr, String)> {
+    let mut out: Vec<(syn::LitStr, String)> = Vec::new();
+    for (name, value) in &attrs.constants {
+        let attribute = name.value();
+        if attribute.is_empty() {
+            cx.error_at(name, "a constant attribute needs a name");
+        } else if out.iter().any(|(seen, _)| seen.value() == attribute) {
+            cx.error_at(
+                name,
+                format!("constant attribute {attribute:?} is declared twice"),
+            );
+        } else if fields.iter().any(|f| !f.skip && f.attribute == attribute) {
+            cx.error_at(
+                name,
+                format!("a field is stored under {attribute:?}: give the constant attribute another name"),
+            );
+        } else {
+            out.push((name.clone(), value.value()));
+        }
+    }
+    out
+}
+
 /// A key field is read from every item of the entity: a default would hide a corrupt item.
 pub(crate) fn check_defaults<'t>(
     cx: &mut Ctxt,

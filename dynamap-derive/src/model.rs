@@ -23,6 +23,8 @@ pub(crate) struct EntityModel<'a> {
     pub(crate) event_rows: Option<EventRowsModel>,
     /// `schema_version = N` with how each older version reads.
     pub(crate) schema: Option<SchemaModel>,
+    /// `const_attr(name, value)`: attributes with a fixed value.
+    pub(crate) constants: Vec<(syn::LitStr, String)>,
 }
 
 /// An entity's schema version and its upgrades, one per older version, in version order.

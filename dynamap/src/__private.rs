@@ -72,6 +72,48 @@ pub fn check_entity_type(
     }
 }
 
+/// The `const_attr(...)` check of `from_item`: each constant attribute present with its
+/// value. An item of another entity type passes, for the entity-type check to report.
+pub fn check_constants(
+    item: &Item,
+    schema: &TableSchema,
+    entity: &'static str,
+    aliases: &'static [&'static str],
+    constants: &'static [(&'static str, &'static str)],
+) -> Result<()> {
+    let of_entity = match item.get(schema.entity_type) {
+        Some(AttributeValue::S(found)) => found == entity || aliases.iter().any(|a| a == found),
+        _ => false,
+    };
+    if !of_entity {
+        return Ok(());
+    }
+    for (attribute, value) in constants {
+        let key = || Some(Box::new(ItemKey::of(item, schema.pk, schema.sk)));
+        match item.get(*attribute) {
+            Some(AttributeValue::S(found)) if found == value => {}
+            None => {
+                return Err(Error::MissingAttribute {
+                    entity,
+                    attribute,
+                    item: key(),
+                });
+            }
+            Some(found) => {
+                return Err(Error::InvalidAttribute {
+                    entity,
+                    attribute,
+                    source: AttributeError::new(format!(
+                        "the constant attribute must be {value:?}, found {found:?}"
+                    )),
+                    item: key(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `err`, naming the item whose key attributes `from_item` kept aside, when it is about an
 /// item that did not decode.
 #[cold]

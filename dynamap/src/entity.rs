@@ -192,6 +192,9 @@ pub struct WriteMeta {
     /// `#[dynamap(schema_version = N)]`: the version every write stores, and the only one
     /// a partial update may change.
     pub schema_version: Option<u32>,
+    /// `const_attr(name = .., value = ..)`: `(attribute, value)` of each attribute every
+    /// write stores and every whole read checks.
+    pub constants: &'static [(&'static str, &'static str)],
 }
 
 impl WriteMeta {
@@ -208,6 +211,7 @@ impl WriteMeta {
         created_at: None,
         updated_at: None,
         schema_version: None,
+        constants: &[],
     };
 }
 

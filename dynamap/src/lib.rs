@@ -56,6 +56,7 @@
 //! | `table = App` | the `Table` type the entity lives in (required) |
 //! | `entity = "Sensor"` | the entity name stored in the entity-type attribute (default: the struct's name) |
 //! | `alias = "Client"` | an earlier entity name, still read (repeatable); items are written under `entity` |
+//! | `const_attr(name = "__edb_v__", value = "1")` | an attribute with a fixed text value (repeatable), written by every write that stores the item and checked by every whole read (missing or different: an error naming the item); for items shared with other mappers |
 //! | `pk = "SENSOR#{id}"` | partition key template (required) |
 //! | `sk = "READ#{at}"` | sort key template; required exactly when the table has a sort key |
 //! | `index(name = "GSI1", pk = "...", sk = "...")` | templates for one of the table's indexes; fields may be `Option`s, and the item is left out of the index while any is `None`. Instead of a template, `pk = field(x)` / `sk = field(x)` makes field `x`'s own attribute the index key (its type must fit the table's `pk_type`/`sk_type`, its attribute name the index's key attribute), so updates of it, increments included, move the item in the index |

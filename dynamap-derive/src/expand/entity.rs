@@ -220,6 +220,16 @@ fn to_item(model: &EntityModel<'_>) -> TokenStream {
             );
         }
     });
+    let constants = model.constants.iter().map(|(name, value)| {
+        let name = name.value();
+        quote! {
+            __dynamap_item.insert(
+                ::core::convert::From::from(#name),
+                ::dynamap::__private::AttributeValue::S(::core::convert::From::from(#value)),
+            );
+        }
+    });
+    let constants = quote!(#(#constants)*);
     quote! {
         fn to_item(&self) -> ::dynamap::__private::Result<::dynamap::__private::Item> {
             #via
@@ -238,6 +248,7 @@ fn to_item(model: &EntityModel<'_>) -> TokenStream {
                 ::dynamap::__private::AttributeValue::S(::core::convert::From::from(#entity)),
             );
             #schema_version
+            #constants
             #(#fields)*
             #(#indexes)*
             ::core::result::Result::Ok(__dynamap_item)

@@ -84,8 +84,17 @@ pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
         }
     });
     let field_storage = model.fields.iter().map(|f| field_storage_checks(model, f));
+    let constants = model.constants.iter().map(|(name, _)| {
+        require(
+            model,
+            name.span(),
+            "AttributeFreeForConstants",
+            quote!(!#schema.is_reserved_attribute(#name)),
+        )
+    });
     quote! {
         #table_sk
+        #(#constants)*
         #(#fields)*
         #(#indexes)*
         #(#field_storage)*

@@ -19,8 +19,24 @@ pub(super) fn from_item(model: &EntityModel<'_>) -> TokenStream {
         let value = field_value(model, i, f);
         quote!(#ident: #value)
     });
+    let schema = schema(model);
+    let entity = &model.entity_name;
+    let aliases = &model.aliases;
+    // Checked on whole reads only: a projection does not fetch the constants.
+    let constants = (!model.constants.is_empty()).then(|| {
+        quote! {
+            ::dynamap::__private::check_constants(
+                &__dynamap_item,
+                &#schema,
+                #entity,
+                &[#(#aliases),*],
+                <Self as ::dynamap::__private::EntityGlue>::WRITE.constants,
+            )?;
+        }
+    });
     quote! {
         fn from_item(__dynamap_item: ::dynamap::__private::Item) -> ::dynamap::__private::Result<Self> {
+            #constants
             #prelude
             // A closure, so that a field's error can name the item by the key kept aside.
             let __dynamap_read = || -> ::dynamap::__private::Result<Self> {

@@ -114,6 +114,8 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
+    let constant_names = model.constants.iter().map(|(name, _)| name.value());
+    let constant_values = model.constants.iter().map(|(_, value)| value);
     quote! {
         const WRITE: ::dynamap::__private::WriteMeta = ::dynamap::__private::WriteMeta {
             version: #version,
@@ -127,6 +129,7 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
             created_at: #created_at,
             updated_at: #updated_at,
             schema_version: #schema_version,
+            constants: &[#((#constant_names, #constant_values)),*],
         };
         #version_methods
         #lookup_keys

@@ -160,6 +160,18 @@ pub trait IndexKeyAttributeType<Table> {
 #[diagnostic::do_not_recommend]
 impl<Table, F: Holds> IndexKeyAttributeType<Table> for F {}
 
+/// A `const_attr` is not named as an attribute the table uses for keys or the entity type.
+#[diagnostic::on_unimplemented(
+    message = "table `{Table}` uses this attribute name for keys or the entity type",
+    label = "give the constant attribute another name"
+)]
+pub trait AttributeFreeForConstants<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> AttributeFreeForConstants<Table> for F {}
+
 /// A field is not stored under a name the table uses for keys or the entity type.
 #[diagnostic::on_unimplemented(
     message = "table `{Table}` uses this attribute name for keys or the entity type",

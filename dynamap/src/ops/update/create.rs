@@ -1,7 +1,8 @@
 //! An update that creates its item when it is missing ([`Update::create_if_missing`]
 //! (super::Update::create_if_missing)): the item it creates must read back as the entity,
 //! so the update must set every field that is not optional, defaulted, automatic or in the
-//! key, and it writes what a put would besides: the entity type, the schema version, the
+//! key, and it writes what a put would besides: the entity type, its constant attributes,
+//! the schema version, the
 //! primary key's fields and the index keys made of them alone, each only where the item
 //! has none.
 
@@ -47,6 +48,12 @@ pub(super) fn creation_changes<E: Entity>(
         DocPath::attribute(schema.entity_type),
         AttributeValue::S(E::ENTITY_TYPE.to_owned()),
     )];
+    created.extend(E::WRITE.constants.iter().map(|(attribute, value)| {
+        Change::SetIfNotExists(
+            DocPath::attribute(attribute),
+            AttributeValue::S((*value).to_owned()),
+        )
+    }));
     if let Some(version) = E::WRITE.schema_version {
         created.push(Change::SetIfNotExists(
             DocPath::attribute(SCHEMA_VERSION_ATTRIBUTE),
