@@ -42,6 +42,10 @@ use dynamap_local::DynamoLocal;
 use futures_util::stream::{self, StreamExt};
 use serde_json::json;
 
+#[path = "../tests/support/peak_rss.rs"]
+mod peak_rss;
+use peak_rss::peak_rss_kib;
+
 #[derive(Table)]
 #[dynamap(
     pk = "PK",
@@ -395,16 +399,6 @@ async fn budgeted(local: &DynamoLocal, tickets: u32, budget: f64) -> BudgetRun {
         windows,
         units,
     }
-}
-
-/// The peak resident set of this process, in KiB.
-fn peak_rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmHWM")
 }
 
 /// The memory child: runs the job over `table` and prints its peak resident set.

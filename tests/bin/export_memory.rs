@@ -17,6 +17,10 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use serde_json::json;
 
+#[path = "../support/peak_rss.rs"]
+mod peak_rss;
+use peak_rss::peak_rss_kib;
+
 #[derive(Table)]
 #[dynamap(pk = "PK", sk = "SK")]
 struct Plant;
@@ -126,16 +130,6 @@ fn read(dir: &Path, out: Option<&Path>) {
         assert_eq!(rows, records, "every record is a row");
     }
     println!("{records} {errors} {}", peak_rss_kib());
-}
-
-/// The peak resident set of this process, in KiB.
-fn peak_rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmHWM")
 }
 
 fn main() {
