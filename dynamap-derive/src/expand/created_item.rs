@@ -6,7 +6,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::render::{encode_value, fields_of, render_template, schema, via_traits};
+use super::render::{encode_value, fields_of, insert_index_key, schema, via_traits};
 use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel};
 
 pub(super) fn created_attributes(model: &EntityModel<'_>) -> TokenStream {
@@ -60,10 +60,10 @@ fn key_only_index_keys(
     let name = &index.name;
     // A local index's partition key is the table's own.
     let pk = (!index.local).then_some(&index.pk);
-    let writes = [("pk", pk), ("sk", index.sk.as_ref())]
+    let writes = [(true, pk), (false, index.sk.as_ref())]
         .into_iter()
-        .filter_map(|(part, key)| match key? {
-            IndexKey::Template(template) => Some((part, template)),
+        .filter_map(|(is_pk, key)| match key? {
+            IndexKey::Template(template) => Some((is_pk, template)),
             IndexKey::Field(_) => None,
         })
         .filter(|(_, template)| {
@@ -71,24 +71,11 @@ fn key_only_index_keys(
                 .iter()
                 .all(|f| key_fields.iter().any(|k| k.ident == f.ident))
         })
-        .map(|(part, template)| {
-            let (limit, attribute) = match part {
-                "pk" => (quote!(MAX_PARTITION_KEY_BYTES), quote!(__dynamap_index.pk)),
-                _ => (quote!(MAX_SORT_KEY_BYTES), quote!(attribute)),
-            };
-            let rendered = render_template(model, template, attribute.clone(), limit, |f| {
+        .map(|(is_pk, template)| {
+            insert_index_key(model, is_pk, template, |f| {
                 let var = var(f);
                 quote!(#var)
-            });
-            let insert = quote! {
-                __dynamap_item.insert(::core::convert::From::from(#attribute), ::dynamap::__private::AttributeValue::S(#rendered?));
-            };
-            match part {
-                "pk" => insert,
-                _ => quote! {
-                    if let ::core::option::Option::Some(attribute) = __dynamap_index.sk { #insert }
-                },
-            }
+            })
         })
         .collect::<Vec<_>>();
     if writes.is_empty() {

@@ -6,7 +6,9 @@ use syn::DeriveInput;
 
 use super::entity_checks::{key_part_assertions, layout_checks};
 use super::keys::{parse, part_var, type_span};
-use super::render::{encode_value, fields_of, part_type, render_template, schema, via_traits};
+use super::render::{
+    encode_value, fields_of, insert_index_key, part_type, render_template, schema, via_traits,
+};
 use crate::check::entity_model;
 use crate::ctx::Ctxt;
 use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel};
@@ -284,26 +286,18 @@ fn index_attributes(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream 
     let mut checks = Vec::new();
     // A local index's partition key is the table's, already in the item.
     let pk = (!index.local).then_some(&index.pk);
-    for (part, key) in [("pk", pk), ("sk", index.sk.as_ref())] {
+    for (is_pk, key) in [(true, pk), (false, index.sk.as_ref())] {
         let Some(key) = key else { continue };
-        let (limit, attribute) = match part {
-            "pk" => (quote!(MAX_PARTITION_KEY_BYTES), quote!(__dynamap_index.pk)),
-            _ => (quote!(MAX_SORT_KEY_BYTES), quote!(attribute)),
-        };
         match key {
             IndexKey::Template(template) => {
-                let rendered = render_template(model, template, attribute.clone(), limit, value);
-                let insert = quote! {
-                    __dynamap_item.insert(::core::convert::From::from(#attribute), ::dynamap::__private::AttributeValue::S(#rendered?));
-                };
-                writes.push(match part {
-                    "pk" => insert,
-                    _ => quote! {
-                        if let ::core::option::Option::Some(attribute) = __dynamap_index.sk { #insert }
-                    },
-                });
+                writes.push(insert_index_key(model, is_pk, template, value));
             }
             IndexKey::Field(key) => {
+                let limit = if is_pk {
+                    quote!(MAX_PARTITION_KEY_BYTES)
+                } else {
+                    quote!(MAX_SORT_KEY_BYTES)
+                };
                 for field in key
                     .fields
                     .iter()

@@ -58,6 +58,33 @@ pub(super) fn render_template(
     )
 }
 
+/// Inserts an index key attribute rendered from `template` into `__dynamap_item`: the
+/// index's partition key (`is_pk`) or, when the table's index has one, its sort key. Needs
+/// `__dynamap_index` (the index's schema) in scope.
+pub(super) fn insert_index_key(
+    model: &EntityModel<'_>,
+    is_pk: bool,
+    template: &Template,
+    value: impl Fn(&FieldModel<'_>) -> TokenStream,
+) -> TokenStream {
+    let (limit, attribute) = if is_pk {
+        (quote!(MAX_PARTITION_KEY_BYTES), quote!(__dynamap_index.pk))
+    } else {
+        (quote!(MAX_SORT_KEY_BYTES), quote!(attribute))
+    };
+    let rendered = render_template(model, template, attribute.clone(), limit, value);
+    let insert = quote! {
+        __dynamap_item.insert(::core::convert::From::from(#attribute), ::dynamap::__private::AttributeValue::S(#rendered?));
+    };
+    if is_pk {
+        insert
+    } else {
+        quote! {
+            if let ::core::option::Option::Some(attribute) = __dynamap_index.sk { #insert }
+        }
+    }
+}
+
 /// Stores `source`, a place expression of the field's type, into `__dynamap_item`. Needs
 /// [`via_traits`] in scope.
 pub(super) fn encode_value(
