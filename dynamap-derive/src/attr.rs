@@ -62,7 +62,26 @@ pub(crate) struct EntityAttrs {
     pub(crate) schema_version: Option<syn::LitInt>,
     /// `upgrade(from = N, via = OldShape)` or `upgrade(from = N, with = "path::to_fn")`.
     pub(crate) upgrades: Vec<UpgradeAttr>,
+    /// `computed(day: Date = day_of(created_at), ...)`: key parts computed from fields.
+    pub(crate) computed: Vec<ComputedAttr>,
+    /// `shard(of(id), count = 4)`: the key part `{shard}`, a stable hash of fields.
+    pub(crate) shard: Option<ShardAttr>,
     pub(crate) given: Given,
+}
+
+/// `name: Type = function(field, ...)` inside `computed(...)`.
+pub(crate) struct ComputedAttr {
+    pub(crate) name: syn::Ident,
+    pub(crate) ty: syn::Type,
+    pub(crate) function: syn::ExprPath,
+    pub(crate) fields: Vec<syn::Ident>,
+}
+
+/// `shard(of(field, ...), count = N)`.
+pub(crate) struct ShardAttr {
+    pub(crate) path: Path,
+    pub(crate) of: Vec<syn::Ident>,
+    pub(crate) count: Option<syn::LitInt>,
 }
 
 /// `upgrade(from = N, via = OldShape)` / `upgrade(from = N, with = "path::to_fn")`: how items
@@ -145,7 +164,7 @@ impl Given {
 
 const TABLE_KEYS: &str = "`pk`, `sk`, `entity_type`, `ttl`, `index`, `local_index`, `crate`";
 const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `pk_type`, `sk_type`, `projection`, `include`";
-const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `event_rows`, `const_attr`, `schema_version`, `upgrade`, `crate`";
+const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `computed`, `shard`, `event_rows`, `const_attr`, `schema_version`, `upgrade`, `crate`";
 const ENTITY_INDEX_KEYS: &str = "`name`, `pk`, `sk`";
 const FIELD_KEYS: &str =
     "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`";
@@ -242,6 +261,14 @@ impl EntityAttrs {
                 out.indexes.push(EntityIndex::parse(cx, meta, true)?);
             } else if meta.path.is_ident("lookup") {
                 out.lookups.push(EntityIndex::parse(cx, meta, false)?);
+            } else if meta.path.is_ident("computed") {
+                nested(cx, meta, |_, part| {
+                    out.computed.push(parse_computed(part)?);
+                    Ok(())
+                })?;
+            } else if meta.path.is_ident("shard") {
+                let shard = parse_shard(cx, meta)?;
+                set_once(cx, &mut out.shard, meta, shard);
             } else if meta.path.is_ident("event_rows") {
                 set_once(cx, &mut out.event_rows, meta, parse_event_rows(meta)?);
             } else if meta.path.is_ident("const_attr") {
@@ -280,6 +307,75 @@ fn parse_const_attr(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<(L
             "`const_attr` needs a name and a value: `const_attr(name = \"__edb_v__\", value = \"1\")`",
         )),
     }
+}
+
+/// `day: Date = day_of(created_at)`: the part's name, its type, and the function computing
+/// it from the fields it names.
+fn parse_computed(meta: &ParseNestedMeta<'_>) -> syn::Result<ComputedAttr> {
+    let expected = "a computed key part is `name: Type = function(field, ...)`, like `day: Date = day_of(created_at)`";
+    let name = meta
+        .path
+        .get_ident()
+        .cloned()
+        .ok_or_else(|| meta.error(expected))?;
+    let input = meta.input;
+    input
+        .parse::<Token![:]>()
+        .map_err(|e| syn::Error::new(e.span(), expected))?;
+    let ty: syn::Type = input.parse()?;
+    input
+        .parse::<Token![=]>()
+        .map_err(|e| syn::Error::new(e.span(), expected))?;
+    let call: syn::ExprCall = input
+        .parse()
+        .map_err(|e| syn::Error::new(e.span(), expected))?;
+    let syn::Expr::Path(function) = *call.func else {
+        return Err(syn::Error::new_spanned(&call.func, expected));
+    };
+    let not_a_field = |arg: &syn::Expr| {
+        syn::Error::new_spanned(
+            arg,
+            "a computed key part's function takes fields of the struct by name, like `day_of(created_at)`",
+        )
+    };
+    let fields = call
+        .args
+        .iter()
+        .map(|arg| match arg {
+            syn::Expr::Path(p) => p.path.get_ident().cloned().ok_or_else(|| not_a_field(arg)),
+            other => Err(not_a_field(other)),
+        })
+        .collect::<syn::Result<Vec<_>>>()?;
+    Ok(ComputedAttr {
+        name,
+        ty,
+        function,
+        fields,
+    })
+}
+
+/// `shard(of(field, ...), count = N)`.
+fn parse_shard(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<ShardAttr> {
+    let mut out = ShardAttr {
+        path: meta.path.clone(),
+        of: Vec::new(),
+        count: None,
+    };
+    nested(cx, meta, |cx, inner| {
+        if inner.path.is_ident("of") {
+            let content;
+            syn::parenthesized!(content in inner.input);
+            let fields =
+                content.parse_terminated(|input| input.parse::<syn::Ident>(), Token![,])?;
+            out.of.extend(fields);
+        } else if inner.path.is_ident("count") {
+            set_once(cx, &mut out.count, inner, inner.value()?.parse()?);
+        } else {
+            unknown(inner, "`of`, `count`")?;
+        }
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 impl EntityIndex {

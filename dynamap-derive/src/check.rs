@@ -6,12 +6,13 @@ use std::collections::BTreeMap;
 use syn::{Data, DeriveInput, Fields, GenericArgument, Ident, LitStr, Path, PathArguments, Type};
 
 use crate::attr::{EntityAttrs, EntityIndex, FieldAttrs, KeySpec};
+use crate::computed::{check_computed_uses, computed_parts};
 use crate::ctx::Ctxt;
 use crate::event_rows::event_rows_model;
 use crate::evolution::{aliases, check_defaults, check_timestamps, constants, schema_model};
 use crate::field_storage::{check_key_use, check_ttl, field_storage};
 use crate::index_keys::{check_field_key, check_key_part_type, index_key, lookup_model};
-use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel, LookupModel};
+use crate::model::{ComputedPart, EntityModel, FieldModel, IndexKey, IndexModel, LookupModel};
 use crate::template::Template;
 
 pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<EntityModel<'a>> {
@@ -68,14 +69,22 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         .as_ref()
         .and_then(|attr| event_rows_model(cx, attr, &attrs, &fields));
 
+    let computed = computed_parts(cx, &attrs, &fields);
     let model_fields = &fields;
     if has_fields {
-        for template in pk.iter().chain(sk.iter().flatten()) {
-            check_holes(cx, template, model_fields, false);
+        let primary = pk.iter().chain(sk.iter().flatten());
+        let others: Vec<&Template> = indexes
+            .iter()
+            .flat_map(IndexModel::templates)
+            .chain(lookups.iter().flat_map(LookupModel::templates))
+            .collect();
+        check_computed_uses(cx, &computed, primary.clone(), &others);
+        for template in primary {
+            check_holes(cx, template, model_fields, &computed, false);
         }
         for index in &indexes {
             for template in index.templates() {
-                check_holes(cx, template, model_fields, true);
+                check_holes(cx, template, model_fields, &computed, true);
             }
             for key in std::iter::once(&index.pk).chain(index.sk.as_ref()) {
                 if let IndexKey::Field(key) = key {
@@ -86,7 +95,7 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         // A lookup item must always exist, so its fields cannot be optional.
         for lookup in &lookups {
             for template in lookup.templates() {
-                check_holes(cx, template, model_fields, false);
+                check_holes(cx, template, model_fields, &computed, false);
             }
         }
         check_defaults(cx, pk.iter().chain(sk.iter().flatten()), model_fields);
@@ -112,6 +121,7 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         event_rows,
         schema,
         constants,
+        computed,
     })
 }
 
@@ -230,11 +240,26 @@ fn check_holes(
     cx: &mut Ctxt,
     template: &Template,
     fields: &[FieldModel<'_>],
+    computed: &[ComputedPart],
     optional_allowed: bool,
 ) {
     for hole in template.holes() {
         let name = hole.strip_prefix("r#").unwrap_or(hole);
         match fields.iter().find(|f| f.ident == name) {
+            // Checked where it is declared; the primary key's by `check_computed_uses`.
+            None if computed.iter().any(|c| c.name == name) => {
+                let part = computed.iter().filter(|c| c.name == name);
+                let optional = part
+                    .flat_map(|c| &c.fields)
+                    .filter_map(|dep| fields.iter().find(|f| f.ident == dep))
+                    .filter(|f| f.option_inner.is_some());
+                for field in optional.filter(|_| !optional_allowed) {
+                    cx.error_at(
+                        field.ty,
+                        format!("field `{}` makes the computed key part `{hole}` of a lookup key, so it cannot be optional", field.ident),
+                    );
+                }
+            }
             None => cx.error_at(&template.source, format!("`{{{hole}}}` in key template {:?} names no field of this struct", template.text())),
             Some(field) if field.skip => {
                 cx.error_at(&template.source, format!("`{{{hole}}}` in key template {:?} names a skipped field", template.text()));

@@ -4,6 +4,7 @@
 mod attr;
 mod check;
 mod compress;
+mod computed;
 mod crate_path;
 mod ctx;
 mod event_rows;

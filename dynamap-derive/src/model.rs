@@ -25,6 +25,31 @@ pub(crate) struct EntityModel<'a> {
     pub(crate) schema: Option<SchemaModel>,
     /// `const_attr(name, value)`: attributes with a fixed value.
     pub(crate) constants: Vec<(syn::LitStr, String)>,
+    /// Key parts computed from fields: `computed(...)` and `shard(...)`.
+    pub(crate) computed: Vec<ComputedPart>,
+}
+
+/// A key part that is no field but a function of fields, rendered wherever its hole is.
+pub(crate) struct ComputedPart {
+    pub(crate) name: Ident,
+    pub(crate) ty: Type,
+    pub(crate) how: Computation,
+    /// The fields it is computed from, in argument order.
+    pub(crate) fields: Vec<Ident>,
+}
+
+pub(crate) enum Computation {
+    /// `function(&field, ...)`.
+    Function(syn::ExprPath),
+    /// A stable hash of the fields' key-part text, modulo the shard count.
+    Shard(u16),
+}
+
+/// What a template's hole names: a field, or a computed part.
+#[derive(Clone, Copy)]
+pub(crate) enum Hole<'m> {
+    Field(&'m FieldModel<'m>),
+    Computed(&'m ComputedPart),
 }
 
 /// An entity's schema version and its upgrades, one per older version, in version order.
@@ -121,6 +146,18 @@ pub(crate) struct FieldModel<'a> {
 impl EntityModel<'_> {
     pub(crate) fn field(&self, name: &str) -> Option<&FieldModel<'_>> {
         self.fields.iter().find(|f| f.ident == name)
+    }
+
+    pub(crate) fn computed(&self, name: &str) -> Option<&ComputedPart> {
+        self.computed.iter().find(|c| c.name == name)
+    }
+
+    /// What the hole `name` stands for.
+    pub(crate) fn hole(&self, name: &str) -> Option<Hole<'_>> {
+        match self.field(name) {
+            Some(field) => Some(Hole::Field(field)),
+            None => self.computed(name).map(Hole::Computed),
+        }
     }
 }
 

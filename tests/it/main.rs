@@ -6,6 +6,7 @@ mod batch;
 mod capacity_metrics;
 mod codec_models;
 mod compressed;
+mod computed_keys;
 mod constant_attributes;
 mod cursors;
 mod evolving;

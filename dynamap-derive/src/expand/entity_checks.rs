@@ -8,7 +8,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::keys::key_part_check;
-use super::render::{fields_of, part_type, schema};
+use super::render::{hole_type, holes_of, part_type, schema};
 use crate::model::{EntityModel, FieldModel, IndexKey};
 
 /// Checks, at compile time, that the entity fits its table's layout.
@@ -257,8 +257,8 @@ pub(super) fn key_part_assertions(model: &EntityModel<'_>) -> TokenStream {
         .chain(model.sk.as_ref())
         .chain(model.indexes.iter().flat_map(|i| i.templates()))
         .chain(model.lookups.iter().flat_map(|l| l.templates()));
-    let asserts = fields_of(model, templates)
+    let asserts = holes_of(model, templates)
         .into_iter()
-        .map(|field| key_part_check(part_type(field)));
+        .map(|hole| key_part_check(hole_type(hole)));
     quote!(const _: () = { #(#asserts)* };)
 }

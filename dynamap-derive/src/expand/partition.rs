@@ -6,7 +6,9 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 
 use super::keys::type_span;
-use super::render::{direct_module, fields_of, part_type, render_template, schema, via_traits};
+use super::render::{
+    direct_module, hole_ident, hole_type, holes_of, part_type, render_holes, schema, via_traits,
+};
 use super::sort_builder::{MultiSortKey, sort_builder_start};
 use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel};
 use crate::names::{lookup_method, snake_case};
@@ -180,15 +182,23 @@ fn partition_builder(
 ) -> TokenStream {
     let vis = model.vis;
     let schema = schema(model);
-    let params = fields_of(model, std::iter::once(pk));
-    let params = params.iter().map(|f| {
-        let (name, ty) = (f.ident, part_type(f));
+    // One argument per hole: a computed part is given by its own value (a day, not a
+    // timestamp in it).
+    let params = holes_of(model, std::iter::once(pk));
+    let params = params.iter().map(|&hole| {
+        let (name, ty) = (hole_ident(hole), hole_type(hole));
         quote_spanned!(type_span(ty)=> #name: impl ::dynamap::__private::KeyArg<#ty>)
     });
-    let render = render_template(model, pk, attribute, quote!(MAX_PARTITION_KEY_BYTES), |f| {
-        let name = f.ident;
-        quote!(#name)
-    });
+    let render = render_holes(
+        model,
+        pk,
+        attribute,
+        quote!(MAX_PARTITION_KEY_BYTES),
+        |hole| {
+            let name = hole_ident(hole);
+            quote!(#name)
+        },
+    );
     let segments = sk
         .and_then(IndexKey::template)
         .map(sort_segments)
@@ -228,8 +238,8 @@ fn template_shape(model: &EntityModel<'_>, sk: Option<&Template>) -> TokenStream
     let types = sk
         .into_iter()
         .flat_map(Template::holes)
-        .filter_map(|hole| model.field(hole))
-        .map(part_type);
+        .filter_map(|hole| model.hole(hole))
+        .map(hole_type);
     quote!((#(#types,)*))
 }
 

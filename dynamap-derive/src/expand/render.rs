@@ -6,7 +6,7 @@ use quote::{quote, quote_spanned};
 use syn::Type;
 
 use super::keys::{render, type_span};
-use crate::model::{EntityModel, FieldModel};
+use crate::model::{Computation, ComputedPart, EntityModel, FieldModel, Hole};
 use crate::template::Template;
 
 /// `<Table as Table>::SCHEMA`: the entity's table layout, for constants and lookups.
@@ -15,20 +15,62 @@ pub(super) fn schema(model: &EntityModel<'_>) -> TokenStream {
     quote!(<#table as ::dynamap::__private::Table>::SCHEMA)
 }
 
-/// The fields the holes of `templates` name, each once, in order of first appearance.
+/// The fields `templates` are rendered from, each once, in order of first appearance: the
+/// fields their holes name, and the fields their computed parts are computed from.
 pub(super) fn fields_of<'m, 't>(
     model: &'m EntityModel<'_>,
     templates: impl Iterator<Item = &'t Template>,
 ) -> Vec<&'m FieldModel<'m>> {
     let mut out: Vec<&FieldModel<'_>> = Vec::new();
-    for hole in templates.flat_map(Template::holes) {
-        if let Some(field) = model.field(hole)
-            && !out.iter().any(|f| f.ident == field.ident)
-        {
+    let mut add = |field: &'m FieldModel<'m>| {
+        if !out.iter().any(|f| f.ident == field.ident) {
             out.push(field);
+        }
+    };
+    for hole in holes_of(model, templates) {
+        match hole {
+            Hole::Field(field) => add(field),
+            Hole::Computed(part) => part
+                .fields
+                .iter()
+                .filter_map(|name| model.field(&name.to_string()))
+                .for_each(&mut add),
         }
     }
     out
+}
+
+/// The holes of `templates`, each once, in order of first appearance.
+pub(super) fn holes_of<'m, 't>(
+    model: &'m EntityModel<'_>,
+    templates: impl Iterator<Item = &'t Template>,
+) -> Vec<Hole<'m>> {
+    let mut out: Vec<(&str, Hole<'_>)> = Vec::new();
+    for name in templates.flat_map(Template::holes) {
+        if let Some(hole) = model.hole(name)
+            && !out.iter().any(|(seen, _)| *seen == name)
+        {
+            out.push((name, hole));
+        }
+    }
+    out.into_iter().map(|(_, hole)| hole).collect()
+}
+
+/// The type a hole renders: the field's type, or `T` for an `Option<T>` field; a computed
+/// part's declared type.
+pub(super) fn hole_type<'a>(hole: Hole<'a>) -> &'a Type {
+    match hole {
+        Hole::Field(field) => part_type(field),
+        Hole::Computed(part) => &part.ty,
+    }
+}
+
+/// The name a hole binds: the field's, or the computed part's.
+pub(super) fn hole_ident<'a>(hole: Hole<'a>) -> &'a syn::Ident {
+    match hole {
+        Hole::Field(field) => field.ident,
+        Hole::Computed(part) => &part.name,
+    }
 }
 
 /// The type a hole renders: the field's type, or `T` for an `Option<T>` field.
@@ -36,8 +78,9 @@ pub(super) fn part_type<'a>(field: &FieldModel<'a>) -> &'a Type {
     field.option_inner.unwrap_or(field.ty)
 }
 
-/// A template rendered from field values (`value` gives each field's expression) into the
-/// key attribute `attribute`, checked against `limit`.
+/// A template rendered from field values (`value` gives each field's expression, of the
+/// field's type) into the key attribute `attribute`, checked against `limit`. Computed
+/// parts are computed from their fields' values.
 pub(super) fn render_template(
     model: &EntityModel<'_>,
     template: &Template,
@@ -45,17 +88,73 @@ pub(super) fn render_template(
     limit: TokenStream,
     value: impl Fn(&FieldModel<'_>) -> TokenStream,
 ) -> TokenStream {
+    render_holes(model, template, attribute, limit, |hole| match hole {
+        Hole::Field(field) => value(field),
+        Hole::Computed(part) => computed_value(model, part, &value),
+    })
+}
+
+/// A template rendered from each hole's value: `value` gives an expression of a type
+/// implementing `KeyArg<T>`, `T` the hole's type.
+pub(super) fn render_holes(
+    model: &EntityModel<'_>,
+    template: &Template,
+    attribute: TokenStream,
+    limit: TokenStream,
+    value: impl Fn(Hole<'_>) -> TokenStream,
+) -> TokenStream {
     let limit = quote!(::dynamap::__private::#limit);
     render(
         &model.entity_name,
         &attribute,
         &limit,
         template,
-        |hole| match model.field(hole) {
-            Some(field) => (part_type(field).clone(), value(field)),
+        |name| match model.hole(name) {
+            Some(hole) => (hole_type(hole).clone(), value(hole)),
             None => (syn::parse_quote!(()), quote!(())),
         },
     )
+}
+
+/// A computed part's value, of its declared type, from its fields' values.
+fn computed_value(
+    model: &EntityModel<'_>,
+    part: &ComputedPart,
+    value: &impl Fn(&FieldModel<'_>) -> TokenStream,
+) -> TokenStream {
+    let inputs: Vec<TokenStream> = part
+        .fields
+        .iter()
+        .filter_map(|name| model.field(&name.to_string()))
+        .map(value)
+        .collect();
+    let ty = &part.ty;
+    match &part.how {
+        Computation::Function(function) => {
+            // Spanned at the declared type, so a function returning another type is
+            // reported there.
+            quote_spanned!(type_span(ty)=> {
+                let __dynamap_part: #ty = #function(#(&#inputs),*);
+                __dynamap_part
+            })
+        }
+        Computation::Shard(count) => {
+            let adds = part
+                .fields
+                .iter()
+                .filter_map(|name| model.field(&name.to_string()))
+                .zip(&inputs)
+                .map(|(field, input)| {
+                    let field_ty = part_type(field);
+                    quote_spanned!(type_span(field_ty)=> __dynamap_shard.add::<#field_ty>(&#input);)
+                });
+            quote!({
+                let mut __dynamap_shard = ::dynamap::__private::ShardHash::new();
+                #(#adds)*
+                __dynamap_shard.finish(#count)
+            })
+        }
+    }
 }
 
 /// Inserts an index key attribute rendered from `template` into `__dynamap_item`: the

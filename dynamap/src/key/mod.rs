@@ -53,6 +53,7 @@ mod attribute;
 mod escape;
 mod item_key;
 mod part;
+mod shard;
 mod sort;
 mod sort_attributes;
 mod template;
@@ -68,6 +69,8 @@ pub use item_key::ItemKey;
 pub use part::{KeyArg, KeyPart, KeyPartError};
 #[cfg(feature = "time")]
 pub(crate) use part::{format_timestamp, parse_timestamp};
+#[doc(hidden)]
+pub use shard::ShardHash;
 pub use sort::SortArgs;
 #[doc(hidden)]
 pub use sort::{Segment, SortBound, sort_bound};

@@ -364,6 +364,30 @@ mod timestamp {
         }
     }
 
+    /// A calendar date, `2026-11-26`: the date part of the timestamp form, so dates sort
+    /// as they follow each other (years 0000 to 9999) and a day computed from a timestamp
+    /// reads as the timestamp's own prefix.
+    impl KeyPart for Date {
+        fn write_key_part(&self, out: &mut String) -> Result<(), KeyPartError> {
+            let text = format(&self.midnight().assume_utc())?;
+            out.push_str(&text[..DATE_LEN]);
+            Ok(())
+        }
+
+        fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
+            let fail = || malformed(text, "a date like 2026-11-26");
+            if text.len() != DATE_LEN {
+                return Err(fail());
+            }
+            parse(&format!("{text}T00:00:00.000000000Z"))
+                .map(OffsetDateTime::date)
+                .map_err(|_| fail())
+        }
+    }
+
+    /// `YYYY-MM-DD`.
+    const DATE_LEN: usize = 10;
+
     #[cfg(test)]
     mod tests {
         use time::format_description::FormatItem;
@@ -391,6 +415,37 @@ mod timestamp {
                     .expect("formats");
                 assert_eq!(format(&value).expect("in range"), expected);
                 assert_eq!(parse(&expected), Ok(value));
+            }
+        }
+
+        #[test]
+        fn dates_are_the_timestamp_prefix_and_sort_in_order() {
+            let mut text = String::new();
+            datetime!(2026-11-26 23:59:59 UTC)
+                .date()
+                .write_key_part(&mut text)
+                .expect("in range");
+            assert_eq!(text, "2026-11-26");
+            assert_eq!(
+                Date::parse_key_part(&text),
+                Ok(datetime!(2026-11-26 0:00 UTC).date())
+            );
+            let days = [
+                "0001-01-01",
+                "0999-12-31",
+                "2026-02-28",
+                "2026-11-26",
+                "9999-12-31",
+            ];
+            assert!(days.windows(2).all(|w| w[0] < w[1]));
+            for day in days {
+                let date = Date::parse_key_part(day).expect("a date");
+                let mut again = String::new();
+                date.write_key_part(&mut again).expect("in range");
+                assert_eq!(again, day);
+            }
+            for bad in ["", "2026-11-26T", "2026-02-30", "26-11-26", "2026/11/26"] {
+                assert!(Date::parse_key_part(bad).is_err(), "{bad:?}");
             }
         }
 
