@@ -72,13 +72,13 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
     let computed = computed_parts(cx, &attrs, &fields);
     let model_fields = &fields;
     if has_fields {
-        let primary = pk.iter().chain(sk.iter().flatten());
+        let primary: Vec<&Template> = pk.iter().chain(sk.iter().flatten()).collect();
         let others: Vec<&Template> = indexes
             .iter()
             .flat_map(IndexModel::templates)
             .chain(lookups.iter().flat_map(LookupModel::templates))
             .collect();
-        check_computed_uses(cx, &computed, primary.clone(), &others);
+        check_computed_uses(cx, &computed, &primary, &others);
         for template in primary {
             check_holes(cx, template, model_fields, &computed, false);
         }
@@ -256,7 +256,7 @@ fn check_holes(
                 for field in optional.filter(|_| !optional_allowed) {
                     cx.error_at(
                         field.ty,
-                        format!("field `{}` makes the computed key part `{hole}` of a lookup key, so it cannot be optional", field.ident),
+                        format!("field `{}` makes the computed key part `{hole}` of a primary or lookup key, which are never left out, so it cannot be optional", field.ident),
                     );
                 }
             }

@@ -101,42 +101,51 @@ pub(crate) fn computed_parts(
     parts
 }
 
-/// A computed part is kept right by re-rendering the keys that use it, which an item's own
-/// key cannot be (an update cannot move an item), so only index and lookup templates use
-/// them; and each declared part must be used.
-pub(crate) fn check_computed_uses<'t>(
+/// A computed part of the primary key is computed from fields the key holds too: an item's
+/// key never changes, and the key's fields render it again and parse back from it. And
+/// each declared part is used by some template.
+pub(crate) fn check_computed_uses(
     cx: &mut Ctxt,
     parts: &[ComputedPart],
-    primary: impl Iterator<Item = &'t Template>,
+    primary: &[&Template],
     others: &[&Template],
 ) {
-    let mut in_primary = Vec::new();
+    let in_primary: Vec<&str> = primary.iter().flat_map(|t| t.holes()).collect();
     for template in primary {
-        for hole in template.holes() {
-            if parts.iter().any(|p| p.name == hole) {
-                in_primary.push(hole);
+        for part in parts
+            .iter()
+            .filter(|p| template.holes().any(|h| p.name == h))
+        {
+            let outside = part
+                .fields
+                .iter()
+                .filter(|f| !in_primary.iter().any(|h| *f == h))
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>();
+            if !outside.is_empty() {
                 cx.error_at(
                     &template.source,
                     format!(
-                        "`{{{hole}}}` is a computed key part, which index and lookup templates can use but the primary key cannot yet: put the field it is computed from in the key, or query it through an index"
+                        "the primary key's computed part `{{{}}}` is computed from {}, which the primary key does not hold: an item's key must parse back to the fields it is rendered from, so put {} in the key too, or use the part in an index",
+                        part.name,
+                        outside.join(", "),
+                        if outside.len() == 1 { "it" } else { "them" }
                     ),
                 );
             }
         }
     }
-    for part in parts
-        .iter()
-        .filter(|p| !in_primary.iter().any(|h| p.name == h))
-    {
-        if !others
+    for part in parts {
+        let used = primary
             .iter()
+            .chain(others)
             .flat_map(|t| t.holes())
-            .any(|h| part.name == h)
-        {
+            .any(|h| part.name == h);
+        if !used {
             cx.error_at(
                 &part.name,
                 format!(
-                    "computed key part `{}` is used by no index or lookup template",
+                    "computed key part `{}` is used by no key template",
                     part.name
                 ),
             );

@@ -261,3 +261,86 @@ async fn a_part_computed_from_an_optional_field_makes_a_sparse_index() {
     assert_eq!(stored(&db, "d1", "GSI2PK").await, None);
     assert_eq!(stored(&db, "d1", "GSI2SK").await, None);
 }
+
+/// A sharded primary key: the votes for a candidate spread over eight partitions by voter,
+/// and the day of the vote in the sort key, computed from `at`.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = Deals, entity = "Vote", pk = "VOTES#{candidate}#{shard}", sk = "{day}#{at}#{voter}",
+          computed(day: Date = day_of(at)),
+          shard(of(voter), count = 8))]
+struct Vote {
+    candidate: String,
+    voter: String,
+    #[dynamap(with = "dynamap::codec::timestamp")]
+    at: OffsetDateTime,
+    weight: u32,
+}
+
+#[tokio::test]
+async fn a_primary_key_with_computed_parts_renders_and_parses_back() {
+    let db = fresh_db::<Deals>("computed_primary").await;
+    let vote = Vote {
+        candidate: "ada".into(),
+        voter: "v#1 x".into(),
+        at: datetime!(2026-11-26 10:00 UTC),
+        weight: 3,
+    };
+    db.put(&vote).await.expect("put");
+    let key = Vote::key("ada", vote.at, "v#1 x");
+    let (pk, sk) = key.values().expect("renders");
+    let shard: u16 = pk
+        .strip_prefix("VOTES#ada#")
+        .expect("the candidate's partition")
+        .parse()
+        .expect("a shard");
+    assert!(shard < 8, "{pk}");
+    assert_eq!(
+        sk,
+        Some("2026-11-26#2026-11-26T10:00:00.000000000Z#v%231%20x")
+    );
+    assert_eq!(db.get(key.clone()).await.expect("get"), Some(vote.clone()));
+    assert_eq!(
+        Vote::parse_key(pk, sk).expect("parses back"),
+        (
+            "ada".to_owned(),
+            shard,
+            datetime!(2026-11-26 0:00 UTC).date(),
+            vote.at,
+            "v#1 x".to_owned()
+        ),
+        "every part, computed ones included"
+    );
+    // An item holding only its keys and `weight` reads its key fields back from the key,
+    // computed parts skipped.
+    let mut bare = raw_item(&db, pk, sk.expect("a sort key"))
+        .await
+        .expect("stored");
+    bare.retain(|name, _| ["PK", "SK", "_type", "weight"].contains(&name.as_str()));
+    crate::put_raw(&db, bare).await;
+    assert_eq!(db.get(key.clone()).await.expect("get"), Some(vote.clone()));
+    let votes = db
+        .query(Vote::partition("ada", shard))
+        .all()
+        .await
+        .expect("query");
+    assert_eq!(votes, std::slice::from_ref(&vote));
+    // An empty key field is refused naming it, before the computed part is computed.
+    let err = Vote::key("", vote.at, "v2").values().expect_err("empty");
+    assert_eq!(err.field, Some("candidate"));
+    // Updates cannot change the primary key's fields, computed parts' fields included.
+    let err = db
+        .update(Vote::key("ada", vote.at, "v#1 x"))
+        .set(Vote::AT, datetime!(2026-11-27 10:00 UTC))
+        .await
+        .expect_err("a key field");
+    assert!(err.to_string().contains("primary key"), "{err}");
+    db.update(Vote::key("ada", vote.at, "v#1 x"))
+        .increment(Vote::WEIGHT, 1u32)
+        .await
+        .expect("update");
+    let read = db
+        .get(Vote::key("ada", vote.at, "v#1 x"))
+        .await
+        .expect("get");
+    assert_eq!(read.map(|v| v.weight), Some(4));
+}

@@ -6,14 +6,19 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::render::{encode_value, fields_of, insert_index_key, schema, via_traits};
+use super::render::{
+    encode_value, fields_of, insert_index_key, key_fields, key_parts_pattern, schema, via_traits,
+};
 use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel};
 
 pub(super) fn created_attributes(model: &EntityModel<'_>) -> TokenStream {
     let entity = &model.entity_name;
-    let key_fields = fields_of(model, std::iter::once(&model.pk).chain(model.sk.as_ref()));
+    let key_fields = key_fields(model);
     let var = |f: &FieldModel<'_>| format_ident!("__dynamap_key_{}", f.ident);
-    let vars: Vec<_> = key_fields.iter().map(|f| var(f)).collect();
+    let pattern = key_parts_pattern(model, |f| {
+        let var = var(f);
+        Some(quote!(#var))
+    });
     let encodes = key_fields.iter().filter(|f| !f.skip).map(|f| {
         let var = var(f);
         encode_value(entity, f, &quote!(#var))
@@ -33,7 +38,7 @@ pub(super) fn created_attributes(model: &EntityModel<'_>) -> TokenStream {
         ) -> ::dynamap::__private::Result<::dynamap::__private::Item> {
             #via
             let __dynamap_schema = &#schema;
-            let (#(#vars,)*) = <Self as ::dynamap::__private::Entity>::parse_key(pk, sk)?;
+            let #pattern = <Self as ::dynamap::__private::Entity>::parse_key(pk, sk)?;
             let mut __dynamap_item = ::dynamap::__private::Item::with_capacity(#capacity);
             #(#encodes)*
             #(#index_keys)*

@@ -7,11 +7,12 @@ use syn::DeriveInput;
 use super::entity_checks::{key_part_assertions, layout_checks};
 use super::keys::{parse, part_var, type_span};
 use super::render::{
-    encode_value, fields_of, insert_index_key, part_type, render_template, schema, via_traits,
+    encode_value, fields_of, hole_type, insert_index_key, key_fields, key_holes, part_type,
+    render_template, schema, via_traits,
 };
 use crate::check::entity_model;
 use crate::ctx::Ctxt;
-use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel};
+use crate::model::{EntityModel, FieldModel, Hole, IndexKey, IndexModel};
 
 pub(crate) fn expand_entity(input: &DeriveInput) -> TokenStream {
     let mut cx = Ctxt::default();
@@ -28,8 +29,11 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     let checks = layout_checks(model);
     let key_part_assertions = key_part_assertions(model);
     let builders = key_builders(model);
-    let key_fields = key_fields(model);
-    let key_types = key_fields.iter().map(|f| f.ty);
+    // A field's own type (`KeyParts` predates `Option`-free parts); a computed part's type.
+    let key_types = key_holes(model).into_iter().map(|hole| match hole {
+        Hole::Field(field) => field.ty,
+        Hole::Computed(part) => &part.ty,
+    });
     // Rendered here rather than through `Self::key`, whose arguments need the key fields'
     // types to be key parts: a type that is not is reported once, at the field's type.
     let primary_key = rendered_key(model, |f| {
@@ -114,11 +118,6 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     }
 }
 
-/// The fields of the primary key templates, each once, in order of first appearance.
-fn key_fields<'m>(model: &'m EntityModel<'_>) -> Vec<&'m FieldModel<'m>> {
-    fields_of(model, std::iter::once(&model.pk).chain(model.sk.as_ref()))
-}
-
 fn key_builders(model: &EntityModel<'_>) -> TokenStream {
     let ident = model.ident;
     let vis = model.vis;
@@ -130,9 +129,38 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
         let name = f.ident;
         quote!(#name)
     };
-    let key_params = key_fields(model);
-    let key_params = key_params.iter().map(param);
+    let key_fields = key_fields(model);
+    let key_params = key_fields.iter().map(param);
     let key = rendered_key(model, by_name);
+    // Computed parts are computed from values: the arguments are read back into them first.
+    let key = if key_holes(model)
+        .iter()
+        .any(|h| matches!(h, Hole::Computed(_)))
+    {
+        let schema = schema(model);
+        let entity = &model.entity_name;
+        let names: Vec<_> = key_fields.iter().map(|f| f.ident).collect();
+        let types: Vec<_> = key_fields.iter().map(|f| part_type(f)).collect();
+        let reads = key_fields.iter().map(|f| {
+            let (name, ty, field) = (f.ident, part_type(f), f.ident.to_string());
+            let attribute = if model.pk.holes().any(|h| f.ident == h) {
+                quote!(#schema.pk)
+            } else {
+                quote!(match #schema.sk { ::core::option::Option::Some(sk) => sk, ::core::option::Option::None => "" })
+            };
+            quote!(::dynamap::__private::key_arg_value::<#ty>(&#name, #entity, #attribute, #field)?)
+        });
+        quote! {
+            let __dynamap_values: ::core::result::Result<(#(#types,)*), ::dynamap::__private::KeyError> =
+                (|| ::core::result::Result::Ok((#(#reads,)*)))();
+            match __dynamap_values {
+                ::core::result::Result::Ok((#(#names,)*)) => { #key }
+                ::core::result::Result::Err(error) => ::dynamap::__private::Key::from_rendered(::core::result::Result::Err(error), ::core::option::Option::None),
+            }
+        }
+    } else {
+        key
+    };
     let key_doc = format!(
         "The primary key of the `{}` with these key fields: partition key `{}`{}.",
         model.entity_name,
@@ -330,8 +358,8 @@ fn parse_key(model: &EntityModel<'_>) -> TokenStream {
     let entity = &model.entity_name;
     let ty = |hole: &str| {
         model
-            .field(hole)
-            .map_or_else(|| syn::parse_quote!(()), |f| part_type(f).clone())
+            .hole(hole)
+            .map_or_else(|| syn::parse_quote!(()), |hole| hole_type(hole).clone())
     };
     let mut bound = Vec::new();
     let pk = parse(

@@ -9,7 +9,7 @@ use syn::Ident;
 use syn::spanned::Spanned;
 
 use super::decode::decode_field;
-use super::render::{fields_of, schema, via_traits};
+use super::render::{self, schema, via_traits};
 use crate::model::{EntityModel, FieldModel, SchemaModel, Upgrade};
 
 pub(super) fn from_item(model: &EntityModel<'_>) -> TokenStream {
@@ -116,7 +116,7 @@ fn prelude(model: &EntityModel<'_>, whole: impl Fn(TokenStream) -> TokenStream) 
             }
         }
     });
-    let recovery = recovery(&keys);
+    let recovery = recovery(model, &keys);
     let upgrade = model
         .schema
         .as_ref()
@@ -136,7 +136,7 @@ fn prelude(model: &EntityModel<'_>, whole: impl Fn(TokenStream) -> TokenStream) 
 /// The fields of the primary key templates with the index of each in `model.fields`, in
 /// the order of `Entity::KeyParts`.
 pub(super) fn key_fields<'m>(model: &'m EntityModel<'_>) -> Vec<(usize, &'m FieldModel<'m>)> {
-    fields_of(model, std::iter::once(&model.pk).chain(model.sk.as_ref()))
+    render::key_fields(model)
         .into_iter()
         .filter_map(|f| {
             let i = model.fields.iter().position(|g| g.ident == f.ident)?;
@@ -147,14 +147,22 @@ pub(super) fn key_fields<'m>(model: &'m EntityModel<'_>) -> Vec<(usize, &'m Fiel
 
 /// Binds `__dynamap_recovered_{field}` for each primary-key field: its part parsed from
 /// the key when any of their attributes is missing (one parse for all of them), else `None`.
-fn recovery(keys: &[(usize, &FieldModel<'_>)]) -> TokenStream {
+fn recovery(model: &EntityModel<'_>, keys: &[(usize, &FieldModel<'_>)]) -> TokenStream {
     if keys.is_empty() {
         return TokenStream::new();
     }
     let vars: Vec<Ident> = keys.iter().map(|(_, f)| recovered(f)).collect();
-    let parts: Vec<Ident> = (0..keys.len())
-        .map(|i| format_ident!("__dynamap_part_{}", i))
-        .collect();
+    let part = |f: &FieldModel<'_>| {
+        format_ident!(
+            "__dynamap_part_{}",
+            f.ident.to_string().trim_start_matches("r#")
+        )
+    };
+    let parts: Vec<Ident> = keys.iter().map(|(_, f)| part(f)).collect();
+    let pattern = render::key_parts_pattern(model, |f| {
+        let part = part(f);
+        Some(quote!(#part))
+    });
     let missing = keys.iter().map(|(i, _)| {
         let slot = slot(*i);
         quote!(#slot.is_none())
@@ -164,7 +172,7 @@ fn recovery(keys: &[(usize, &FieldModel<'_>)]) -> TokenStream {
     quote! {
         let (#(#vars,)*) = if #(#missing)||* {
             match ::dynamap::__private::recover_key::<Self>(__dynamap_key_pk.as_ref(), __dynamap_key_sk.as_ref())? {
-                ::core::option::Option::Some((#(#parts,)*)) => (#(::core::option::Option::Some(#parts),)*),
+                ::core::option::Option::Some(#pattern) => (#(::core::option::Option::Some(#parts),)*),
                 ::core::option::Option::None => (#(#nones,)*),
             }
         } else {

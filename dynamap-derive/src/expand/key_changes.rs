@@ -6,7 +6,10 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 
 use super::decode::with_wrapper;
-use super::render::{encode_value, fields_of, part_type, render_template, schema, via_traits};
+use super::render::{
+    encode_value, fields_of, key_fields, key_parts_pattern, part_type, render_template, schema,
+    via_traits,
+};
 use crate::model::{EntityModel, FieldModel, IndexModel};
 use crate::template::Template;
 
@@ -23,11 +26,6 @@ fn var(field: &FieldModel<'_>) -> syn::Ident {
     format_ident!("__dynamap_v_{}", field.ident)
 }
 
-/// The primary key's fields, in the order `parse_key` returns them.
-fn key_fields<'m>(model: &'m EntityModel<'_>) -> Vec<&'m FieldModel<'m>> {
-    fields_of(model, std::iter::once(&model.pk).chain(model.sk.as_ref()))
-}
-
 fn is_key_field(model: &EntityModel<'_>, field: &FieldModel<'_>) -> bool {
     key_fields(model).iter().any(|k| k.ident == field.ident)
 }
@@ -38,13 +36,11 @@ fn decode_new_values(model: &EntityModel<'_>, fields: &[&FieldModel<'_>]) -> Tok
     let entity = &model.entity_name;
     let parts = key_fields(model);
     let parse = parts.iter().any(|k| fields.iter().any(|f| f.ident == k.ident)).then(|| {
-        let pattern = parts.iter().map(|k| {
-            if fields.iter().any(|f| f.ident == k.ident) {
+        let pattern = key_parts_pattern(model, |k| {
+            fields.iter().any(|f| f.ident == k.ident).then(|| {
                 let var = var(k);
                 quote!(#var)
-            } else {
-                quote!(_)
-            }
+            })
         });
         let wrap = parts
             .iter()
@@ -55,7 +51,7 @@ fn decode_new_values(model: &EntityModel<'_>, fields: &[&FieldModel<'_>]) -> Tok
                 quote!(let #var: ::core::option::Option<#ty> = ::core::option::Option::Some(#var);)
             });
         quote! {
-            let (#(#pattern,)*) = <Self as ::dynamap::__private::Entity>::parse_key(__dynamap_key.0, __dynamap_key.1)?;
+            let #pattern = <Self as ::dynamap::__private::Entity>::parse_key(__dynamap_key.0, __dynamap_key.1)?;
             #(#wrap)*
         }
     });

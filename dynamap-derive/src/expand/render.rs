@@ -56,6 +56,36 @@ pub(super) fn holes_of<'m, 't>(
     out.into_iter().map(|(_, hole)| hole).collect()
 }
 
+/// The primary key's holes, in the order of `Entity::KeyParts` and `parse_key`.
+pub(super) fn key_holes<'m>(model: &'m EntityModel<'_>) -> Vec<Hole<'m>> {
+    holes_of(model, std::iter::once(&model.pk).chain(model.sk.as_ref()))
+}
+
+/// The fields the primary key's holes name, in `Entity::KeyParts` order. Its computed
+/// parts are computed from these fields only (the derive checks it).
+pub(super) fn key_fields<'m>(model: &'m EntityModel<'_>) -> Vec<&'m FieldModel<'m>> {
+    key_holes(model)
+        .into_iter()
+        .filter_map(|hole| match hole {
+            Hole::Field(field) => Some(field),
+            Hole::Computed(_) => None,
+        })
+        .collect()
+}
+
+/// A pattern for `parse_key`'s tuple: `bind(field)` for each field of the key (`None`
+/// for `_`), `_` for each computed part.
+pub(super) fn key_parts_pattern(
+    model: &EntityModel<'_>,
+    bind: impl Fn(&FieldModel<'_>) -> Option<TokenStream>,
+) -> TokenStream {
+    let parts = key_holes(model).into_iter().map(|hole| match hole {
+        Hole::Field(field) => bind(field).unwrap_or_else(|| quote!(_)),
+        Hole::Computed(_) => quote!(_),
+    });
+    quote!((#(#parts,)*))
+}
+
 /// The type a hole renders: the field's type, or `T` for an `Option<T>` field; a computed
 /// part's declared type.
 pub(super) fn hole_type<'a>(hole: Hole<'a>) -> &'a Type {

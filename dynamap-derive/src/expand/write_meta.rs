@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::render::{fields_of, render_template, schema};
+use super::render::{fields_of, key_fields, render_template, schema};
 use crate::model::EntityModel;
 use crate::template::Template;
 
@@ -28,7 +28,7 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
         .map(|f| &f.attribute);
     // What an update that creates its item must set: every stored field that is not
     // optional, defaulted, automatic or read back from the primary key.
-    let key_fields = fields_of(model, std::iter::once(&model.pk).chain(model.sk.as_ref()));
+    let key_fields = key_fields(model);
     let required = model
         .fields
         .iter()

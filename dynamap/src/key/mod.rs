@@ -77,7 +77,7 @@ pub use sort::{Segment, SortBound, sort_bound};
 #[doc(hidden)]
 pub use sort_attributes::SortValues;
 #[doc(hidden)]
-pub use template::{KeyReader, KeyWriter};
+pub use template::{KeyReader, KeyWriter, key_arg_value};
 
 /// A key that could not be rendered or parsed, naming the entity, the key attribute and,
 /// where one is to blame, the field.

@@ -4,6 +4,35 @@
 use super::escape::{DELIMITER, escape_tail, unescape};
 use super::{KeyArg, KeyError, KeyErrorKind, KeyPart, KeyPartError};
 
+/// The value a key builder's argument stands for, read back from the text it writes: a
+/// key's computed parts are computed from values, and builders take `&str` for `String`.
+/// Used by generated code.
+///
+/// # Errors
+///
+/// Fails, naming `field`, when the argument writes no key part (an empty string) or text
+/// its type does not read back.
+#[doc(hidden)]
+pub fn key_arg_value<T: KeyPart>(
+    arg: &(impl KeyArg<T> + ?Sized),
+    entity: &'static str,
+    attribute: &'static str,
+    field: &'static str,
+) -> Result<T, KeyError> {
+    let mut text = String::new();
+    let value = match arg.write_key_arg(&mut text) {
+        Ok(()) if text.is_empty() => Err(KeyPartError::Empty),
+        Ok(()) => T::parse_key_part(&text),
+        Err(err) => Err(err),
+    };
+    value.map_err(|err| KeyError {
+        entity,
+        attribute,
+        field: Some(field),
+        kind: KeyErrorKind::Part(err),
+    })
+}
+
 /// Renders one key attribute from a template, segment by segment.
 ///
 /// The first failure is kept and returned by [`finish`](KeyWriter::finish), so generated

@@ -1,6 +1,7 @@
-// Computed key parts declared wrongly: used by the primary key, named like a field,
-// computed from a field the struct lacks, used by no template, a shard count of 0, and a
-// function returning another type than the part's. One error each, at the culprit.
+// Computed key parts declared wrongly: in the primary key but computed from a field the key
+// lacks, named like a field, computed from a field the struct lacks, used by no template, a
+// shard count of 0, and a function returning another type than the part's. One error
+// each, at the culprit.
 use dynamap::{Entity, Table};
 
 #[derive(Table)]
