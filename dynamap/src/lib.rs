@@ -290,6 +290,10 @@ pub struct RealDynamoDbGuide;
 #[doc = include_str!("../../docs/guide/production.md")]
 pub struct ProductionGuide;
 
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide/hot-partitions.md")]
+pub struct HotPartitionsGuide;
+
 /// The AWS SDK for DynamoDB that dynamap is built on, so the `Client` you pass to
 /// [`Db::new`] (and raw requests next to dynamap's) use the same version.
 pub use aws_sdk_dynamodb;
