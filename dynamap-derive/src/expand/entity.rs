@@ -29,7 +29,8 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     let checks = layout_checks(model);
     let key_part_assertions = key_part_assertions(model);
     let builders = key_builders(model);
-    // A field's own type (`KeyParts` predates `Option`-free parts); a computed part's type.
+    // Each part's type: a field's own (primary-key fields are never `Option`s), or a
+    // computed part's declared one.
     let key_types = key_holes(model).into_iter().map(|hole| match hole {
         Hole::Field(field) => field.ty,
         Hole::Computed(part) => &part.ty,
