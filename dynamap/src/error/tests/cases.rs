@@ -1,11 +1,9 @@
-//! `kind()`, `is_retryable()`, `is_throttled()` and `is_conflict()` for every variant, and
-//! causes printed once.
-
-use std::error::Error as _;
+//! One error of every variant with its kind and retryability, and the helpers that
+//! make them.
 
 use serde::ser::Error as _;
 
-use super::*;
+use super::super::*;
 use crate::codec::{AttributeError, CodecError};
 use crate::key::{KeyErrorKind, KeyPartError};
 
@@ -18,7 +16,7 @@ fn key(kind: KeyErrorKind) -> Error {
     })
 }
 
-fn failure(code: &str, version_only: bool) -> ActionFailure {
+pub(super) fn failure(code: &str, version_only: bool) -> ActionFailure {
     ActionFailure {
         index: 0,
         entity: "Sensor",
@@ -33,13 +31,13 @@ fn canceled(reasons: Vec<ActionFailure>) -> Error {
     Error::TransactionCanceled { reasons }
 }
 
-fn service(code: &str, status: u16) -> Error {
+pub(super) fn service(code: &str, status: u16) -> Error {
     Error::Service(ServiceError::answered(code, status))
 }
 
 /// Every variant (every service failure and transaction outcome too), with its kind and
 /// whether retrying the same request may succeed.
-fn cases() -> Vec<(Error, ErrorKind, bool)> {
+pub(super) fn cases() -> Vec<(Error, ErrorKind, bool)> {
     let (entity, attribute) = ("Sensor", "city");
     let reason = || "x".to_owned();
     use ErrorKind::*;
@@ -442,7 +440,7 @@ fn cases() -> Vec<(Error, ErrorKind, bool)> {
 }
 
 /// Fails to compile when a variant is added without a row in [`cases`].
-fn variant_has_a_case(error: &Error) {
+pub(super) fn variant_has_a_case(error: &Error) {
     match error {
         Error::Key(_)
         | Error::ItemTooLarge { .. }
@@ -485,175 +483,4 @@ fn variant_has_a_case(error: &Error) {
         | Error::MalformedEventRow { .. }
         | Error::EventRowsFull { .. } => {}
     }
-}
-
-#[test]
-fn every_variant_has_its_kind_and_retryability() {
-    let cases = cases();
-    let variants: std::collections::HashSet<_> = cases
-        .iter()
-        .map(|(error, _, _)| {
-            variant_has_a_case(error);
-            std::mem::discriminant(error)
-        })
-        .collect();
-    assert_eq!(variants.len(), 40, "a variant without a case");
-    for (error, kind, retryable) in &cases {
-        assert_eq!(error.kind(), *kind, "kind of {error:?}");
-        assert_eq!(
-            error.is_retryable(),
-            *retryable,
-            "is_retryable of {error:?}"
-        );
-        assert_eq!(
-            error.is_throttled(),
-            *kind == ErrorKind::Throttled,
-            "{error:?}"
-        );
-    }
-}
-
-#[test]
-fn conflicts_are_the_errors_a_fresh_read_cures() {
-    for (error, kind, _) in cases() {
-        let transaction_conflict = matches!(&error, Error::TransactionCanceled { reasons }
-            if reasons.iter().any(ActionFailure::is_conflict));
-        assert_eq!(
-            error.is_conflict(),
-            kind == ErrorKind::Conflict || transaction_conflict,
-            "{error:?}"
-        );
-    }
-}
-
-#[test]
-fn a_cause_is_printed_once() {
-    for (error, _, _) in cases() {
-        let Some(source) = error.source() else {
-            continue;
-        };
-        let (message, cause) = (error.to_string(), source.to_string());
-        assert!(
-            !message.contains(&cause),
-            "{message:?} repeats its source {cause:?}"
-        );
-    }
-}
-
-#[test]
-fn service_errors_say_what_dynamodb_said_without_a_source() {
-    let error = service("ValidationException", 400);
-    assert_eq!(
-        error.to_string(),
-        "PutItem failed with ValidationException: test"
-    );
-    assert!(error.source().is_none());
-    assert_eq!(error.http_status(), Some(400));
-    assert_eq!(error.code(), Some("ValidationException"));
-}
-
-#[test]
-fn a_duplicate_batch_key_shows_its_sort_key_as_a_value() {
-    let err = Error::DuplicateKey {
-        entity: "Counter",
-        pk: "COUNTER#c".into(),
-        sk: Some("COUNTER".into()),
-    };
-    assert_eq!(
-        err.to_string(),
-        "key (pk \"COUNTER#c\", sk \"COUNTER\") of entity `Counter` appears more than once in one batch"
-    );
-}
-
-#[test]
-fn the_typed_request_errors_say_what_is_wrong() {
-    let shown = [
-        (
-            Error::UnknownIndex {
-                table: "App",
-                index: "GSI9".to_owned(),
-            },
-            "table `App` has no index `GSI9`",
-        ),
-        (
-            Error::InvalidSetting {
-                setting: "limit",
-                reason: "a query limit must be at least 1".to_owned(),
-            },
-            "invalid setting `limit`: a query limit must be at least 1",
-        ),
-        (
-            Error::Unsupported {
-                operation: "Query",
-                reason: "consistent reads are not available on global secondary index `GSI1`"
-                    .to_owned(),
-            },
-            "unsupported Query request: consistent reads are not available on global secondary index `GSI1`",
-        ),
-        (
-            Error::RequestBuild {
-                operation: "BatchWriteItem",
-                message: "missing key".to_owned(),
-            },
-            "cannot build a BatchWriteItem request: missing key",
-        ),
-        (
-            Error::Clock {
-                reason: "the system clock is before 1970".to_owned(),
-            },
-            "time out of range: the system clock is before 1970",
-        ),
-        (
-            Error::InvalidStreamRecord {
-                reason: "unknown event name \"X\"".to_owned(),
-            },
-            "invalid stream record: unknown event name \"X\"",
-        ),
-    ];
-    for (error, message) in shown {
-        assert_eq!(error.to_string(), message);
-    }
-}
-
-#[test]
-fn a_canceled_transaction_names_each_failed_action() {
-    let mut other = failure("TransactionConflict", false);
-    other.index = 2;
-    other.message = Some("busy".to_owned());
-    assert_eq!(
-        describe(&[failure("ConditionalCheckFailed", false), other]),
-        "action 0 (put of `Sensor`): ConditionalCheckFailed; action 2 (put of `Sensor`): TransactionConflict (busy)"
-    );
-    assert_eq!(describe(&[]), "no reason given");
-}
-
-#[test]
-fn an_item_key_is_named_once_and_shown() {
-    use crate::key::ItemKey;
-
-    let err = Error::MissingAttribute {
-        entity: "Issue",
-        attribute: "owner",
-        item: None,
-    };
-    assert_eq!(err.item_key(), None);
-    let key = || ItemKey {
-        pk: "REPO#a".into(),
-        sk: Some("ISSUE#1".into()),
-    };
-    let err = err.at_item(key);
-    assert_eq!(err.item_key(), Some(&key()));
-    assert_eq!(
-        err.to_string(),
-        "item (REPO#a, ISSUE#1) of entity `Issue` has no attribute `owner`"
-    );
-    let other = ItemKey {
-        pk: "other".into(),
-        sk: None,
-    };
-    assert_eq!(
-        err.at_item(|| other).item_key(),
-        Some(&key()),
-        "the first key stays"
-    );
 }
