@@ -344,3 +344,31 @@ async fn a_primary_key_with_computed_parts_renders_and_parses_back() {
         .expect("get");
     assert_eq!(read.map(|v| v.weight), Some(4));
 }
+
+#[tokio::test]
+async fn a_transaction_update_moves_the_computed_keys_too() {
+    let db = fresh_db::<Deals>("computed_tx_update").await;
+    let post = Post {
+        id: "p1".into(),
+        posted_at: datetime!(2026-11-26 09:30 UTC),
+    };
+    db.put(&post).await.expect("put");
+    let before = raw_item(&db, "POST#p1", "POST").await.expect("stored");
+    db.transaction()
+        .update(
+            db.update(Post::key("p1"))
+                .set(Post::POSTED_AT, datetime!(2026-12-02 08:00 UTC)),
+        )
+        .send()
+        .await
+        .expect("transaction");
+    let after = raw_item(&db, "POST#p1", "POST").await.expect("stored");
+    let text = |item: &dynamap::codec::Item, name: &str| item[name].as_s().expect("text").clone();
+    let moved = text(&after, "GSI1PK");
+    assert_eq!(
+        moved,
+        text(&before, "GSI1PK").replace("2026-11-26", "2026-12-02"),
+        "the same shard, on the new day"
+    );
+    assert_eq!(text(&after, "GSI1SK"), "2026-12-02T08:00:00.000000000Z#p1");
+}
