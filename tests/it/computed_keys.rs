@@ -2,8 +2,8 @@
 //! N)` are rendered on every write path (put, batch, transaction, upsert, an update that
 //! creates), kept right by updates, alone or as a transaction's action (setting `posted_at`
 //! moves the index and lookup keys to the new day, in the same request; an update that
-//! cannot render them is refused, naming what else to set), sparse when computed from an optional field, and queried by the
-//! part's own value.
+//! cannot render them is refused, naming what else to set), sparse when computed from an
+//! optional field, and queried by the part's own value.
 
 use dynamap::codec::AttributeValue::S;
 use dynamap::{Entity, Error, Table};
