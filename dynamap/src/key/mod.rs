@@ -53,6 +53,7 @@ mod attribute;
 mod escape;
 mod item_key;
 mod part;
+mod partitions;
 mod shard;
 mod sort;
 mod sort_attributes;
@@ -69,6 +70,7 @@ pub use item_key::ItemKey;
 pub use part::{KeyArg, KeyPart, KeyPartError};
 #[cfg(feature = "time")]
 pub(crate) use part::{format_timestamp, parse_timestamp};
+pub(crate) use partitions::Groups;
 #[doc(hidden)]
 pub use shard::ShardHash;
 pub use sort::SortArgs;
@@ -147,6 +149,12 @@ pub enum KeyErrorKind {
         /// Whether the table has a sort key.
         table_has_one: bool,
     },
+    /// Partitions read as one ([`PartitionKey::across`], sharded partitions) that cannot be:
+    /// none given, or partitions of different indexes or sort key templates.
+    Partitions {
+        /// What is wrong.
+        reason: &'static str,
+    },
 }
 
 impl KeyError {
@@ -198,6 +206,7 @@ impl fmt::Display for KeyError {
                 f,
                 ": the table has no sort key, and a value was given for one"
             ),
+            KeyErrorKind::Partitions { reason } => write!(f, ": {reason}"),
             KeyErrorKind::NoMatch { key, template } => {
                 write!(
                     f,
@@ -371,6 +380,9 @@ pub struct PartitionKey<E, S = ()> {
     values: Result<Vec<AttributeValue>, KeyError>,
     index: Option<&'static str>,
     sort: &'static [Segment],
+    /// Several physical partitions read as one ([`PartitionKey::across`],
+    /// [`PartitionKey::sharded`]); `None` for one partition, whose value is `values`.
+    groups: Option<Result<Groups, KeyError>>,
     entity: PhantomData<fn() -> (E, S)>,
 }
 
@@ -407,12 +419,15 @@ impl<E, S> PartitionKey<E, S> {
             values,
             index,
             sort,
+            groups: None,
             entity: PhantomData,
         }
     }
 
     /// The partition key value, when it is a string (every rendered template is); the first
-    /// attribute's, in a multi-attribute key.
+    /// attribute's, in a multi-attribute key. For several partitions read as one
+    /// ([`across`](PartitionKey::across), sharded partitions), the first physical
+    /// partition's: [`partitions`](PartitionKey::partitions) lists them all.
     ///
     /// # Errors
     ///
@@ -437,7 +452,7 @@ impl<E, S> PartitionKey<E, S> {
     }
 
     /// The partition key value as DynamoDB stores it (the first attribute's, in a
-    /// multi-attribute key).
+    /// multi-attribute key; the first physical partition's, for several read as one).
     ///
     /// # Errors
     ///
@@ -460,7 +475,7 @@ impl<E, S> PartitionKey<E, S> {
     }
 
     /// Every partition key attribute's value, in key order: one, or several in a
-    /// multi-attribute key.
+    /// multi-attribute key (of the first physical partition, for several read as one).
     ///
     /// # Errors
     ///
@@ -515,6 +530,17 @@ impl<E, S> PartitionKey<E, S> {
     pub(crate) fn into_attribute_values(self) -> Result<Vec<AttributeValue>, KeyError> {
         self.values
     }
+
+    /// The values and, for several partitions read as one, their groups.
+    #[allow(clippy::type_complexity)] // taken apart at once by `Db::query`
+    pub(crate) fn into_parts(
+        self,
+    ) -> (
+        Result<Vec<AttributeValue>, KeyError>,
+        Option<Result<Groups, KeyError>>,
+    ) {
+        (self.values, self.groups)
+    }
 }
 
 impl<E, S> Clone for PartitionKey<E, S> {
@@ -523,6 +549,7 @@ impl<E, S> Clone for PartitionKey<E, S> {
             values: self.values.clone(),
             index: self.index,
             sort: self.sort,
+            groups: self.groups.clone(),
             entity: PhantomData,
         }
     }
@@ -534,13 +561,14 @@ impl<E, S> fmt::Debug for PartitionKey<E, S> {
             .field("entity", &std::any::type_name::<E>())
             .field("index", &self.index)
             .field("values", &self.values)
+            .field("partitions", &self.groups)
             .finish()
     }
 }
 
 impl<E, S> PartialEq for PartitionKey<E, S> {
     fn eq(&self, other: &Self) -> bool {
-        self.values == other.values && self.index == other.index
+        self.values == other.values && self.index == other.index && self.groups == other.groups
     }
 }
 

@@ -36,7 +36,9 @@ use crate::codec::{AttributeValue, Item};
 use crate::{Error, Result};
 
 const VERSION: u8 = 2;
-const TAG_LEN: usize = 16;
+/// The version byte of a cursor of several partitions read merged (`merged/cursor.rs`).
+pub(super) const MERGED_VERSION: u8 = 3;
+pub(super) const TAG_LEN: usize = 16;
 const PUBLIC_KEY: &[u8] = b"dynamap cursor v1 (no application key)";
 
 /// Where to resume a query: after the last item of a page. Not for parsing: pass it back
@@ -126,7 +128,7 @@ pub(crate) fn query_digest(parts: &[&str]) -> String {
 }
 
 /// A key attribute's value as it goes in a cursor: its type tag and its text.
-fn tagged(value: &AttributeValue) -> Option<(u8, Vec<u8>)> {
+pub(super) fn tagged(value: &AttributeValue) -> Option<(u8, Vec<u8>)> {
     match value {
         AttributeValue::S(text) => Some((b'S', text.as_bytes().to_vec())),
         AttributeValue::N(number) => Some((b'N', number.as_bytes().to_vec())),
@@ -135,18 +137,18 @@ fn tagged(value: &AttributeValue) -> Option<(u8, Vec<u8>)> {
     }
 }
 
-fn mac(key: Option<&[u8]>) -> Hmac<Sha256> {
+pub(super) fn mac(key: Option<&[u8]>) -> Hmac<Sha256> {
     #[allow(clippy::expect_used)] // HMAC takes keys of every length; this cannot fail
     <Hmac<Sha256> as KeyInit>::new_from_slice(key.unwrap_or(PUBLIC_KEY))
         .expect("HMAC accepts keys of any length")
 }
 
-fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+pub(super) fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
     out.extend_from_slice(bytes);
 }
 
-fn push_str(out: &mut Vec<u8>, s: &str) {
+pub(super) fn push_str(out: &mut Vec<u8>, s: &str) {
     push_bytes(out, s.as_bytes());
 }
 
@@ -176,35 +178,31 @@ pub(crate) fn encode(
         payload.push(*tag);
         push_bytes(&mut payload, value);
     }
-    let mut mac = mac(key);
-    mac.update(&payload);
-    let tag = mac.finalize().into_bytes();
-    payload.extend_from_slice(&tag[..TAG_LEN]);
-    Cursor(URL_SAFE_NO_PAD.encode(payload))
+    sign(payload, key)
 }
 
-struct Reader<'a>(&'a [u8]);
+pub(super) struct Reader<'a>(pub(super) &'a [u8]);
 
 impl<'a> Reader<'a> {
-    fn byte(&mut self) -> Option<u8> {
+    pub(super) fn byte(&mut self) -> Option<u8> {
         let (&b, rest) = self.0.split_first()?;
         self.0 = rest;
         Some(b)
     }
 
-    fn bytes(&mut self) -> Option<&'a [u8]> {
+    pub(super) fn bytes(&mut self) -> Option<&'a [u8]> {
         let len = u32::from_le_bytes(self.0.get(..4)?.try_into().ok()?) as usize;
         let bytes = self.0.get(4..4usize.checked_add(len)?)?;
         self.0 = &self.0[4 + len..];
         Some(bytes)
     }
 
-    fn str(&mut self) -> Option<&'a str> {
+    pub(super) fn str(&mut self) -> Option<&'a str> {
         std::str::from_utf8(self.bytes()?).ok()
     }
 }
 
-const MALFORMED: &str = "it is not a cursor dynamap made";
+pub(super) const MALFORMED: &str = "it is not a cursor dynamap made";
 
 /// Checks `cursor` and returns the `ExclusiveStartKey` it holds.
 pub(crate) fn decode(cursor: &Cursor, binding: &Binding<'_>, key: Option<&[u8]>) -> Result<Item> {
@@ -223,15 +221,10 @@ pub(crate) fn decode(cursor: &Cursor, binding: &Binding<'_>, key: Option<&[u8]>)
     })
 }
 
-/// Checks `cursor`'s signature and form, then its binding with `check` (which says why it
-/// does not belong), and returns the `ExclusiveStartKey` it holds.
-pub(crate) fn decode_matching(
-    cursor: &Cursor,
-    key: Option<&[u8]>,
-    check: impl FnOnce(&Binding<'_>) -> std::result::Result<(), &'static str>,
-) -> Result<Item> {
+/// The payload of `cursor` (version byte first), once its signature is checked.
+pub(super) fn signed_payload(cursor: &Cursor, key: Option<&[u8]>) -> Result<Vec<u8>> {
     let invalid = |reason| Error::InvalidCursor { reason };
-    let bytes = URL_SAFE_NO_PAD
+    let mut bytes = URL_SAFE_NO_PAD
         .decode(&cursor.0)
         .map_err(|_| invalid(MALFORMED))?;
     if bytes.len() < TAG_LEN + 1 {
@@ -242,10 +235,37 @@ pub(crate) fn decode_matching(
     mac.update(payload);
     mac.verify_truncated_left(tag)
         .map_err(|_| invalid("it was modified, or signed with another key"))?;
+    bytes.truncate(bytes.len() - TAG_LEN);
+    Ok(bytes)
+}
 
-    let mut r = Reader(payload);
-    if r.byte() != Some(VERSION) {
-        return Err(invalid(MALFORMED));
+/// Signs `payload` and makes the cursor of it.
+pub(super) fn sign(mut payload: Vec<u8>, key: Option<&[u8]>) -> Cursor {
+    let mut mac = mac(key);
+    mac.update(&payload);
+    let tag = mac.finalize().into_bytes();
+    payload.extend_from_slice(&tag[..TAG_LEN]);
+    Cursor(URL_SAFE_NO_PAD.encode(payload))
+}
+
+/// Checks `cursor`'s signature and form, then its binding with `check` (which says why it
+/// does not belong), and returns the `ExclusiveStartKey` it holds.
+pub(crate) fn decode_matching(
+    cursor: &Cursor,
+    key: Option<&[u8]>,
+    check: impl FnOnce(&Binding<'_>) -> std::result::Result<(), &'static str>,
+) -> Result<Item> {
+    let invalid = |reason| Error::InvalidCursor { reason };
+    let payload = signed_payload(cursor, key)?;
+    let mut r = Reader(&payload);
+    match r.byte() {
+        Some(VERSION) => {}
+        Some(MERGED_VERSION) => {
+            return Err(invalid(
+                "it belongs to a read of several partitions merged, not to this query of one partition",
+            ));
+        }
+        _ => return Err(invalid(MALFORMED)),
     }
     let found = Binding {
         table: r.str().ok_or(invalid(MALFORMED))?,

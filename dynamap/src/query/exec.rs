@@ -18,12 +18,13 @@ use crate::table::Table;
 use crate::{Db, Result};
 
 /// Everything about a query's requests that does not change from page to page.
+#[derive(Clone)]
 pub(super) struct Prepared {
     entity: &'static str,
     /// The entity types the items decode from (an enum's several), for metrics.
     entity_types: &'static [&'static str],
     index: Option<&'static str>,
-    partition: String,
+    pub(super) partition: String,
     key_condition: String,
     filter: Option<String>,
     projection: Option<String>,
@@ -33,9 +34,11 @@ pub(super) struct Prepared {
     key_attributes: Vec<&'static str>,
     descending: bool,
     consistent: bool,
+    /// The placeholders of the partition key values in `values`, in key order.
+    pk_placeholders: Vec<String>,
     /// What a cursor is bound to beyond table, index and partition: see
     /// [`cursor::query_digest`].
-    digest: String,
+    pub(super) digest: String,
 }
 
 /// The digest of everything that decides a query's items and their order beyond the
@@ -96,7 +99,7 @@ fn leading_literal(template: &[Segment]) -> Option<SortCondition> {
 
 /// A partition key value as text, for binding cursors: a string as itself, a number or a
 /// binary (attribute keys) tagged with its type.
-fn binding_text(value: &AttributeValue) -> String {
+pub(super) fn binding_text(value: &AttributeValue) -> String {
     match value {
         AttributeValue::S(text) => text.clone(),
         AttributeValue::N(number) => format!("N:{number}"),
@@ -107,13 +110,18 @@ fn binding_text(value: &AttributeValue) -> String {
 impl<T: Decode, S> Query<T, S> {
     fn prepare(&self) -> Result<Prepared> {
         self.validate()?;
+        self.prepare_for(self.partition.clone()?)
+    }
+
+    /// The requests of this query on the partition with key values `partition_values`
+    /// (validated already).
+    pub(super) fn prepare_for(&self, partition_values: Vec<AttributeValue>) -> Result<Prepared> {
         let schema = <T::Table as Table>::SCHEMA;
         let index = self.index();
         let pk_attributes: Vec<&'static str> = match index {
             Some(index) => index.pk_attributes().map(|(name, _)| name).collect(),
             None => vec![schema.pk],
         };
-        let partition_values = self.partition.clone()?;
         if partition_values.len() != pk_attributes.len() {
             return Err(crate::Error::Unsupported {
                 operation: "Query",
@@ -131,10 +139,16 @@ impl<T: Decode, S> Query<T, S> {
             .collect::<Vec<_>>()
             .join("\n");
         let mut p = Placeholders::default();
+        let mut pk_placeholders = Vec::with_capacity(pk_attributes.len());
         let mut key_condition = pk_attributes
             .iter()
             .zip(partition_values)
-            .map(|(attribute, value)| format!("{} = {}", p.name(attribute), p.value(value)))
+            .map(|(attribute, value)| {
+                let placeholder = p.value(value);
+                let condition = format!("{} = {placeholder}", p.name(attribute));
+                pk_placeholders.push(placeholder);
+                condition
+            })
             .collect::<Vec<_>>()
             .join(" AND ");
         let sort = match &self.sort {
@@ -186,6 +200,7 @@ impl<T: Decode, S> Query<T, S> {
         let (names, values) = p.into_parts();
         Ok(Prepared {
             digest,
+            pk_placeholders,
             entity: self.entity,
             entity_types: T::ENTITY_TYPES,
             index: self.index_name,
@@ -220,6 +235,9 @@ impl<T: Decode, S> Query<T, S> {
     /// reached; and with a decode error ([`ErrorKind::Decode`](crate::ErrorKind::Decode)) when an
     /// item does not decode.
     pub async fn send(self) -> Result<Page<T>> {
+        if let Some(groups) = self.groups.clone() {
+            return self.send_merged(groups).await;
+        }
         let prepared = self.prepare()?;
         let mut fill = PageFill::new(self.page_limit());
         let db = self.db;
@@ -251,6 +269,9 @@ impl<T: Decode, S> Query<T, S> {
     ///
     /// As [`send`](Query::send), for any page.
     pub async fn all(self) -> Result<Vec<T>> {
+        if let Some(groups) = self.groups.clone() {
+            return self.all_merged(groups).await;
+        }
         // Page by page rather than through `stream`: a whole page is decoded in one loop.
         let prepared = self.prepare()?;
         let limit = self.page_limit();
@@ -282,6 +303,9 @@ impl<T: Decode, S> Query<T, S> {
         Self: 's,
         T: 's,
     {
+        if let Some(groups) = self.groups.clone() {
+            return self.stream_merged(groups).left_stream();
+        }
         let db = self.db.clone();
         let ready = self.prepare().and_then(|prepared| {
             let start = prepared.start_key(&db, self.after.as_ref())?;
@@ -304,6 +328,7 @@ impl<T: Decode, S> Query<T, S> {
                     .right_stream()
             }
         }
+        .right_stream()
     }
 
     /// How many items match, counted by DynamoDB across every page (filters apply; no
@@ -326,26 +351,13 @@ impl<T: Decode, S> Query<T, S> {
                 ),
             });
         }
-        let prepared = self.prepare()?;
-        let mut start = prepared.start_key(&self.db, self.after.as_ref())?;
-        let mut total = 0;
-        loop {
-            let call = prepared.call(&self.db);
-            let result = prepared
-                .request(&self.db, start.take(), None, true)
-                .set_return_consumed_capacity(call.capacity())
-                .send()
-                .instrument(call.span())
-                .await;
-            let output = call
-                .end(result, |o| o.consumed_capacity())
-                .map_err(|e| crate::Error::service("Query", e))?;
-            total += usize::try_from(output.count()).unwrap_or(0);
-            match output.last_evaluated_key {
-                Some(next) => start = Some(next),
-                None => return Ok(total),
-            }
+        if let Some(groups) = self.groups.clone() {
+            return self.count_merged(groups).await;
         }
+        let prepared = self.prepare()?;
+        prepared
+            .count_from(&self.db, prepared.start_key(&self.db, self.after.as_ref())?)
+            .await
     }
 }
 
@@ -389,6 +401,50 @@ impl StreamState {
 }
 
 impl Prepared {
+    /// The same requests on another partition of the same table or index, whose key values
+    /// are `partition` (as many as this one's: see [`Prepared::partition_width`]).
+    pub(super) fn for_partition(&self, partition: &[AttributeValue]) -> Prepared {
+        let mut other = self.clone();
+        if let Some(values) = &mut other.values {
+            for (placeholder, value) in self.pk_placeholders.iter().zip(partition) {
+                values.insert(placeholder.clone(), value.clone());
+            }
+        }
+        other.partition = partition
+            .iter()
+            .map(binding_text)
+            .collect::<Vec<_>>()
+            .join("\n");
+        other
+    }
+
+    /// How many values a partition key of this query has.
+    pub(super) fn partition_width(&self) -> usize {
+        self.pk_placeholders.len()
+    }
+
+    /// How many items match from `start` on, counted by DynamoDB page by page.
+    pub(super) async fn count_from(&self, db: &Db, mut start: Option<Item>) -> Result<usize> {
+        let mut total = 0;
+        loop {
+            let call = self.call(db);
+            let result = self
+                .request(db, start.take(), None, true)
+                .set_return_consumed_capacity(call.capacity())
+                .send()
+                .instrument(call.span())
+                .await;
+            let output = call
+                .end(result, |o| o.consumed_capacity())
+                .map_err(|e| crate::Error::service("Query", e))?;
+            total += usize::try_from(output.count()).unwrap_or(0);
+            match output.last_evaluated_key {
+                Some(next) => start = Some(next),
+                None => return Ok(total),
+            }
+        }
+    }
+
     fn binding<'a>(&'a self, db: &'a Db) -> Binding<'a> {
         Binding {
             table: db.table_name(),
@@ -408,7 +464,7 @@ impl Prepared {
     }
 
     /// The key attributes of an item or a `LastEvaluatedKey`, with their types.
-    fn keys_of(&self, key: &Item) -> Vec<(&'static str, AttributeValue)> {
+    pub(super) fn keys_of(&self, key: &Item) -> Vec<(&'static str, AttributeValue)> {
         self.key_attributes
             .iter()
             .filter_map(|name| Some((*name, key.get(*name)?.clone())))
@@ -445,7 +501,7 @@ impl Prepared {
     }
 
     /// One DynamoDB request: its items and its `LastEvaluatedKey`.
-    async fn fetch(
+    pub(super) async fn fetch(
         &self,
         db: &Db,
         start: Option<Item>,

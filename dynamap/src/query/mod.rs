@@ -40,6 +40,7 @@ mod exec;
 mod filter;
 mod lookup;
 mod lossy;
+mod merged;
 mod page;
 mod page_fill;
 mod partial_read;
@@ -95,12 +96,16 @@ pub struct Query<T, S = ()> {
     after: Option<Cursor>,
     unknown: UnknownEntity,
     include_expired: bool,
+    /// Several physical partitions read merged (`PartitionKey::across`); `None` for one.
+    groups: Option<std::result::Result<crate::key::Groups, KeyError>>,
+    /// At most this many requests at once, reading several partitions.
+    fan_out: usize,
     marker: PhantomData<fn() -> S>,
 }
 
 clone_builder!(Query<T, S> {
     db, entity, partition, index_name, sort_template, sort, filter, projection, descending,
-    limit, first, last, consistent, after, unknown, include_expired, marker,
+    limit, first, last, consistent, after, unknown, include_expired, groups, fan_out, marker,
 });
 
 impl<T, S> std::fmt::Debug for Query<T, S> {
@@ -110,6 +115,7 @@ impl<T, S> std::fmt::Debug for Query<T, S> {
             .field("entity", &self.entity)
             .field("index", &self.index_name)
             .field("partition", &self.partition)
+            .field("partitions", &self.groups)
             .field("filter", &self.filter)
             .field("projection", &self.projection)
             .field("descending", &self.descending)
@@ -140,12 +146,17 @@ impl Db {
     /// # Ok(()) }
     /// ```
     pub fn query<T: Decode, S>(&self, partition: PartitionKey<T, S>) -> Query<T, S> {
+        let index_name = partition.index();
+        let sort_template = partition.sort_template();
+        let (partition, groups) = partition.into_parts();
         Query {
             db: self.clone(),
             entity: T::SINGLE_ENTITY.unwrap_or(std::any::type_name::<T>()),
-            index_name: partition.index(),
-            sort_template: partition.sort_template(),
-            partition: partition.into_attribute_values(),
+            index_name,
+            sort_template,
+            partition,
+            groups,
+            fan_out: merged::DEFAULT_FAN_OUT,
             sort: None,
             filter: None,
             projection: Vec::new(),
@@ -205,6 +216,8 @@ impl<T: Decode, S> Query<T, S> {
             after: self.after,
             unknown: self.unknown,
             include_expired: self.include_expired,
+            groups: self.groups,
+            fan_out: self.fan_out,
             marker: PhantomData,
         }
     }

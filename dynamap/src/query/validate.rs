@@ -12,6 +12,16 @@ impl<T: Decode, S> Query<T, S> {
         if let Err(err) = &self.partition {
             return Err(err.clone().into());
         }
+        if let Some(Err(err)) = &self.groups {
+            return Err(err.clone().into());
+        }
+        if self.fan_out == 0 {
+            return Err(Error::InvalidSetting {
+                setting: "fan_out",
+                reason: "a query needs at least 1 request at a time (fan_out(n), n >= 1)"
+                    .to_owned(),
+            });
+        }
         match &self.sort {
             Some(Err(err)) => return Err(err.clone().into()),
             Some(Ok(sort)) => sort.check().map_err(|reason| Error::Unsupported {
