@@ -44,6 +44,7 @@ mod raw_actions;
 mod raw_keys;
 mod retries;
 mod scans;
+mod sharded_partitions;
 mod schema_versions;
 mod service_errors;
 mod sort_keys_by_name;
