@@ -45,6 +45,16 @@ pub(crate) enum Computation {
     Shard(u16),
 }
 
+impl ComputedPart {
+    /// The shard count of a `shard(...)` part.
+    pub(crate) fn shards(&self) -> Option<u16> {
+        match self.how {
+            Computation::Shard(count) => Some(count),
+            Computation::Function(_) => None,
+        }
+    }
+}
+
 /// What a template's hole names: a field, or a computed part.
 #[derive(Clone, Copy)]
 pub(crate) enum Hole<'m> {

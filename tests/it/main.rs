@@ -46,6 +46,7 @@ mod retries;
 mod scans;
 mod schema_versions;
 mod service_errors;
+mod sharded_partitions;
 mod sharded_reads;
 mod sort_keys_by_name;
 mod streams;

@@ -10,7 +10,7 @@ use super::render::{
     direct_module, hole_ident, hole_type, holes_of, part_type, render_holes, schema, via_traits,
 };
 use super::sort_builder::{MultiSortKey, sort_builder_start};
-use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel};
+use crate::model::{EntityModel, FieldModel, Hole, IndexKey, IndexModel};
 use crate::names::{lookup_method, snake_case};
 use crate::template::{Segment, Template};
 
@@ -183,9 +183,13 @@ fn partition_builder(
     let vis = model.vis;
     let schema = schema(model);
     // One argument per hole: a computed part is given by its own value (a day, not a
-    // timestamp in it).
-    let params = holes_of(model, std::iter::once(pk));
-    let params = params.iter().map(|&hole| {
+    // timestamp in it). A shard is not given: the partition is every shard of it.
+    let holes = holes_of(model, std::iter::once(pk));
+    let shards = holes.iter().find_map(|hole| match hole {
+        Hole::Computed(part) => part.shards(),
+        Hole::Field(_) => None,
+    });
+    let params = holes.iter().filter(|hole| !is_shard(**hole)).map(|&hole| {
         let (name, ty) = (hole_ident(hole), hole_type(hole));
         quote_spanned!(type_span(ty)=> #name: impl ::dynamap::__private::KeyArg<#ty>)
     });
@@ -203,14 +207,33 @@ fn partition_builder(
         .and_then(IndexKey::template)
         .map(sort_segments)
         .unwrap_or_default();
+    let partition = quote!(::dynamap::__private::PartitionKey::from_rendered(#render, #index, &[#(#segments),*]));
+    let (partition, doc) = match shards {
+        None => (partition, doc),
+        Some(count) => (
+            quote! {
+                ::dynamap::__private::PartitionKey::sharded(
+                    ::core::iter::Iterator::collect((0..#count).map(|shard: u16| #partition)),
+                )
+            },
+            format!(
+                "{doc} Every one of its {count} shards, read as one partition merged in sort order."
+            ),
+        ),
+    };
     quote! {
         #[doc = #doc]
         #[allow(clippy::too_many_arguments)] // one argument per key field, as the template says
         #vis fn #method(#(#params),*) -> ::dynamap::__private::PartitionKey<#item, #shape> {
             let __dynamap_schema = &#schema;
-            ::dynamap::__private::PartitionKey::from_rendered(#render, #index, &[#(#segments),*])
+            #partition
         }
     }
+}
+
+/// The shard part, which partition builders fan out over rather than take.
+fn is_shard(hole: Hole<'_>) -> bool {
+    matches!(hole, Hole::Computed(part) if part.shards().is_some())
 }
 
 /// The sort-key shape of an index's queries: `AttributeKey<T>` for a sort key that is a

@@ -44,7 +44,7 @@ impl<T: Decode, S> Query<T, S> {
     /// the shards whose next items are needed are read together, `n` at a time. The
     /// default is 8. A query of one partition sends one request at a time whatever `n`.
     /// `fan_out(0)` fails when sent, with
-    /// [`Error::InvalidSetting`](crate::Error::InvalidSetting).
+    /// [`Error::InvalidSetting`].
     ///
     /// # Examples
     ///
