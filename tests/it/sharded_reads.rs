@@ -421,3 +421,41 @@ async fn partitions_that_cannot_be_read_as_one_fail_before_sending() {
         .expect_err("none");
     assert!(matches!(err, dynamap::Error::Key(_)), "{err}");
 }
+
+#[tokio::test]
+async fn a_failing_shard_fails_the_read_never_a_short_page() {
+    use dynamap_local::{DynamoLocal, Faults};
+    let db = seeded("sharded_faults").await;
+    let want = db.query(days(&DAYS)).limit(30).send().await.expect("page");
+    let local = DynamoLocal::shared().expect("DynamoDB Local");
+    let faulty = |faults: &Faults| Db::new(local.faulty_client(faults), db.table_name());
+
+    let all_fail = Faults::seeded(7).server_error(1.0).only(["Query"]);
+    let err = faulty(&all_fail).query(days(&DAYS)).limit(30).send().await;
+    assert_eq!(
+        err.expect_err("every shard fails").kind(),
+        ErrorKind::Service
+    );
+
+    // Some requests fail (after the SDK's own retries): each read is the whole page or an
+    // error.
+    let some_fail = Faults::seeded(11).throttle(0.6).only(["Query"]);
+    let (mut failed, mut whole) = (0, 0);
+    for _ in 0..10 {
+        match faulty(&some_fail).query(days(&DAYS)).limit(30).send().await {
+            Ok(page) => {
+                assert_eq!(ids(&page.items), ids(&want.items));
+                assert_eq!(page.cursor.is_some(), want.cursor.is_some());
+                whole += 1;
+            }
+            Err(err) => {
+                assert_eq!(err.kind(), ErrorKind::Throttled, "{err}");
+                failed += 1;
+            }
+        }
+    }
+    assert!(
+        failed > 0,
+        "the faults reached the read ({whole} whole pages)"
+    );
+}

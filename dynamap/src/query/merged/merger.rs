@@ -168,6 +168,11 @@ impl Merger {
             .collect();
     }
 
+    /// True when some shard holds a fetched match not consumed yet.
+    pub(super) fn any_buffered(&self) -> bool {
+        self.shards.iter().any(|shard| !shard.buffer.is_empty())
+    }
+
     /// The digest of the query, which its cursors are bound to.
     pub(super) fn digest(&self) -> &str {
         &self.template.digest

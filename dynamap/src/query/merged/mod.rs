@@ -152,6 +152,11 @@ impl<T: Decode, S> Query<T, S> {
                     }
                 }
                 Step::Fetch => {
+                    // A full page only needs to know that a match follows: one waiting in a
+                    // buffer is one, unless decoding might skip it (an enum's unknown types).
+                    if fill.is_full() && T::SINGLE_ENTITY.is_some() && merger.any_buffered() {
+                        break true;
+                    }
                     fill.end_response();
                     merger.fetch(fill.request_limit()).await?;
                 }
