@@ -10,7 +10,7 @@
 //! each), read newest first, a page of 25:
 //!
 //! - dynamap: `db.query(PartitionKey::across(shards).merged()).descending().limit(25).send()`,
-//!   with the default fan-out (8 requests at once) and with `fan_out(N)`;
+//!   with the default fan-out (up to 32 requests at once, so every shard here);
 //! - hand-written: N `Query` calls sent at once (`join_all`) with `Limit` = 25, the items
 //!   sorted by the index sort key, the first 25 decoded with `serde_dynamo`.
 //!
@@ -85,13 +85,10 @@ async fn seed(db: &Db, shards: u8) {
     assert!(report.is_complete(), "{report}");
 }
 
-async fn dynamap_page(db: &Db, shards: u8, fan_out: Option<usize>) -> usize {
+async fn dynamap_page(db: &Db, shards: u8) -> usize {
     let day = day_of(shards);
     let key = PartitionKey::across((0..shards).map(|s| Deal::gsi1(day.as_str(), s))).merged();
-    let mut query = db.query(key).descending().limit(PAGE);
-    if let Some(n) = fan_out {
-        query = query.fan_out(n);
-    }
+    let query = db.query(key).descending().limit(PAGE);
     let page = query.send().await.expect("dynamap page");
     black_box(&page.items);
     page.items.len()
@@ -139,15 +136,13 @@ async fn raw_page(db: &Db, shards: u8) -> usize {
 #[derive(Clone, Copy)]
 enum Arm {
     Dynamap,
-    DynamapFanOutN,
     Raw,
 }
 
 impl Arm {
     fn name(self) -> &'static str {
         match self {
-            Arm::Dynamap => "dynamap (fan_out 8)",
-            Arm::DynamapFanOutN => "dynamap (fan_out N)",
+            Arm::Dynamap => "dynamap",
             Arm::Raw => "hand-written raw SDK",
         }
     }
@@ -157,8 +152,7 @@ async fn time_arm(db: &Db, shards: u8, arm: Arm, pages: usize) -> f64 {
     let start = Instant::now();
     for _ in 0..pages {
         let n = match arm {
-            Arm::Dynamap => dynamap_page(db, shards, None).await,
-            Arm::DynamapFanOutN => dynamap_page(db, shards, Some(usize::from(shards))).await,
+            Arm::Dynamap => dynamap_page(db, shards).await,
             Arm::Raw => raw_page(db, shards).await,
         };
         assert_eq!(n, PAGE);
@@ -191,10 +185,10 @@ fn main() {
         for shards in [4u8, 16] {
             seed(&db, shards).await;
             // Warm-up: connections, the JIT of DynamoDB Local.
-            for arm in [Arm::Raw, Arm::Dynamap, Arm::DynamapFanOutN] {
+            for arm in [Arm::Raw, Arm::Dynamap] {
                 time_arm(&db, shards, arm, 5).await;
             }
-            let arms = [Arm::Raw, Arm::Dynamap, Arm::DynamapFanOutN];
+            let arms = [Arm::Raw, Arm::Dynamap];
             let mut rates: Vec<Vec<f64>> = vec![Vec::new(); arms.len()];
             for round in 0..rounds {
                 // Alternate which arm goes first.
