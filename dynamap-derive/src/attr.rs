@@ -134,6 +134,8 @@ pub(crate) struct FieldAttrs {
     pub(crate) created_at: Option<Path>,
     /// `updated_at`: set by every write.
     pub(crate) updated_at: Option<Path>,
+    /// `list`: a set stored as a list (`L`), as before native sets.
+    pub(crate) list: Option<Path>,
 }
 
 /// `default` or `default = "path::to_fn"` on a field.
@@ -166,8 +168,7 @@ const TABLE_KEYS: &str = "`pk`, `sk`, `entity_type`, `ttl`, `index`, `local_inde
 const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `pk_type`, `sk_type`, `projection`, `include`";
 const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `computed`, `shard`, `event_rows`, `const_attr`, `schema_version`, `upgrade`, `crate`";
 const ENTITY_INDEX_KEYS: &str = "`name`, `pk`, `sk`";
-const FIELD_KEYS: &str =
-    "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`";
+const FIELD_KEYS: &str = "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`, `list`";
 const VARIANT_KEYS: &str = "`rename`";
 
 impl TableAttrs {
@@ -427,6 +428,8 @@ impl FieldAttrs {
                 set_once(cx, &mut out.created_at, meta, parse_flag(meta)?);
             } else if meta.path.is_ident("updated_at") {
                 set_once(cx, &mut out.updated_at, meta, parse_flag(meta)?);
+            } else if meta.path.is_ident("list") {
+                set_once(cx, &mut out.list, meta, parse_flag(meta)?);
             } else {
                 unknown(meta, FIELD_KEYS)?;
             }

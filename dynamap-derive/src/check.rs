@@ -185,6 +185,23 @@ fn field_model<'a>(cx: &mut Ctxt, field: &'a syn::Field) -> Option<FieldModel<'a
     let (compressed, ttl_with) = field_storage(cx, &attrs, option_inner);
     let ttl = ttl_with.is_some();
     let with = with.or(ttl_with);
+    let set = is_set_type(option_inner.unwrap_or(&field.ty));
+    let with = match &attrs.list {
+        Some(list) if !set => {
+            cx.error_at(list, "`list` keeps a `HashSet` or `BTreeSet` field stored as a list (`L`); this field is not a set");
+            with
+        }
+        Some(list) if with.is_some() || compressed.is_some() => {
+            cx.error_at(
+                list,
+                "`list` chooses how the set is stored, as `with` and `compress` do; give only one",
+            );
+            with
+        }
+        // Serde writes any set as a list, and reads lists and sets.
+        Some(_) => Some(syn::parse_quote!(::dynamap::codec::as_list)),
+        None => with,
+    };
     if let (Some(skip), Some(_)) = (&attrs.skip, &attrs.with) {
         cx.error_at(
             skip,
@@ -217,7 +234,20 @@ fn field_model<'a>(cx: &mut Ctxt, field: &'a syn::Field) -> Option<FieldModel<'a
             .map(|default| default.function.clone()),
         created_at: attrs.created_at.is_some(),
         updated_at: attrs.updated_at.is_some(),
+        set,
+        list: attrs.list.is_some(),
     })
+}
+
+/// `HashSet<..>` or `BTreeSet<..>`, by the last segment of the type's path.
+fn is_set_type(ty: &Type) -> bool {
+    let Type::Path(path) = ty else { return false };
+    path.qself.is_none()
+        && path
+            .path
+            .segments
+            .last()
+            .is_some_and(|last| last.ident == "HashSet" || last.ident == "BTreeSet")
 }
 
 /// Two fields stored under the same attribute name would overwrite each other.

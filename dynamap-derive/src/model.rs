@@ -151,6 +151,12 @@ pub(crate) struct FieldModel<'a> {
     pub(crate) created_at: bool,
     /// `#[dynamap(updated_at)]`.
     pub(crate) updated_at: bool,
+    /// Written as a `HashSet`/`BTreeSet` (or an `Option` of one): empty sets are left out of
+    /// the item, so a missing attribute reads as an empty set. Known from the type's last
+    /// path segment; a set behind a type alias is read through `Attribute::when_missing`.
+    pub(crate) set: bool,
+    /// `#[dynamap(list)]`: a set stored as a list (through `with = dynamap::codec::as_list`).
+    pub(crate) list: bool,
 }
 
 impl EntityModel<'_> {

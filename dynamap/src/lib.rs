@@ -80,13 +80,15 @@
 //! | `version` | an optimistic-locking version number, checked and bumped by [`Db::save`]; a missing attribute reads as 0, "never versioned" (see the evolving-models guide) |
 //! | `compress` | serialize and compress into one binary attribute ([`codec::compress`]); any serde type |
 //! | `compress(codec = "bzip2", level = 9, format = "json", budget = 32768, uncompressed_below = 256)` | the same with settings: codec `zstd` (default, level 1-22, default 3), `bzip2` (1-9), `gzip` (0-9), `snappy` or `none`; format `auto` (default: columnar for lists and maps, row otherwise; a list of a type that derives [`codec::Columnar`] is written column by column by generated code), `columnar`, `row` or `json`; the largest stored size, checked before writing (default 32 KB); values serializing smaller than `uncompressed_below` bytes are stored uncompressed |
+//! | `list` | a `HashSet`/`BTreeSet` field stored as a list (`L`), as before native sets, instead of `SS`/`NS`/`BS` (see the writes guide, "Sets") |
 //! | `ttl` | the item's time to live: a `time::OffsetDateTime` (or `Option` of one) stored as epoch seconds in the table's TTL attribute, whose name the field must have. Reads hide expired items ([`Db::include_expired_items`]) |
 //!
 //! Fields are stored one attribute each, by direct code for the types that implement
 //! [`Attribute`] (strings, numbers, `bool`, `Option`, lists, sets, maps, `Uuid`,
 //! timestamps, and types with `#[derive(Attribute)]`) and through their `serde`
-//! implementations otherwise, in the same stored form; `Option` fields are left out when
-//! `None`; attributes the struct does not know are ignored on
+//! implementations otherwise, in the same stored form (except sets of strings, numbers and
+//! binaries, which are native `SS`/`NS`/`BS`, left out when empty); `Option` fields are left
+//! out when `None`; attributes the struct does not know are ignored on
 //! read. Each stored field also gets a constant (`Sensor::CITY`, an [`expr::Attr`]) for
 //! updates, conditions and filters, reaching inside maps, lists and structs with
 //! [`expr::Path`]. See `docs/guide/evolving-models.md` for changing a model over time. A template hole's field must implement [`KeyPart`]; see

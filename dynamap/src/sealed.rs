@@ -53,3 +53,9 @@ pub enum TransactDeleteSeal {}
 /// Marks [`TransactAttempt`](crate::transact::TransactAttempt).
 #[derive(Debug)]
 pub enum TransactAttemptSeal {}
+/// Marks [`SetElement`](crate::expr::SetElement).
+#[derive(Debug)]
+pub enum SetElementSeal {}
+/// Marks [`NativeSet`](crate::expr::NativeSet).
+#[derive(Debug)]
+pub enum NativeSetSeal {}

@@ -33,6 +33,7 @@ mod maintenance_progress;
 mod maintenance_scale;
 mod models;
 mod multi_attribute_keys;
+mod native_sets;
 mod nested_updates;
 mod observability;
 mod page_ends;

@@ -50,7 +50,13 @@ fn named_struct(stored: &[StoredField<'_>], skipped: &[&syn::Ident]) -> TokenStr
             quote!(::core::default::Default::default())
         } else {
             let message = format!("missing field `{name}`");
-            quote!(return ::core::result::Result::Err(::dynamap::__private::missing_field(#message)))
+            // A set is left out of the map when empty, so a missing one reads as empty.
+            quote_spanned! {type_span(ty)=>
+                match (&::dynamap::__private::Via::<#ty>::NEW).when_missing() {
+                    ::core::option::Option::Some(empty) => empty,
+                    ::core::option::Option::None => return ::core::result::Result::Err(::dynamap::__private::missing_field(#message)),
+                }
+            }
         };
         quote! {
             #ident: match #slot {

@@ -37,11 +37,26 @@ pub(super) fn decode_field(
         let ty = field.ty;
         return quote!(#optional.unwrap_or_else(|| <#ty as ::dynamap::__private::VersionField>::from_version(0)));
     }
-    let Some(default) = &field.default else {
+    // A set is left out of the item when empty, so a missing one reads as empty.
+    let set_default = field.set.then_some(None);
+    let Some(default) = field.default.as_ref().or(set_default.as_ref()) else {
         return match field.option_inner {
             Some(_) => optional,
             None => {
-                let missing = quote!(return ::core::result::Result::Err(::dynamap::__private::missing_attribute(#entity, #attribute)));
+                // A set is left out of the item when empty, so a missing one reads as empty.
+                let value_ty = part_type(field);
+                let plain = field.with.is_none() && field.compressed.is_none();
+                let missing_error = quote!(return ::core::result::Result::Err(::dynamap::__private::missing_attribute(#entity, #attribute)));
+                let missing = if !plain {
+                    missing_error
+                } else {
+                    quote_spanned! {type_span(field.ty)=>
+                        match (&::dynamap::__private::Via::<#value_ty>::NEW).when_missing() {
+                            ::core::option::Option::Some(empty) => empty,
+                            ::core::option::Option::None => #missing_error,
+                        }
+                    }
+                };
                 let otherwise = match recovered {
                     Some(part) => quote! {
                         match #part {

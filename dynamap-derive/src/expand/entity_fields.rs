@@ -59,6 +59,7 @@ fn partial_read(model: &EntityModel<'_>) -> Option<TokenStream> {
         f.skip
             || f.option_inner.is_some()
             || f.default.is_some()
+            || f.set
             || f.version
             || keys.iter().any(|(k, _)| *k == i)
     };

@@ -326,6 +326,7 @@ pub(crate) fn field_attrs(model: &EntityModel<'_>) -> TokenStream {
             }
             encode
         }));
+        let value = if f.list { quote!(#value.stored_as_list()) } else { value };
         quote! {
             #[doc = #doc]
             #vis const #name: ::dynamap::__private::Attr<Self, #ty> = #value;

@@ -24,7 +24,7 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
     let optional = model
         .fields
         .iter()
-        .filter(|f| !f.skip && f.option_inner.is_some())
+        .filter(|f| !f.skip && (f.option_inner.is_some() || f.set))
         .map(|f| &f.attribute);
     // What an update that creates its item must set: every stored field that is not
     // optional, defaulted, automatic or read back from the primary key.
@@ -36,6 +36,7 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
             !f.skip
                 && f.option_inner.is_none()
                 && f.default.is_none()
+                && !f.set
                 && !f.version
                 && !f.created_at
                 && !f.updated_at

@@ -6,6 +6,7 @@ use std::hash::{BuildHasher, Hash};
 
 use serde::de::Error as _;
 
+use super::set::{SetKind, set_value};
 use super::{AttributeValue, number_text};
 
 pub use super::attribute_error::AttributeError;
@@ -15,10 +16,17 @@ pub use super::attribute_error::AttributeError;
 /// Generated `to_item`/`from_item` use it for every field whose type implements it, and
 /// fall back to the type's serde implementation (in `serde_dynamo`'s form) for every other.
 /// Both paths store the same form, so items written by either read by either: strings as
-/// `S`; integers and floats as `N`; `bool` as `BOOL`; `Vec`, `HashSet` and `BTreeSet` as
-/// `L`; `HashMap` and `BTreeMap` with `String` keys as `M`; `uuid::Uuid` (feature `uuid`)
-/// as its hyphenated `S`; `None` as `NULL` (an `Option` field that is `None` is left out of
-/// the item). Sets are read from `L`, and from `SS`, `NS` and `BS` too.
+/// `S`; integers and floats as `N`; `bool` as `BOOL`; `Vec` as `L`; `HashMap` and
+/// `BTreeMap` with `String` keys as `M`; `uuid::Uuid` (feature `uuid`) as its hyphenated
+/// `S`; `None` as `NULL` (an `Option` field that is `None` is left out of the item).
+///
+/// One exception: a `HashSet` or `BTreeSet` of strings, numbers or
+/// [`Binary`](crate::key::Binary) (the [`SetElement`](crate::expr::SetElement) types) is a
+/// native DynamoDB set, `SS`, `NS` or `BS`, where serde would write a list; an empty one is
+/// left out of the item (or of its map; inside a list it is an empty `L`), as DynamoDB has no
+/// empty set, and a missing one reads as empty. Sets of other types are lists. Sets are read
+/// from `L` as well, as earlier versions stored them. A type that is stored through serde
+/// (no `Attribute`) stores the sets inside it as lists.
 ///
 /// Implement it for nested structs and fieldless enums with `#[derive(dynamap::Attribute)]`,
 /// next to serde's derives: a struct is stored as the same map serde writes, an enum as the
@@ -99,6 +107,19 @@ pub trait Attribute: Sized {
     fn push_into(&self, list: &mut Vec<AttributeValue>) -> Result<(), AttributeError> {
         list.push(self.to_attribute()?);
         Ok(())
+    }
+
+    /// The kind of DynamoDB set a `HashSet`/`BTreeSet` of this type is stored as (`SS`,
+    /// `NS`, `BS`); `None` for types whose sets are stored as lists.
+    #[doc(hidden)]
+    const SET_KIND: Option<SetKind> = None;
+
+    /// The value a field of this type reads as when its attribute is missing: an empty set
+    /// for sets, which are left out of the item when empty; `None` for every other type.
+    #[doc(hidden)]
+    #[inline]
+    fn when_missing() -> Option<Self> {
+        None
     }
 }
 
@@ -184,6 +205,7 @@ fn type_name(value: &AttributeValue) -> &'static str {
 
 impl Attribute for String {
     in_place!(self => AttributeValue::S(self.clone()));
+    const SET_KIND: Option<SetKind> = Some(SetKind::String);
 
     #[inline]
     fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError> {
@@ -224,6 +246,7 @@ macro_rules! integers {
     ($($ty:ty),*) => {$(
         impl Attribute for $ty {
             in_place!(self => AttributeValue::N(number_text::integer(*self)));
+            const SET_KIND: Option<SetKind> = Some(SetKind::Number);
 
             #[inline]
             fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError> {
@@ -259,6 +282,7 @@ macro_rules! floats {
     ($($ty:ty),*) => {$(
         impl Attribute for $ty {
             in_place!(self => AttributeValue::N(number_text::float(*self)), check finite(*self));
+            const SET_KIND: Option<SetKind> = Some(SetKind::Number);
 
             #[inline]
             fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError> {
@@ -349,25 +373,51 @@ impl<T: Attribute> Attribute for Vec<T> {
     }
 }
 
-impl<T: Attribute + Eq + Hash, S: BuildHasher + Default> Attribute for HashSet<T, S> {
-    fn to_attribute(&self) -> Result<AttributeValue, AttributeError> {
-        to_list(self.iter())
-    }
+/// A set of strings, numbers or binaries is stored as `SS`, `NS` or `BS` and left out of
+/// the item (or map) when empty, since DynamoDB has no empty set; any other set as a list.
+macro_rules! sets {
+    ($($set:ty where [$($bound:tt)*]),*) => {$(
+        impl<$($bound)*> Attribute for $set {
+            fn to_attribute(&self) -> Result<AttributeValue, AttributeError> {
+                match T::SET_KIND {
+                    Some(kind) => set_value(kind, self.iter()),
+                    None => to_list(self.iter()),
+                }
+            }
 
-    fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError> {
-        from_list(value)
-    }
+            fn insert_into(&self, item: &mut Item, name: String) -> Result<(), AttributeError> {
+                if T::SET_KIND.is_some() && self.is_empty() {
+                    return Ok(());
+                }
+                item.insert(name, self.to_attribute()?);
+                Ok(())
+            }
+
+            fn push_into(&self, list: &mut Vec<AttributeValue>) -> Result<(), AttributeError> {
+                // An element of a list cannot be left out: an empty set is an empty list.
+                if self.is_empty() {
+                    list.push(AttributeValue::L(Vec::new()));
+                    return Ok(());
+                }
+                list.push(self.to_attribute()?);
+                Ok(())
+            }
+
+            fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError> {
+                from_list(value)
+            }
+
+            fn when_missing() -> Option<Self> {
+                T::SET_KIND.map(|_| Self::default())
+            }
+        }
+    )*};
 }
 
-impl<T: Attribute + Ord> Attribute for BTreeSet<T> {
-    fn to_attribute(&self) -> Result<AttributeValue, AttributeError> {
-        to_list(self.iter())
-    }
-
-    fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError> {
-        from_list(value)
-    }
-}
+sets!(
+    HashSet<T, S> where [T: Attribute + Eq + Hash, S: BuildHasher + Default],
+    BTreeSet<T> where [T: Attribute + Ord]
+);
 
 fn to_map<'a, T: Attribute + 'a>(
     entries: impl ExactSizeIterator<Item = (&'a String, &'a T)>,
@@ -502,8 +552,9 @@ mod tests {
         same_as_serde(vec![String::from("a"), String::from("b")]);
         same_as_serde(Vec::<u8>::new());
         same_as_serde(vec![vec![1_i32], vec![]]);
-        same_as_serde(HashSet::from([1_u8]));
-        same_as_serde(BTreeSet::from([1_u8, 2]));
+        // Sets of strings, numbers and binaries are native sets (see `set.rs`); others lists.
+        same_as_serde(HashSet::from([vec![1_u8]]));
+        same_as_serde(BTreeSet::from([true, false]));
         same_as_serde(HashMap::from([(String::from("k"), 1.5_f64)]));
         same_as_serde(BTreeMap::from([(String::from("k"), vec![true])]));
     }

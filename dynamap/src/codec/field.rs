@@ -44,9 +44,16 @@ pub trait ViaDirect<T> {
     /// Fails with an [`AttributeError`] when the value cannot be stored (see
     /// [`Attribute::to_attribute`]).
     fn insert(&self, item: &mut Item, name: String, value: &T) -> Result<(), AttributeError>;
+    /// What a missing attribute reads as, if not an error: an empty set for a set.
+    fn when_missing(&self) -> Option<T>;
 }
 
 impl<T: Attribute> ViaDirect<T> for Via<T> {
+    #[inline]
+    fn when_missing(&self) -> Option<T> {
+        T::when_missing()
+    }
+
     #[inline]
     fn encode(&self, value: &T) -> Result<AttributeValue, AttributeError> {
         value.to_attribute()
@@ -115,6 +122,13 @@ pub trait ViaSerde<T: ?Sized> {
     fn insert(&self, item: &mut Item, name: String, value: &T) -> Result<(), AttributeError>
     where
         T: SerializeField;
+    /// What a missing attribute reads as: nothing, it is an error.
+    fn when_missing(&self) -> Option<T>
+    where
+        T: Sized,
+    {
+        None
+    }
     /// Compresses `value` through serde into binary attribute `attribute`.
     ///
     /// # Errors

@@ -32,6 +32,7 @@
 //! assert_eq!(decompress::<Vec<Event>>(&stored).unwrap(), night);
 //! ```
 
+pub mod as_list;
 mod attribute;
 mod attribute_error;
 mod columnar;
@@ -47,6 +48,7 @@ mod number_text;
 #[cfg(test)]
 mod serde_shapes;
 mod serializer;
+mod set;
 #[cfg(feature = "time")]
 mod time_option;
 #[cfg(feature = "time")]
@@ -77,6 +79,9 @@ pub use field::{
     DeserializeField, SerializeField, ViaDirect, ViaSerde, decoded, deserialized, encoded,
     inserted, missing_attribute, present, serialized,
 };
+#[doc(hidden)]
+pub use set::SetKind;
+pub(crate) use set::{is_empty_set, set_value};
 #[doc(hidden)]
 pub use via::Via;
 

@@ -36,6 +36,8 @@ const MAX_IN_OPERANDS: usize = 100;
 pub struct Attr<E, T> {
     name: &'static str,
     encode: Encoder<T>,
+    /// A set kept as a list (`#[dynamap(list)]`), which `ADD` and `DELETE` cannot change.
+    list: bool,
     marker: PhantomData<fn() -> (E, T)>,
 }
 
@@ -60,6 +62,7 @@ impl<E, T: Serialize> Attr<E, T> {
         Self {
             name,
             encode: serde_encoder::<T>,
+            list: false,
             marker: PhantomData,
         }
     }
@@ -76,8 +79,23 @@ impl<E, T> Attr<E, T> {
         Self {
             name,
             encode,
+            list: false,
             marker: PhantomData,
         }
+    }
+
+    /// The same attribute, a set stored as a list (`#[dynamap(list)]`). Used by generated
+    /// code.
+    #[doc(hidden)]
+    #[must_use]
+    pub const fn stored_as_list(mut self) -> Self {
+        self.list = true;
+        self
+    }
+
+    /// True for a set stored as a list.
+    pub(crate) fn is_list(&self) -> bool {
+        self.list
     }
 
     /// The attribute's name in the item.
@@ -202,7 +220,7 @@ impl<E> Size<E> {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
+pub(super) enum Op {
     Eq,
     Ne,
     Lt,
@@ -225,7 +243,7 @@ impl Op {
 }
 
 #[derive(Debug, Clone)]
-enum Node {
+pub(super) enum Node {
     Compare(DocPath, Op, AttributeValue),
     Between(DocPath, AttributeValue, AttributeValue),
     In(DocPath, Vec<AttributeValue>),
@@ -288,14 +306,14 @@ impl<E> Condition<E> {
         }
     }
 
-    fn new(node: Node) -> Self {
+    pub(super) fn new(node: Node) -> Self {
         Self {
             node: Ok(node),
             entity: PhantomData,
         }
     }
 
-    fn invalid(reason: String) -> Self {
+    pub(super) fn invalid(reason: String) -> Self {
         Self {
             node: Err(reason),
             entity: PhantomData,

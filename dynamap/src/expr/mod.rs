@@ -33,9 +33,12 @@ mod condition;
 mod encoder;
 mod path;
 mod placeholders;
+mod set;
 pub(crate) mod update;
 
 pub use condition::{Attr, AttributeKind, Condition, Size};
 pub(crate) use path::DocPath;
 pub use path::{Path, SetValue, Target};
 pub use placeholders::{NameMap, Placeholders, Rendered, ValueMap};
+pub(crate) use set::elements_value;
+pub use set::{NativeSet, SetElement};

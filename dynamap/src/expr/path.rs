@@ -130,6 +130,8 @@ pub struct Path<E, T> {
     pub(crate) path: DocPath,
     /// How values at the path are stored.
     pub(crate) encode: Encoder<T>,
+    /// A set field kept as a list (`#[dynamap(list)]`).
+    pub(crate) list: bool,
     marker: PhantomData<fn() -> (E, T)>,
 }
 
@@ -138,6 +140,7 @@ impl<E, T> Clone for Path<E, T> {
         Path {
             path: self.path.clone(),
             encode: self.encode,
+            list: self.list,
             marker: PhantomData,
         }
     }
@@ -154,6 +157,7 @@ impl<E, T> Path<E, T> {
         Path {
             path: self.path.then(step),
             encode: serde_encoder::<U>,
+            list: false,
             marker: PhantomData,
         }
     }
@@ -202,6 +206,7 @@ impl<E, T> Attr<E, T> {
         Path {
             path: DocPath::attribute(self.name()),
             encode: self.encoder(),
+            list: self.is_list(),
             marker: PhantomData,
         }
     }

@@ -245,6 +245,23 @@ impl From<&[u8]> for Binary {
     }
 }
 
+/// Stored as `B` (what its serde implementation writes too), and a set of them as `BS`.
+impl crate::codec::Attribute for Binary {
+    const SET_KIND: Option<crate::codec::SetKind> = Some(crate::codec::SetKind::Binary);
+
+    fn to_attribute(&self) -> Result<AttributeValue, crate::codec::AttributeError> {
+        Ok(AttributeValue::B(self.0.clone().into()))
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, crate::codec::AttributeError> {
+        match value {
+            AttributeValue::B(blob) => Ok(Binary(blob.into_inner())),
+            // serde reads a list of bytes too
+            other => crate::codec::deserialized(other),
+        }
+    }
+}
+
 impl AsRef<[u8]> for Binary {
     fn as_ref(&self) -> &[u8] {
         &self.0

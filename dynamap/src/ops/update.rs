@@ -13,10 +13,10 @@ use checks::{attribute_of, check_changes, derived_attribute, refuse};
 pub(crate) use plan::Plan;
 
 use crate::clone_builder::clone_builder;
-use crate::codec::Item;
+use crate::codec::{Item, is_empty_set};
 use crate::derived::{DerivedChange, UpdatedValues};
 use crate::expr::update::{Change, encode};
-use crate::expr::{Condition, DocPath, SetValue, Target};
+use crate::expr::{Condition, DocPath, NativeSet, SetValue, Target, elements_value};
 use crate::key::Key;
 use crate::write::{Action, key_item};
 use crate::{Db, Entity, Error, Result};
@@ -130,7 +130,9 @@ impl<E: Entity> Update<E> {
     }
 
     /// `SET path = value`. `path` is a field constant (`Order::STATUS`) or a path inside
-    /// one (`Order::ADDRESS.at::<String>("city")`).
+    /// one (`Order::ADDRESS.at::<String>("city")`). The value is stored as the field stores
+    /// it: a set of strings, numbers or binaries as `SS`/`NS`/`BS`, and an empty one
+    /// removes the attribute (DynamoDB has no empty set; a missing set reads as empty).
     ///
     /// # Examples
     ///
@@ -293,6 +295,75 @@ impl<E: Entity> Update<E> {
         self.change(change)
     }
 
+    /// `ADD path elements` on a native set field (`HashSet`/`BTreeSet` of strings, numbers
+    /// or [`Binary`](crate::key::Binary)): adds the elements the set lacks, creating the
+    /// attribute when it is missing. Elements have the set's element type. Adding no
+    /// elements is a no-op (DynamoDB has no empty set), and an update left with no change is
+    /// refused as any empty update is. A field kept as a list with `#[dynamap(list)]` is
+    /// refused before sending ([`Error::InvalidExpression`]).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use std::collections::BTreeSet;
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// #[derive(Entity)]
+    /// #[dynamap(table = App, entity = "Post", pk = "POST#{id}", sk = "POST")]
+    /// struct Post { id: String, tags: BTreeSet<String>, readers: BTreeSet<u64> }
+    ///
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// db.update(Post::key("p1"))
+    ///     .add_to_set(Post::TAGS, ["rust", "dynamodb"])
+    ///     .add_to_set(Post::READERS, [42u64])
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn add_to_set<S: NativeSet, A: Target<E, S>, V: Into<S::Element>>(
+        self,
+        path: A,
+        elements: impl IntoIterator<Item = V>,
+    ) -> Self {
+        let path = path.into_path();
+        let elements = elements.into_iter().map(Into::into).collect();
+        match elements_value(&path, elements) {
+            Ok(Some(value)) => self.change(Ok(Change::Add(path.path, value))),
+            Ok(None) => self,
+            Err(err) => self.change(Err(err)),
+        }
+    }
+
+    /// `DELETE path elements` on a native set field: removes the elements from the set
+    /// (DynamoDB removes the attribute when none are left, which reads as an empty set).
+    /// Removing no elements is a no-op, as in [`add_to_set`](Update::add_to_set).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use std::collections::BTreeSet;
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)]
+    /// # #[dynamap(table = App, entity = "Post", pk = "POST#{id}", sk = "POST")]
+    /// # struct Post { id: String, tags: BTreeSet<String> }
+    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// db.update(Post::key("p1")).remove_from_set(Post::TAGS, ["draft"]).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn remove_from_set<S: NativeSet, A: Target<E, S>, V: Into<S::Element>>(
+        self,
+        path: A,
+        elements: impl IntoIterator<Item = V>,
+    ) -> Self {
+        let path = path.into_path();
+        let elements = elements.into_iter().map(Into::into).collect();
+        match elements_value(&path, elements) {
+            Ok(Some(value)) => self.change(Ok(Change::Delete(path.path, value))),
+            Ok(None) => self,
+            Err(err) => self.change(Err(err)),
+        }
+    }
+
     /// Updates only if the stored item matches `condition`.
     ///
     /// # Examples
@@ -379,7 +450,13 @@ impl<E: Entity> Update<E> {
         if let Some(reason) = self.error {
             return Err(Error::InvalidExpression { reason });
         }
-        if self.changes.is_empty() {
+        let mut changes = self.changes;
+        // An empty set: adding or deleting none of it changes nothing, and setting it if
+        // missing leaves it missing (DynamoDB has no empty set).
+        changes.retain(|change| {
+            !matches!(change, Change::SetIfNotExists(_, v) | Change::Add(_, v) | Change::Delete(_, v) if is_empty_set(v))
+        });
+        if changes.is_empty() {
             return Err(refuse(
                 "UpdateItem",
                 format!(
@@ -388,7 +465,6 @@ impl<E: Entity> Update<E> {
                 ),
             ));
         }
-        let mut changes = self.changes;
         check_changes::<E>(&changes)?;
         let mut values = UpdatedValues::default();
         for change in changes.iter().filter(|c| c.path().is_attribute()) {
@@ -422,6 +498,14 @@ impl<E: Entity> Update<E> {
             .filter(|c| !changes.iter().any(|set| set.attribute() == c.attribute()))
             .collect();
         changes.extend(created);
+        // Setting an empty set removes the attribute, which reads back as an empty set.
+        for change in &mut changes {
+            if let Change::Set(path, value) = change
+                && is_empty_set(value)
+            {
+                *change = Change::Remove(path.clone());
+            }
+        }
         let plan = Plan {
             key: key_item(self.key)?,
             changes,
