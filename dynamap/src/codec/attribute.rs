@@ -6,6 +6,7 @@ use std::hash::{BuildHasher, Hash};
 
 use serde::de::Error as _;
 
+use super::attribute_error::mismatch;
 use super::set::{SetKind, set_value};
 use super::{AttributeValue, number_text};
 
@@ -152,12 +153,6 @@ macro_rules! in_place {
 
 type Item = HashMap<String, AttributeValue>;
 
-/// The error for a value of the wrong DynamoDB type.
-#[cold]
-pub(crate) fn mismatch(expected: &str, found: &AttributeValue) -> AttributeError {
-    AttributeError::custom(format!("expected {expected}, found {}", type_name(found)))
-}
-
 /// The entries of a map attribute, for a derived nested struct.
 #[doc(hidden)]
 pub fn attribute_map(
@@ -185,22 +180,6 @@ pub fn missing_field(message: &'static str) -> AttributeError {
 #[doc(hidden)]
 pub fn unknown_variant(name: &str, expected: &str) -> AttributeError {
     AttributeError::custom(format!("unknown variant {name:?}, expected {expected}"))
-}
-
-fn type_name(value: &AttributeValue) -> &'static str {
-    match value {
-        AttributeValue::S(_) => "a string (S)",
-        AttributeValue::N(_) => "a number (N)",
-        AttributeValue::B(_) => "binary (B)",
-        AttributeValue::Bool(_) => "a boolean (BOOL)",
-        AttributeValue::Null(_) => "NULL",
-        AttributeValue::L(_) => "a list (L)",
-        AttributeValue::M(_) => "a map (M)",
-        AttributeValue::Ss(_) => "a string set (SS)",
-        AttributeValue::Ns(_) => "a number set (NS)",
-        AttributeValue::Bs(_) => "a binary set (BS)",
-        _ => "an attribute type this SDK does not know",
-    }
 }
 
 impl Attribute for String {
@@ -380,7 +359,7 @@ macro_rules! sets {
         impl<$($bound)*> Attribute for $set {
             fn to_attribute(&self) -> Result<AttributeValue, AttributeError> {
                 match T::SET_KIND {
-                    Some(kind) => set_value(kind, self.iter()),
+                    Some(kind) => set_value(kind, self.iter().map(Attribute::to_attribute)),
                     None => to_list(self.iter()),
                 }
             }

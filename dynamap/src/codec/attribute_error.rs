@@ -63,3 +63,29 @@ impl serde::de::Error for AttributeError {
         Self::with_message(message)
     }
 }
+
+/// The error for a value of the wrong DynamoDB type.
+#[cold]
+pub(crate) fn mismatch(expected: &str, found: &super::AttributeValue) -> AttributeError {
+    <AttributeError as serde::de::Error>::custom(format!(
+        "expected {expected}, found {}",
+        type_name(found)
+    ))
+}
+
+fn type_name(value: &super::AttributeValue) -> &'static str {
+    use super::AttributeValue;
+    match value {
+        AttributeValue::S(_) => "a string (S)",
+        AttributeValue::N(_) => "a number (N)",
+        AttributeValue::B(_) => "binary (B)",
+        AttributeValue::Bool(_) => "a boolean (BOOL)",
+        AttributeValue::Null(_) => "NULL",
+        AttributeValue::L(_) => "a list (L)",
+        AttributeValue::M(_) => "a map (M)",
+        AttributeValue::Ss(_) => "a string set (SS)",
+        AttributeValue::Ns(_) => "a number set (NS)",
+        AttributeValue::Bs(_) => "a binary set (BS)",
+        _ => "an attribute type this SDK does not know",
+    }
+}

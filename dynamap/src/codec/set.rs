@@ -4,7 +4,7 @@
 //! empty one is left out of the item, and a missing attribute reads as an empty set.
 
 use super::AttributeValue;
-use super::attribute::{Attribute, AttributeError, mismatch};
+use super::attribute_error::{AttributeError, mismatch};
 
 /// The DynamoDB set type a set of an element type is stored as.
 #[doc(hidden)]
@@ -18,8 +18,8 @@ pub enum SetKind {
     Binary,
 }
 
-/// The `SS`, `NS` or `BS` value holding `elements`, each stored as the scalar `kind` names.
-/// Empty when `elements` is: a value DynamoDB refuses, which writers leave out
+/// The `SS`, `NS` or `BS` value holding the elements' stored `values`, each the scalar
+/// `kind` names. Empty when there are none: a value DynamoDB refuses, which writers leave out
 /// ([`is_empty_set`]).
 ///
 /// # Errors
@@ -27,11 +27,10 @@ pub enum SetKind {
 /// Fails when an element cannot be stored (a float that is not finite), or is stored as
 /// another type than `kind` (an `Attribute` implementation that claims a set kind it does not
 /// store).
-pub(crate) fn set_value<'a, T: Attribute + 'a>(
+pub(crate) fn set_value(
     kind: SetKind,
-    elements: impl Iterator<Item = &'a T>,
+    values: impl Iterator<Item = Result<AttributeValue, AttributeError>>,
 ) -> Result<AttributeValue, AttributeError> {
-    let values = elements.map(Attribute::to_attribute);
     Ok(match kind {
         SetKind::String => AttributeValue::Ss(
             values
@@ -75,6 +74,7 @@ mod tests {
     use std::collections::{BTreeSet, HashMap, HashSet};
 
     use super::*;
+    use crate::codec::Attribute;
 
     #[test]
     fn sets_of_scalars_are_native_sets() {

@@ -32,7 +32,7 @@ use time::OffsetDateTime;
 use serde::de::Error as _;
 
 use super::AttributeValue;
-use super::attribute::{AttributeError, mismatch};
+use super::attribute_error::{AttributeError, mismatch};
 use crate::key::{format_timestamp, parse_timestamp};
 
 /// Serializes a timestamp as its sortable UTC text.

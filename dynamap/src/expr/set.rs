@@ -89,9 +89,12 @@ pub(crate) fn elements_value<E, S: NativeSet>(
     let Some(kind) = S::Element::SET_KIND else {
         return Err(format!("`{}` has no DynamoDB set type", path.path));
     };
-    crate::codec::set_value(kind, elements.iter())
-        .map(Some)
-        .map_err(|err| format!("cannot encode an element for `{}`: {err}", path.path))
+    crate::codec::set_value(
+        kind,
+        elements.iter().map(crate::codec::Attribute::to_attribute),
+    )
+    .map(Some)
+    .map_err(|err| format!("cannot encode an element for `{}`: {err}", path.path))
 }
 
 impl<E, S: NativeSet> Path<E, S> {
