@@ -12,14 +12,17 @@
 //! - dynamap: `db.query(PartitionKey::across(shards).merged()).descending().limit(25).send()`,
 //!   with the default fan-out (up to 32 requests at once, so every shard here);
 //! - hand-written: N `Query` calls sent at once (`join_all`) with `Limit` = 25, the items
-//!   sorted by the index sort key, the first 25 decoded with `serde_dynamo`.
+//!   sorted by the index sort key, the first 25 decoded with `serde_dynamo`;
+//! - the same hand-written code filtering on the entity type, as dynamap's typed reads do:
+//!   the same work on the server, for a like-for-like ratio.
 //!
-//! The arms alternate in the same run, round after round, on the same DynamoDB Local
-//! (started by `dynamap-local`, or `AWS_ENDPOINT_URL_DYNAMODB`). Each round times a number
-//! of pages per arm; the median over rounds of pages per second is reported, and its ratio
-//! to the hand-written arm. Results are printed, written to
-//! `$CARGO_TARGET_DIR/bench/sharded_reads.json`, and, for a full run, to
-//! `docs/performance/sharded.json` (see `docs/performance/sharded.md`).
+//! The arms take turns page by page in the same run (the first arm rotating by round) on the
+//! same DynamoDB Local (started by `dynamap-local`, or `AWS_ENDPOINT_URL_DYNAMODB`), so its
+//! JIT, which keeps compiling through a run, weighs on every arm alike. The median over
+//! rounds of each round's ratio is reported, with pages per second and the client's CPU time
+//! per page. Results are printed, written to `$CARGO_TARGET_DIR/bench/sharded_reads.json`,
+//! and, for a full run, to `docs/performance/sharded.json` (see
+//! `docs/performance/sharded.md`).
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -94,7 +97,10 @@ async fn dynamap_page(db: &Db, shards: u8) -> usize {
     page.items.len()
 }
 
-async fn raw_page(db: &Db, shards: u8) -> usize {
+/// The hand-written page. With `typed`, each request also filters on the entity type, as
+/// dynamap's typed reads do so that other entities sharing a partition are left out: the
+/// same work on the server, for a like-for-like ratio.
+async fn raw_page(db: &Db, shards: u8, typed: bool) -> usize {
     let client = db.client();
     let day = day_of(shards);
     let requests = (0..shards).map(|shard| {
@@ -102,15 +108,23 @@ async fn raw_page(db: &Db, shards: u8) -> usize {
             .value()
             .expect("key")
             .to_owned();
-        client
+        let request = client
             .query()
             .table_name(db.table_name())
             .index_name("GSI1")
             .key_condition_expression("GSI1PK = :p")
             .expression_attribute_values(":p", AttributeValue::S(pk))
             .scan_index_forward(false)
-            .limit(PAGE as i32)
-            .send()
+            .limit(PAGE as i32);
+        let request = if typed {
+            request
+                .filter_expression("#t = :t")
+                .expression_attribute_names("#t", BenchTable::SCHEMA.entity_type)
+                .expression_attribute_values(":t", AttributeValue::S("Deal".to_owned()))
+        } else {
+            request
+        };
+        request.send()
     });
     let answers = futures_util::future::join_all(requests).await;
     let mut items: Vec<HashMap<String, AttributeValue>> = Vec::new();
@@ -137,6 +151,7 @@ async fn raw_page(db: &Db, shards: u8) -> usize {
 enum Arm {
     Dynamap,
     Raw,
+    RawTyped,
 }
 
 impl Arm {
@@ -144,20 +159,60 @@ impl Arm {
         match self {
             Arm::Dynamap => "dynamap",
             Arm::Raw => "hand-written raw SDK",
+            Arm::RawTyped => "hand-written, type filter",
         }
     }
-}
 
-async fn time_arm(db: &Db, shards: u8, arm: Arm, pages: usize) -> f64 {
-    let start = Instant::now();
-    for _ in 0..pages {
-        let n = match arm {
+    async fn page(self, db: &Db, shards: u8) {
+        let n = match self {
             Arm::Dynamap => dynamap_page(db, shards).await,
-            Arm::Raw => raw_page(db, shards).await,
+            Arm::Raw => raw_page(db, shards, false).await,
+            Arm::RawTyped => raw_page(db, shards, true).await,
         };
         assert_eq!(n, PAGE);
     }
-    pages as f64 / start.elapsed().as_secs_f64()
+}
+
+/// This process's CPU time so far (user and system), in clock ticks of 10 ms, from
+/// `/proc/self/stat`; `None` where there is none. Charged to whatever runs at each tick,
+/// so summed over many pages it is an unbiased estimate of the client's own work.
+fn cpu_ticks() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.get(stat.rfind(')')? + 2..)?.split(' ').collect();
+    Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
+}
+
+/// What one arm took over a round.
+#[derive(Default, Clone, Copy)]
+struct Spent {
+    seconds: f64,
+    ticks: Option<u64>,
+}
+
+/// One round: `pages` pages of each arm, the arms taking turns page by page (the first
+/// arm rotating), so DynamoDB Local's warming JIT and the machine's load weigh on both
+/// alike. Returns each arm's time and CPU ticks.
+async fn round(db: &Db, shards: u8, arms: &[Arm], first: usize, pages: usize) -> Vec<Spent> {
+    let mut spent = vec![
+        Spent {
+            seconds: 0.0,
+            ticks: Some(0)
+        };
+        arms.len()
+    ];
+    for _ in 0..pages {
+        for k in 0..arms.len() {
+            let i = (first + k) % arms.len();
+            let (ticks, start) = (cpu_ticks(), Instant::now());
+            arms[i].page(db, shards).await;
+            spent[i].seconds += start.elapsed().as_secs_f64();
+            spent[i].ticks = match (spent[i].ticks, ticks, cpu_ticks()) {
+                (Some(sum), Some(before), Some(after)) => Some(sum + (after - before)),
+                _ => None,
+            };
+        }
+    }
+    spent
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -169,7 +224,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let quick =
         args.iter().any(|a| a == "--quick") || std::env::var_os("DYNAMAP_BENCH_QUICK").is_some();
-    let (rounds, pages) = if quick { (3, 10) } else { (9, 60) };
+    let (rounds, pages, warm_up) = if quick { (3, 10, 10) } else { (9, 60, 200) };
     let local = DynamoLocal::shared().expect("starting DynamoDB Local");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -184,32 +239,41 @@ fn main() {
         let mut results = Vec::new();
         for shards in [4u8, 16] {
             seed(&db, shards).await;
-            // Warm-up: connections, the JIT of DynamoDB Local.
-            for arm in [Arm::Raw, Arm::Dynamap] {
-                time_arm(&db, shards, arm, 5).await;
-            }
-            let arms = [Arm::Raw, Arm::Dynamap];
+            // Warm-up: connections and DynamoDB Local's JIT, which otherwise speeds up
+            // through the whole run.
+            let arms = [Arm::Raw, Arm::RawTyped, Arm::Dynamap];
+            round(&db, shards, &arms, 0, warm_up).await;
             let mut rates: Vec<Vec<f64>> = vec![Vec::new(); arms.len()];
-            for round in 0..rounds {
-                // Alternate which arm goes first.
-                let mut order: Vec<usize> = (0..arms.len()).collect();
-                order.rotate_left(round % arms.len());
-                for i in order {
-                    rates[i].push(time_arm(&db, shards, arms[i], pages).await);
+            // Per round, each arm's speed over the plain hand-written arm's, and dynamap's
+            // over the hand-written arm that filters like it.
+            let mut to_raw: Vec<Vec<f64>> = vec![Vec::new(); arms.len()];
+            let mut to_typed = Vec::new();
+            let mut ticks: Vec<Option<u64>> = vec![Some(0); arms.len()];
+            for r in 0..rounds {
+                let spent = round(&db, shards, &arms, r % arms.len(), pages).await;
+                for (i, arm) in spent.iter().enumerate() {
+                    rates[i].push(pages as f64 / arm.seconds);
+                    to_raw[i].push(spent[0].seconds / arm.seconds);
+                    ticks[i] = ticks[i].zip(arm.ticks).map(|(a, b)| a + b);
                 }
+                to_typed.push(spent[1].seconds / spent[2].seconds);
             }
-            let raw = median(rates[0].clone());
-            for (arm, rates) in arms.iter().zip(&rates) {
-                let m = median(rates.clone());
+            let to_typed = median(to_typed);
+            for (i, arm) in arms.iter().enumerate() {
+                let m = median(rates[i].clone());
+                let ratio = median(to_raw[i].clone());
+                let cpu_ms = ticks[i].map(|t| t as f64 * 10.0 / (rounds * pages) as f64);
+                let cpu = cpu_ms.map_or("null".to_owned(), |ms| format!("{ms:.2}"));
+                let typed = matches!(arm, Arm::Dynamap).then_some(to_typed);
                 println!(
-                    "N = {shards:>2}  {:<22} {m:>8.1} pages/s  ({:.3}x hand-written)",
+                    "N = {shards:>2}  {:<26} {m:>6.1} pages/s  {ratio:.3}x hand-written{}  client CPU {cpu} ms/page",
                     arm.name(),
-                    m / raw
+                    typed.map_or(String::new(), |t| format!(", {t:.3}x with type filter")),
                 );
                 results.push(format!(
-                    "    {{\"shards\": {shards}, \"arm\": \"{}\", \"median_pages_per_s\": {m:.1}, \"ratio_to_hand_written\": {:.3}, \"rounds\": {rounds}, \"pages_per_round\": {pages}}}",
+                    "    {{\"shards\": {shards}, \"arm\": \"{}\", \"median_pages_per_s\": {m:.1}, \"ratio_to_hand_written\": {ratio:.3}, \"ratio_to_hand_written_with_type_filter\": {}, \"client_cpu_ms_per_page\": {cpu}, \"rounds\": {rounds}, \"pages_per_round\": {pages}}}",
                     arm.name(),
-                    m / raw
+                    typed.map_or("null".to_owned(), |t| format!("{t:.3}")),
                 ));
             }
         }

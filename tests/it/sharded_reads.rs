@@ -341,6 +341,42 @@ async fn a_sparse_filter_keeps_pages_full_and_ends_without_a_cursor() {
     }
 }
 
+/// Over several shards each request asks for what the page still wants, not one more, so a
+/// shard that fills the page alone ends its response exactly there (with a
+/// `LastEvaluatedKey`): whether more follow is then learnt by a look-ahead, and the page
+/// has a cursor exactly when they do.
+#[tokio::test]
+async fn a_page_filled_by_one_shard_alone_has_a_cursor_exactly_when_more_follow() {
+    let db = fresh_db::<App>("sharded_one_shard_fills").await;
+    let deal = |i: i64| Deal {
+        id: format!("{i:03}"),
+        day: DAYS[0].to_owned(),
+        shard: 2,
+        created_at: i,
+        title: "only".to_owned(),
+    };
+    let deals: Vec<Deal> = (0..5).map(deal).collect();
+    let report = db.put_all(&deals).await.expect("seeded");
+    assert!(report.is_complete(), "{report}");
+    let page = db.query(day(DAYS[0])).limit(5).send().await.expect("page");
+    assert_eq!(ids(&page.items), ids(&deals));
+    assert!(page.cursor.is_none(), "the page ends the results");
+
+    db.put(&deal(5)).await.expect("one more");
+    let page = db.query(day(DAYS[0])).limit(5).send().await.expect("page");
+    assert_eq!(ids(&page.items), ids(&deals));
+    let cursor = page.cursor.expect("one more follows");
+    let rest = db
+        .query(day(DAYS[0]))
+        .limit(5)
+        .after(cursor)
+        .send()
+        .await
+        .expect("rest");
+    assert_eq!(ids(&rest.items), vec!["005".to_owned()]);
+    assert!(rest.cursor.is_none());
+}
+
 #[tokio::test]
 async fn sort_conditions_projections_and_enums_apply_across_shards() {
     let db = seeded("sharded_conditions").await;

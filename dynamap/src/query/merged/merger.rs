@@ -11,6 +11,7 @@ use super::order::compare_items;
 use crate::codec::{AttributeValue, Item};
 use crate::key::Groups;
 use crate::query::exec::Prepared;
+use crate::query::page_fill::PageFill;
 use crate::{Db, Result};
 
 /// Where a shard's next request starts.
@@ -226,6 +227,21 @@ impl Merger {
                 group: next,
                 shards,
             });
+        }
+    }
+
+    /// The `Limit` of each shard's next request while `fill` fills. A page read from one
+    /// partition asks for one item more than it still wants, to learn in the same response
+    /// whether more follow; over several shards that item is left out, since what the
+    /// other shards return beyond the page tells the same (only when every buffer runs
+    /// out exactly at the page's end is one look-ahead round sent), and it would be read
+    /// in every shard.
+    pub(super) fn shard_limit<T, P>(&self, fill: &PageFill<T, P>) -> Option<usize> {
+        let limit = fill.request_limit();
+        if self.shards.len() > 1 && !fill.is_full() {
+            limit.map(|n| n.saturating_sub(1).max(1))
+        } else {
+            limit
         }
     }
 

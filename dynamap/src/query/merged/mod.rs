@@ -161,7 +161,7 @@ impl<T: Decode, S> Query<T, S> {
                         break true;
                     }
                     fill.end_response();
-                    merger.fetch(fill.request_limit()).await?;
+                    merger.fetch(merger.shard_limit(&fill)).await?;
                 }
                 Step::End => break false,
             }
