@@ -20,6 +20,7 @@ mod first_last;
 mod infrastructure;
 mod items;
 mod key_filters;
+mod key_formats;
 mod key_order;
 mod key_sync;
 mod keys;

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::Type;
 
-use super::keys::{render, type_span};
+use super::keys::{HoleValue, render, type_span};
 use crate::model::{Computation, ComputedPart, EntityModel, FieldModel, Hole};
 use crate::template::Template;
 
@@ -140,8 +140,16 @@ pub(super) fn render_holes(
         &limit,
         template,
         |name| match model.hole(name) {
-            Some(hole) => (hole_type(hole).clone(), value(hole)),
-            None => (syn::parse_quote!(()), quote!(())),
+            Some(hole) => HoleValue {
+                ty: hole_type(hole).clone(),
+                value: value(hole),
+                format: model.key_format(name),
+            },
+            None => HoleValue {
+                ty: syn::parse_quote!(()),
+                value: quote!(()),
+                format: model.key_format(name),
+            },
         },
     )
 }

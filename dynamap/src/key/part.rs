@@ -14,6 +14,7 @@
 //! `-` sorts before every digit, and the distance from the minimum grows with the value, so
 //! negative numbers sort before positive ones and in their own order.
 
+use super::format::{Numbers, parse_unordered, write_unordered};
 use crate::sealed::{KeyArgSeal, Sealed};
 use std::fmt;
 
@@ -57,6 +58,36 @@ pub trait KeyPart: Sized {
     ///
     /// Fails with a [`KeyPartError`] when `text` is not a value of this type.
     fn parse_key_part(text: &str) -> Result<Self, KeyPartError>;
+
+    /// True for text parts (strings and string newtypes), which a
+    /// [lower-casing](super::KeyFormat::lowercase) key format lower-cases. Other types'
+    /// text is their own encoding, which lower-casing would break.
+    #[doc(hidden)]
+    const TEXT: bool = false;
+
+    /// Appends this value's text as `numbers` says, for integers; other types write their
+    /// one form.
+    ///
+    /// # Errors
+    ///
+    /// As [`write_key_part`](KeyPart::write_key_part).
+    #[doc(hidden)]
+    fn write_key_part_as(&self, out: &mut String, numbers: Numbers) -> Result<(), KeyPartError> {
+        let _ = numbers;
+        self.write_key_part(out)
+    }
+
+    /// Reads back what [`write_key_part_as`](KeyPart::write_key_part_as) wrote with
+    /// `numbers`.
+    ///
+    /// # Errors
+    ///
+    /// As [`parse_key_part`](KeyPart::parse_key_part).
+    #[doc(hidden)]
+    fn parse_key_part_as(text: &str, numbers: Numbers) -> Result<Self, KeyPartError> {
+        let _ = numbers;
+        Self::parse_key_part(text)
+    }
 }
 
 /// Why a value could not become a key part, or a key part could not be read back.
@@ -82,6 +113,13 @@ pub enum KeyPartError {
         /// What the encoding supports.
         supported: &'static str,
     },
+    /// A [verbatim](super::KeyFormat::verbatim) key part holds the delimiter `#`: written
+    /// as it is, it would split into other parts when read back (or forge another key), so
+    /// it is refused rather than escaped.
+    NotVerbatim {
+        /// The part's text.
+        text: String,
+    },
     /// Stored text is not in the form this type writes.
     Malformed {
         /// The text found.
@@ -101,6 +139,10 @@ impl fmt::Display for KeyPartError {
                     "{value} cannot be a key part: supported range is {supported}"
                 )
             }
+            KeyPartError::NotVerbatim { text } => write!(
+                f,
+                "{text:?} holds `#`, the key delimiter, which a verbatim key format cannot carry"
+            ),
             KeyPartError::Malformed { text, expected } => {
                 write!(f, "{text:?} is not {expected}")
             }
@@ -139,6 +181,17 @@ pub trait KeyArg<T>: Sealed<(KeyArgSeal, T)> {
     ///
     /// Fails as [`KeyPart::write_key_part`] does.
     fn write_key_arg(&self, out: &mut String) -> Result<(), KeyPartError>;
+
+    /// Appends the part's text as [`KeyPart::write_key_part_as`] does.
+    ///
+    /// # Errors
+    ///
+    /// As [`write_key_arg`](KeyArg::write_key_arg).
+    #[doc(hidden)]
+    fn write_key_arg_as(&self, out: &mut String, numbers: Numbers) -> Result<(), KeyPartError> {
+        let _ = numbers;
+        self.write_key_arg(out)
+    }
 }
 
 impl<T: KeyPart> Sealed<(KeyArgSeal, T)> for T {}
@@ -149,11 +202,19 @@ impl<T: KeyPart> KeyArg<T> for T {
     fn write_key_arg(&self, out: &mut String) -> Result<(), KeyPartError> {
         self.write_key_part(out)
     }
+
+    fn write_key_arg_as(&self, out: &mut String, numbers: Numbers) -> Result<(), KeyPartError> {
+        self.write_key_part_as(out, numbers)
+    }
 }
 
 impl<T: KeyPart> KeyArg<T> for &T {
     fn write_key_arg(&self, out: &mut String) -> Result<(), KeyPartError> {
         (**self).write_key_part(out)
+    }
+
+    fn write_key_arg_as(&self, out: &mut String, numbers: Numbers) -> Result<(), KeyPartError> {
+        (**self).write_key_part_as(out, numbers)
     }
 }
 
@@ -173,6 +234,8 @@ impl KeyPart for String {
     fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
         Ok(text.to_owned())
     }
+
+    const TEXT: bool = true;
 }
 
 fn malformed(text: &str, expected: &'static str) -> KeyPartError {
@@ -194,6 +257,40 @@ fn parse_digits<U: std::str::FromStr>(
     text.parse().map_err(|_| malformed(text, expected))
 }
 
+/// The integer hooks of [`KeyPart`]: the ordered form, or [`write_unordered`]'s.
+macro_rules! integer_formats {
+    ($ty:ty) => {
+        fn write_key_part_as(
+            &self,
+            out: &mut String,
+            numbers: Numbers,
+        ) -> Result<(), KeyPartError> {
+            match numbers {
+                Numbers::Ordered => self.write_key_part(out),
+                other => {
+                    write_unordered(out, &self.to_string(), other);
+                    Ok(())
+                }
+            }
+        }
+
+        fn parse_key_part_as(text: &str, numbers: Numbers) -> Result<Self, KeyPartError> {
+            match numbers {
+                Numbers::Ordered => Self::parse_key_part(text),
+                other => parse_unordered(
+                    text,
+                    other,
+                    concat!(
+                        "a decimal ",
+                        stringify!($ty),
+                        " in the key format's number form"
+                    ),
+                ),
+            }
+        }
+    };
+}
+
 macro_rules! unsigned_key_part {
     ($($ty:ty => $width:literal),* $(,)?) => {$(
         impl KeyPart for $ty {
@@ -207,6 +304,8 @@ macro_rules! unsigned_key_part {
             fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
                 parse_digits(text, $width, concat!("a zero-padded ", $width, "-digit ", stringify!($ty)))
             }
+
+            integer_formats!($ty);
         }
     )*};
 }
@@ -244,6 +343,8 @@ macro_rules! signed_key_part {
                     }
                 }
             }
+
+            integer_formats!($ty);
         }
     )*};
 }
