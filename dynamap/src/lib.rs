@@ -219,6 +219,7 @@ mod expiry;
 pub mod export;
 pub mod expr;
 pub mod key;
+mod key_format;
 pub mod limits;
 pub mod maintain;
 #[cfg(feature = "metrics")]

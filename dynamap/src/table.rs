@@ -1,6 +1,6 @@
 //! The physical table: key attribute names, indexes, the entity-type and TTL attributes.
 
-use crate::key::KeyFormat;
+use crate::key_format::KeyFormat;
 
 /// A physical DynamoDB table layout, usually declared with `#[derive(Table)]`:
 ///

@@ -58,8 +58,8 @@
 
 mod attribute;
 mod escape;
-mod format;
 mod item_key;
+mod numbers;
 mod part;
 mod partitions;
 mod shard;
@@ -72,9 +72,9 @@ use std::marker::PhantomData;
 
 use crate::codec::AttributeValue;
 
+pub use crate::key_format::{KeyFormat, Numbers};
 pub use attribute::{AttributeKey, Binary, KeyAttribute, KeyAttributeArg, check_key_value};
 pub use escape::DELIMITER;
-pub use format::{KeyFormat, Numbers};
 pub use item_key::ItemKey;
 pub use part::{KeyArg, KeyPart, KeyPartError};
 #[cfg(feature = "time")]

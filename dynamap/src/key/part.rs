@@ -14,7 +14,8 @@
 //! `-` sorts before every digit, and the distance from the minimum grows with the value, so
 //! negative numbers sort before positive ones and in their own order.
 
-use super::format::{Numbers, parse_unordered, write_unordered};
+use super::numbers::{parse_unordered, write_unordered};
+use crate::key_format::Numbers;
 use crate::sealed::{KeyArgSeal, Sealed};
 use std::fmt;
 

@@ -1,8 +1,6 @@
 //! How key parts are written: dynamap's own escaped, order-preserving form, or the forms
 //! other mappers write, for tables shared with services that use them.
 
-use super::KeyPartError;
-
 /// How the parts of a key are written into its text: a table's choice
 /// (`#[dynamap(key_format(...))]` on the `Table`), which an entity or a field may override
 /// with the same attribute.
@@ -14,7 +12,7 @@ use super::KeyPartError;
 ///
 /// - [`verbatim`](KeyFormat::verbatim): values written as they are. A value holding the
 ///   delimiter `#` cannot be written unambiguously, so it is refused (a
-///   [`KeyPartError::NotVerbatim`](super::KeyPartError::NotVerbatim), before anything is
+///   [`KeyPartError::NotVerbatim`](crate::key::KeyPartError::NotVerbatim), before anything is
 ///   sent) rather than escaped.
 /// - [`lowercase`](KeyFormat::lowercase): string parts (and string newtypes) written in
 ///   lower case; they read back lower-cased.
@@ -154,66 +152,6 @@ impl KeyFormat {
     }
 }
 
-/// An integer's `Display` text written as `numbers` says, for the formats other than
-/// [`Numbers::Ordered`]: as it is, or its digits left-padded (after a `-`).
-pub(super) fn write_unordered(out: &mut String, text: &str, numbers: Numbers) {
-    match numbers {
-        Numbers::Padded { width, pad } => {
-            let (sign, digits) = match text.strip_prefix('-') {
-                Some(digits) => ("-", digits),
-                None => ("", text),
-            };
-            out.push_str(sign);
-            out.extend(std::iter::repeat_n(
-                pad,
-                usize::from(width).saturating_sub(digits.len()),
-            ));
-            out.push_str(digits);
-        }
-        Numbers::Ordered | Numbers::Plain => out.push_str(text),
-    }
-}
-
-/// Reads an integer written by [`write_unordered`]: the one text it writes for the value,
-/// and only that (no `+`, no other padding), so that one value has one key.
-pub(super) fn parse_unordered<T: std::str::FromStr + std::fmt::Display>(
-    text: &str,
-    numbers: Numbers,
-    expected: &'static str,
-) -> Result<T, KeyPartError> {
-    let fail = || KeyPartError::Malformed {
-        text: text.to_owned(),
-        expected,
-    };
-    let (sign, rest) = match text.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", text),
-    };
-    let digits = match numbers {
-        Numbers::Padded { pad, .. } => {
-            // Keep at least one character: a zero padded with zeros is all pad.
-            let kept = rest.trim_start_matches(pad);
-            if kept.is_empty() {
-                &rest[rest.len().saturating_sub(1)..]
-            } else {
-                kept
-            }
-        }
-        Numbers::Ordered | Numbers::Plain => rest,
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(fail());
-    }
-    let value: T = format!("{sign}{digits}").parse().map_err(|_| fail())?;
-    let mut again = String::new();
-    write_unordered(&mut again, &value.to_string(), numbers);
-    if again == text {
-        Ok(value)
-    } else {
-        Err(fail())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,55 +164,5 @@ mod tests {
         let back = format.with_escaping(true).with_lowercase(false);
         assert_eq!(back, KeyFormat::ESCAPED.numbers(Numbers::Plain));
         assert_eq!(KeyFormat::default(), KeyFormat::escaped());
-    }
-
-    fn written(value: i64, numbers: Numbers) -> String {
-        let mut out = String::new();
-        write_unordered(&mut out, &value.to_string(), numbers);
-        out
-    }
-
-    const PADDED: Numbers = Numbers::Padded { width: 4, pad: '0' };
-
-    #[test]
-    fn plain_and_padded_numbers_write_and_read_back() {
-        let spaced = Numbers::Padded { width: 3, pad: ' ' };
-        for (value, numbers, text) in [
-            (4, Numbers::Plain, "4"),
-            (-12, Numbers::Plain, "-12"),
-            (0, Numbers::Plain, "0"),
-            (4, PADDED, "0004"),
-            (0, PADDED, "0000"),
-            (-7, PADDED, "-0007"),
-            (123_456, PADDED, "123456"),
-            (5, spaced, "  5"),
-        ] {
-            assert_eq!(written(value, numbers), text);
-            assert_eq!(
-                parse_unordered::<i64>(text, numbers, "n"),
-                Ok(value),
-                "{text}"
-            );
-        }
-    }
-
-    #[test]
-    fn only_the_one_text_of_a_value_reads_back() {
-        for (text, numbers) in [
-            ("04", Numbers::Plain),
-            ("+4", Numbers::Plain),
-            ("-0", Numbers::Plain),
-            ("", Numbers::Plain),
-            ("4", PADDED),
-            ("00004", PADDED),
-            ("00x4", PADDED),
-            ("-", PADDED),
-        ] {
-            assert!(
-                parse_unordered::<i64>(text, numbers, "n").is_err(),
-                "{text:?} read back with {numbers:?}"
-            );
-        }
-        assert!(parse_unordered::<u8>("300", Numbers::Plain, "n").is_err());
     }
 }
