@@ -297,6 +297,10 @@ pub struct ProductionGuide;
 #[doc = include_str!("../../docs/guide/hot-partitions.md")]
 pub struct HotPartitionsGuide;
 
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide/shared-tables.md")]
+pub struct SharedTablesGuide;
+
 /// The AWS SDK for DynamoDB that dynamap is built on, so the `Client` you pass to
 /// [`Db::new`] (and raw requests next to dynamap's) use the same version.
 pub use aws_sdk_dynamodb;
