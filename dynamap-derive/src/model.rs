@@ -201,6 +201,8 @@ impl EntityModel<'_> {
 pub(crate) struct Compressed {
     pub(crate) settings: TokenStream,
     pub(crate) check: TokenStream,
+    /// `format = "..."` other than `"auto"`: the user chose how it is stored.
+    pub(crate) format_chosen: bool,
 }
 
 /// `event_rows(...)`: the row cap and the field holding each event's time.

@@ -274,6 +274,8 @@ pub mod layout;
 
 mod hole;
 pub use hole::{Hole, HoleStandIn};
+mod list_codec;
+pub use list_codec::{ColumnarList, SerdeList};
 
 /// The types a `#[dynamap(ttl)]` field can have (besides `Option` of them).
 #[diagnostic::on_unimplemented(

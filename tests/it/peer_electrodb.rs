@@ -143,13 +143,13 @@ async fn each_service_reads_queries_and_updates_what_the_other_wrote() {
         .all()
         .await
         .expect("query");
-    assert_eq!(team, [mary.clone()]);
+    assert_eq!(team, std::slice::from_ref(&mary));
     let in_progress = db
         .query(Employee::gsi1("In Progress"))
         .all()
         .await
         .expect("index query");
-    assert_eq!(in_progress, [mary.clone()]);
+    assert_eq!(in_progress, std::slice::from_ref(&mary));
 
     // dynamap writes; ElectroDB reads it by key, by partition, by team, by status.
     let bob = employee("Bob O'Neil", "R&D 100%", 10, "Active", &["rust"]);
@@ -231,7 +231,7 @@ async fn a_value_holding_the_delimiter_is_refused_by_dynamap_and_still_read_by_q
         .all()
         .await
         .expect("query");
-    assert_eq!(active, [forged.clone()]);
+    assert_eq!(active, std::slice::from_ref(&forged));
     let err = db.put(&forged).await.expect_err("refused");
     assert!(
         matches!(&err, Error::Key(key) if key.kind == KeyErrorKind::Part(KeyPartError::NotVerbatim { text: "ops#1".into() })),
