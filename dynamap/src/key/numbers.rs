@@ -1,7 +1,11 @@
-//! Integers in the key formats other than dynamap's ordered one (see
-//! [`Numbers`]): plain decimal text, or digits padded to a width.
+//! Integers as key parts: dynamap's ordered form (fixed width, negative numbers by their
+//! distance from the minimum) and the forms of the other key formats (see [`Numbers`]):
+//! plain decimal text, or digits padded to a width.
 
-use super::KeyPartError;
+use std::fmt;
+
+use super::part::malformed;
+use super::{KeyPart, KeyPartError};
 use crate::key_format::Numbers;
 
 /// An integer's `Display` text written as `numbers` says, for the formats other than
@@ -63,6 +67,119 @@ pub(super) fn parse_unordered<T: std::str::FromStr + std::fmt::Display>(
         Err(fail())
     }
 }
+
+/// Parses exactly `width` ASCII digits (no sign, no `+`, which `str::parse` would accept).
+fn parse_digits<U: std::str::FromStr>(
+    text: &str,
+    width: usize,
+    expected: &'static str,
+) -> Result<U, KeyPartError> {
+    if text.len() != width || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(malformed(text, expected));
+    }
+    text.parse().map_err(|_| malformed(text, expected))
+}
+
+/// The integer hooks of [`KeyPart`]: the ordered form, or [`write_unordered`]'s.
+macro_rules! integer_formats {
+    ($ty:ty) => {
+        fn write_key_part_as(
+            &self,
+            out: &mut String,
+            numbers: Numbers,
+        ) -> Result<(), KeyPartError> {
+            match numbers {
+                Numbers::Ordered => self.write_key_part(out),
+                other => {
+                    write_unordered(out, &self.to_string(), other);
+                    Ok(())
+                }
+            }
+        }
+
+        fn parse_key_part_as(text: &str, numbers: Numbers) -> Result<Self, KeyPartError> {
+            match numbers {
+                Numbers::Ordered => Self::parse_key_part(text),
+                other => parse_unordered(
+                    text,
+                    other,
+                    concat!(
+                        "a decimal ",
+                        stringify!($ty),
+                        " in the key format's number form"
+                    ),
+                ),
+            }
+        }
+    };
+}
+
+macro_rules! unsigned_key_part {
+    ($($ty:ty => $width:literal),* $(,)?) => {$(
+        impl KeyPart for $ty {
+            fn write_key_part(&self, out: &mut String) -> Result<(), KeyPartError> {
+                use fmt::Write;
+                // Writing to a String cannot fail.
+                let _ = write!(out, "{:0width$}", self, width = $width);
+                Ok(())
+            }
+
+            fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
+                parse_digits(text, $width, concat!("a zero-padded ", $width, "-digit ", stringify!($ty)))
+            }
+
+            integer_formats!($ty);
+        }
+    )*};
+}
+
+unsigned_key_part!(u8 => 3, u16 => 5, u32 => 10, u64 => 20, u128 => 39, usize => 20);
+
+macro_rules! signed_key_part {
+    ($($ty:ty as $unsigned:ty => $width:literal),* $(,)?) => {$(
+        impl KeyPart for $ty {
+            fn write_key_part(&self, out: &mut String) -> Result<(), KeyPartError> {
+                use fmt::Write;
+                // Writing to a String cannot fail.
+                let _ = if *self >= 0 {
+                    write!(out, "{:0width$}", self, width = $width)
+                } else {
+                    let distance = self.wrapping_sub(<$ty>::MIN) as $unsigned;
+                    write!(out, "-{:0width$}", distance, width = $width)
+                };
+                Ok(())
+            }
+
+            fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
+                const EXPECTED: &str = concat!("a zero-padded ", $width, "-digit ", stringify!($ty));
+                match text.strip_prefix('-') {
+                    None => {
+                        let value: $unsigned = parse_digits(text, $width, EXPECTED)?;
+                        <$ty>::try_from(value).map_err(|_| malformed(text, EXPECTED))
+                    }
+                    Some(digits) => {
+                        let distance: $unsigned = parse_digits(digits, $width, EXPECTED)?;
+                        if distance > <$ty>::MAX as $unsigned {
+                            return Err(malformed(text, EXPECTED));
+                        }
+                        Ok(<$ty>::MIN.wrapping_add(distance as $ty))
+                    }
+                }
+            }
+
+            integer_formats!($ty);
+        }
+    )*};
+}
+
+signed_key_part!(
+    i8 as u8 => 3,
+    i16 as u16 => 5,
+    i32 as u32 => 10,
+    i64 as u64 => 19,
+    i128 as u128 => 39,
+    isize as usize => 19,
+);
 
 #[cfg(test)]
 mod tests {
