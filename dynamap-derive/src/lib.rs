@@ -14,6 +14,7 @@ mod field_storage;
 mod index_keys;
 mod model;
 mod names;
+mod protection;
 mod template;
 
 use proc_macro::TokenStream;

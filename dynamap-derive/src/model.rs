@@ -157,6 +157,8 @@ pub(crate) struct FieldModel<'a> {
     pub(crate) set: bool,
     /// `#[dynamap(list)]`: a set stored as a list (through `with = dynamap::codec::as_list`).
     pub(crate) list: bool,
+    /// `encrypt` / `sign_only`.
+    pub(crate) protection: crate::protection::Protection,
 }
 
 impl EntityModel<'_> {

@@ -19,6 +19,9 @@ pub use crate::entity::{
 };
 pub use crate::entity_row::EntityRow;
 pub use crate::expr::Attr;
+pub use crate::expr::EncryptedAttr;
+#[cfg(feature = "encryption")]
+pub use crate::encryption::__check as check_encryption;
 use crate::key::ItemKey;
 pub use crate::key::{
     AttributeKey, KeyAttribute, KeyAttributeArg, Segment, SortArgs, SortBound, SortValues,

@@ -195,6 +195,9 @@
 //!   event types or the streams client's.
 //! - `exports`: DynamoDB's exports to S3 read as entities, with flat memory (the `export`
 //!   module).
+//! - `encryption`: client-side encryption and signing of `#[dynamap(encrypt)]` and
+//!   `#[dynamap(sign_only)]` fields with the AWS Database Encryption SDK (the `encryption`
+//!   module; see the encryption guide).
 //! - `parquet`: entities written as Parquet, one file per entity type with a typed column
 //!   per field, from an export or a scan (the `parquet` module).
 //! - `metrics`: the capacity, latency and outcome of every DynamoDB call, by entity type,
@@ -226,6 +229,8 @@ pub mod metrics;
 pub mod ops;
 #[cfg(feature = "parquet")]
 pub mod parquet;
+#[cfg(feature = "encryption")]
+pub mod encryption;
 pub mod query;
 mod raw_key;
 pub mod retry;
@@ -295,6 +300,11 @@ pub struct ProductionGuide;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/guide/hot-partitions.md")]
 pub struct HotPartitionsGuide;
+
+/// The encryption chapter needs the SDK, so it compiles with the `encryption` feature.
+#[cfg(all(doctest, feature = "encryption"))]
+#[doc = include_str!("../../docs/guide/encryption.md")]
+pub struct EncryptionGuide;
 
 /// The AWS SDK for DynamoDB that dynamap is built on, so the `Client` you pass to
 /// [`Db::new`] (and raw requests next to dynamap's) use the same version.

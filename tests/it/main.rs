@@ -6,6 +6,8 @@ mod batch;
 mod capacity_metrics;
 mod codec_models;
 mod compressed;
+#[cfg(feature = "encryption")]
+mod encryption;
 mod computed_keys;
 mod constant_attributes;
 mod cursors;

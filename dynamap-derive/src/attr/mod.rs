@@ -117,6 +117,8 @@ pub(crate) struct FieldAttrs {
     pub(crate) updated_at: Option<Path>,
     /// `list`: a set stored as a list (`L`), as before native sets.
     pub(crate) list: Option<Path>,
+    /// `encrypt` / `sign_only`: what the Database Encryption SDK does with the attribute.
+    pub(crate) protection: crate::protection::ProtectionAttrs,
 }
 
 /// `default` or `default = "path::to_fn"` on a field.
@@ -149,7 +151,7 @@ const TABLE_KEYS: &str = "`pk`, `sk`, `entity_type`, `ttl`, `index`, `local_inde
 const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `pk_type`, `sk_type`, `projection`, `include`";
 const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `computed`, `shard`, `event_rows`, `const_attr`, `schema_version`, `upgrade`, `crate`";
 const ENTITY_INDEX_KEYS: &str = "`name`, `pk`, `sk`";
-const FIELD_KEYS: &str = "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`, `list`";
+const FIELD_KEYS: &str = "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`, `list`, `encrypt`, `sign_only`";
 const VARIANT_KEYS: &str = "`rename`";
 
 impl TableAttrs {
@@ -321,6 +323,10 @@ impl FieldAttrs {
                 set_once(cx, &mut out.updated_at, meta, parse_flag(meta)?);
             } else if meta.path.is_ident("list") {
                 set_once(cx, &mut out.list, meta, parse_flag(meta)?);
+            } else if meta.path.is_ident("encrypt") {
+                set_once(cx, &mut out.protection.encrypt, meta, parse_flag(meta)?);
+            } else if meta.path.is_ident("sign_only") {
+                set_once(cx, &mut out.protection.sign_only, meta, parse_flag(meta)?);
             } else {
                 unknown(meta, FIELD_KEYS)?;
             }
