@@ -87,18 +87,32 @@ fn p90(values: &[f64]) -> f64 {
 
 #[tokio::main]
 async fn main() {
-    let quick = std::env::args().any(|a| a == "--quick") || std::env::var_os("DYNAMAP_BENCH_QUICK").is_some();
+    let quick = std::env::args().any(|a| a == "--quick")
+        || std::env::var_os("DYNAMAP_BENCH_QUICK").is_some();
     let (rounds, per_round) = if quick { (2, 20) } else { (10, 200) };
     let local = DynamoLocal::shared().expect("DynamoDB Local");
     let plain = local.fresh_db::<Bench>("bench_plain").await.expect("table");
-    let raw = local.fresh_db::<Bench>("bench_encrypted").await.expect("table");
-    let keyring = raw_aes_keyring("bench", "bench-key", [3; 32]).await.expect("keyring");
+    let raw = local
+        .fresh_db::<Bench>("bench_encrypted")
+        .await
+        .expect("table");
+    let keyring = raw_aes_keyring("bench", "bench-key", [3; 32])
+        .await
+        .expect("keyring");
     let interceptor = TableEncryption::<Bench>::new(raw.table_name())
         .entity::<Person>()
         .interceptor(keyring)
         .expect("interceptor");
-    let config = raw.client().config().to_builder().interceptor(interceptor).build();
-    let encrypted = Db::new(dynamap::aws_sdk_dynamodb::Client::from_conf(config), raw.table_name());
+    let config = raw
+        .client()
+        .config()
+        .to_builder()
+        .interceptor(interceptor)
+        .build();
+    let encrypted = Db::new(
+        dynamap::aws_sdk_dynamodb::Client::from_conf(config),
+        raw.table_name(),
+    );
 
     // Warm-up: connections, the JIT of DynamoDB Local, the SDK's caches.
     round(&plain, 0..20, &mut Arm::default()).await;
@@ -132,15 +146,20 @@ async fn main() {
         "put_ratio_median": median(&with.put) / median(&without.put),
         "get_ratio_median": median(&with.get) / median(&without.get),
         "quick": quick,
+        // The SDK is Dafny-generated Rust, far slower unoptimized: say which build ran.
+        "profile": if cfg!(debug_assertions) { "dev" } else { "release" },
+        "load_average_at_end": std::fs::read_to_string("/proc/loadavg").unwrap_or_default().split_whitespace().next().unwrap_or("").to_owned(),
     });
     let text = serde_json::to_string_pretty(&result).expect("json");
     println!("{text}");
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
     let dir = target.join("bench");
     std::fs::create_dir_all(&dir).expect("bench folder");
     std::fs::write(dir.join("encryption.json"), &text).expect("write");
     if !quick {
-        let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/performance/encryption.json");
+        let docs =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/performance/encryption.json");
         std::fs::write(docs, text + "\n").expect("write docs");
     }
 }
