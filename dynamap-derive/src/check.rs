@@ -99,7 +99,14 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
             }
         }
         check_defaults(cx, pk.iter().chain(sk.iter().flatten()), model_fields);
-        check_protected_keys(cx, pk.iter().chain(sk.iter().flatten()), &indexes, &lookups, model_fields, &computed);
+        check_protected_keys(
+            cx,
+            pk.iter().chain(sk.iter().flatten()),
+            &indexes,
+            &lookups,
+            model_fields,
+            &computed,
+        );
     }
 
     let table = attrs.table?;
@@ -268,7 +275,10 @@ fn field_model<'a>(cx: &mut Ctxt, field: &'a syn::Field) -> Option<FieldModel<'a
                 (&attrs.skip, "skipped: it is not stored"),
                 (&attrs.version, "the version: conditions compare it"),
                 (&attrs.ttl, "the TTL: DynamoDB reads it to expire items"),
-                (&attrs.created_at, "`created_at`: writes keep it with a condition on it"),
+                (
+                    &attrs.created_at,
+                    "`created_at`: writes keep it with a condition on it",
+                ),
             ],
         ),
     })

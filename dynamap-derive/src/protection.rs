@@ -42,7 +42,11 @@ pub(crate) fn protection(
         );
     }
     let Some(encrypt) = &attrs.encrypt else {
-        return if attrs.sign_only.is_some() { Protection::SignOnly } else { Protection::Plain };
+        return if attrs.sign_only.is_some() {
+            Protection::SignOnly
+        } else {
+            Protection::Plain
+        };
     };
     for (flag, why) in others {
         if flag.is_some() {
@@ -54,7 +58,12 @@ pub(crate) fn protection(
 
 /// DynamoDB reads key attributes to place and find items, so a key template, an index key
 /// or a lookup built from an encrypted field could never match: refused, naming the field.
-pub(crate) fn check_key_template(cx: &mut Ctxt, template: &Template, fields: &[FieldModel<'_>], computed: &[ComputedPart]) {
+pub(crate) fn check_key_template(
+    cx: &mut Ctxt,
+    template: &Template,
+    fields: &[FieldModel<'_>],
+    computed: &[ComputedPart],
+) {
     for hole in template.holes() {
         let sources: Vec<&syn::Ident> = match fields.iter().find(|f| f.ident == hole) {
             Some(field) => vec![field.ident],
@@ -65,7 +74,10 @@ pub(crate) fn check_key_template(cx: &mut Ctxt, template: &Template, fields: &[F
                 .collect(),
         };
         for name in sources {
-            if fields.iter().any(|f| f.ident == name && f.protection == Protection::Encrypted) {
+            if fields
+                .iter()
+                .any(|f| f.ident == name && f.protection == Protection::Encrypted)
+            {
                 cx.error_at(
                     &template.source,
                     format!(
@@ -82,7 +94,10 @@ pub(crate) fn check_key_template(cx: &mut Ctxt, template: &Template, fields: &[F
 /// DynamoDB as it is stored.
 pub(crate) fn check_field_key(cx: &mut Ctxt, key: &FieldKey, fields: &[FieldModel<'_>]) {
     for name in &key.fields {
-        if fields.iter().any(|f| *f.ident == *name && f.protection == Protection::Encrypted) {
+        if fields
+            .iter()
+            .any(|f| *f.ident == *name && f.protection == Protection::Encrypted)
+        {
             cx.error_at(
                 name,
                 format!("field `{name}` is encrypted, so it cannot be an index key attribute: DynamoDB would index ciphertext"),

@@ -214,6 +214,8 @@ mod columns;
 mod db;
 mod decode;
 mod derived;
+#[cfg(feature = "encryption")]
+pub mod encryption;
 mod entity;
 mod entity_row;
 mod error;
@@ -229,8 +231,6 @@ pub mod metrics;
 pub mod ops;
 #[cfg(feature = "parquet")]
 pub mod parquet;
-#[cfg(feature = "encryption")]
-pub mod encryption;
 pub mod query;
 mod raw_key;
 pub mod retry;

@@ -6,11 +6,11 @@ mod batch;
 mod capacity_metrics;
 mod codec_models;
 mod compressed;
-#[cfg(feature = "encryption")]
-mod encryption;
 mod computed_keys;
 mod constant_attributes;
 mod cursors;
+#[cfg(feature = "encryption")]
+mod encryption;
 mod evolving;
 mod example_iot;
 mod example_sleep_events;

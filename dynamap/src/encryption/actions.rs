@@ -60,7 +60,7 @@ impl Action {
 ///     name: String,
 /// }
 ///
-/// let encryption = TableEncryption::new::<App>("clinic").entity::<Patient>();
+/// let encryption = TableEncryption::<App>::new("clinic").entity::<Patient>();
 /// let actions = encryption.attribute_actions()?;
 /// assert_eq!(actions["diagnosis"], Action::Encrypt);
 /// assert_eq!(actions["ward"], Action::SignOnly);
@@ -85,11 +85,23 @@ impl<T: Table> TableEncryption<T> {
         let mut attributes = vec![("", schema.pk.to_owned(), Action::SignOnly)];
         attributes.extend(schema.sk.map(|sk| ("", sk.to_owned(), Action::SignOnly)));
         // What dynamap writes besides fields, whatever the entity.
-        let bookkeeping = [schema.entity_type, SCHEMA_VERSION_ATTRIBUTE, OWNER_PK, OWNER_SK];
+        let bookkeeping = [
+            schema.entity_type,
+            SCHEMA_VERSION_ATTRIBUTE,
+            OWNER_PK,
+            OWNER_SK,
+        ];
         attributes.extend(
-            bookkeeping.iter().chain(schema.ttl.iter()).map(|a| ("", (*a).to_owned(), Action::Plain)),
+            bookkeeping
+                .iter()
+                .chain(schema.ttl.iter())
+                .map(|a| ("", (*a).to_owned(), Action::Plain)),
         );
-        Self { table_name: table_name.into(), attributes, table: PhantomData }
+        Self {
+            table_name: table_name.into(),
+            attributes,
+            table: PhantomData,
+        }
     }
 
     /// Adds entity `E`'s attributes. Register every entity the table stores: an attribute
@@ -106,11 +118,19 @@ impl<T: Table> TableEncryption<T> {
                 Action::Plain
             }
         };
-        let stored = meta.stored_attributes.iter().chain(meta.constants.iter().map(|(name, _)| name));
-        self.attributes.extend(stored.map(|a| (E::ENTITY_TYPE, (*a).to_owned(), action(a))));
+        let stored = meta
+            .stored_attributes
+            .iter()
+            .chain(meta.constants.iter().map(|(name, _)| name));
+        self.attributes
+            .extend(stored.map(|a| (E::ENTITY_TYPE, (*a).to_owned(), action(a))));
         // The owner's records of its lookup items' keys.
-        let records = meta.lookups.iter().flat_map(|name| ["pk", "sk"].map(|part| recorded(name, part)));
-        self.attributes.extend(records.map(|a| (E::ENTITY_TYPE, a, Action::Plain)));
+        let records = meta
+            .lookups
+            .iter()
+            .flat_map(|name| ["pk", "sk"].map(|part| recorded(name, part)));
+        self.attributes
+            .extend(records.map(|a| (E::ENTITY_TYPE, a, Action::Plain)));
         self
     }
 
@@ -139,7 +159,10 @@ impl<T: Table> TableEncryption<T> {
                 actions.entry(name).or_insert(("", Action::Plain));
             }
         }
-        Ok(actions.into_iter().map(|(a, (_, action))| (a.to_owned(), action)).collect())
+        Ok(actions
+            .into_iter()
+            .map(|(a, (_, action))| (a.to_owned(), action))
+            .collect())
     }
 
     /// The SDK's configuration of this table, protecting data keys with `keyring`
@@ -151,8 +174,10 @@ impl<T: Table> TableEncryption<T> {
             .filter(|(_, action)| **action == Action::Plain)
             .map(|(name, _)| name.clone())
             .collect();
-        let sdk_actions: HashMap<String, CryptoAction> =
-            actions.into_iter().map(|(name, action)| (name, action.sdk())).collect();
+        let sdk_actions: HashMap<String, CryptoAction> = actions
+            .into_iter()
+            .map(|(name, action)| (name, action.sdk()))
+            .collect();
         let schema = &T::SCHEMA;
         let mut builder = DynamoDbTableEncryptionConfig::builder()
             .logical_table_name(&self.table_name)
@@ -183,7 +208,13 @@ impl<T: Table> TableEncryption<T> {
 }
 
 fn conflict(attribute: &str, first: (&str, Action), second: (&str, Action)) -> Error {
-    let who = |entity: &str| if entity.is_empty() { "the table layout".to_owned() } else { format!("entity `{entity}`") };
+    let who = |entity: &str| {
+        if entity.is_empty() {
+            "the table layout".to_owned()
+        } else {
+            format!("entity `{entity}`")
+        }
+    };
     Error::InvalidSetting {
         setting: "encryption",
         reason: format!(
@@ -198,5 +229,8 @@ fn conflict(attribute: &str, first: (&str, Action), second: (&str, Action)) -> E
 
 /// The SDK's configuration errors carry their reason in `Debug` only.
 pub(super) fn sdk_error(error: impl std::fmt::Debug) -> Error {
-    Error::InvalidSetting { setting: "encryption", reason: format!("{error:?}") }
+    Error::InvalidSetting {
+        setting: "encryption",
+        reason: format!("{error:?}"),
+    }
 }

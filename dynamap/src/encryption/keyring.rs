@@ -13,8 +13,12 @@ use crate::Result;
 /// kept in an HSM; production tables use an AWS KMS keyring from the SDK's
 /// `material_providers` client.
 pub async fn raw_aes_keyring(namespace: &str, name: &str, key: [u8; 32]) -> Result<KeyringRef> {
-    let providers = Client::from_conf(MaterialProvidersConfig::builder().build().map_err(sdk_error)?)
-        .map_err(sdk_error)?;
+    let providers = Client::from_conf(
+        MaterialProvidersConfig::builder()
+            .build()
+            .map_err(sdk_error)?,
+    )
+    .map_err(sdk_error)?;
     providers
         .create_raw_aes_keyring()
         .key_namespace(namespace)

@@ -25,9 +25,9 @@ mod compile_check;
 mod keyring;
 
 pub use actions::{Action, TableEncryption};
-pub use keyring::raw_aes_keyring;
 #[doc(hidden)]
 pub use compile_check::check as __check;
+pub use keyring::raw_aes_keyring;
 
 /// The SDK's own types a configuration is made of, re-exported so that the application
 /// names the same version dynamap builds with.

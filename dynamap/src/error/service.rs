@@ -182,7 +182,10 @@ impl ServiceError {
     /// not name), or an item read back could not be verified or decrypted (altered, or
     /// protected with another key). Never retried.
     pub fn is_encryption_failure(&self) -> bool {
-        matches!(self.failure, Failure::EncryptionRefused | Failure::EncryptionUnverified)
+        matches!(
+            self.failure,
+            Failure::EncryptionRefused | Failure::EncryptionUnverified
+        )
     }
 
     /// The SDK's own error, typed, when this came from a call whose operation error is `E`

@@ -31,7 +31,10 @@ impl<E, T> EncryptedAttr<E, T> {
     /// The encrypted attribute called `name`. Used by generated code.
     #[doc(hidden)]
     pub const fn new(name: &'static str) -> Self {
-        Self { name, marker: PhantomData }
+        Self {
+            name,
+            marker: PhantomData,
+        }
     }
 
     /// The attribute's name.
@@ -86,8 +89,38 @@ macro_rules! refused {
 }
 
 refused!(
-    eq(value), ne(value), lt(value), le(value), gt(value), ge(value),
-    between(low, high), begins_with(prefix), contains(value), is_in(values),
-    exists(), not_exists(), attribute_type(kind), size(),
-    set(value), set_if_missing(value), remove(), add(value), delete(value), path(path),
+    eq(value),
+    ne(value),
+    lt(value),
+    le(value),
+    gt(value),
+    ge(value),
+    between(low, high),
+    begins_with(prefix),
+    contains(value),
+    is_in(values),
+    exists(),
+    not_exists(),
+    attribute_type(kind),
+    size(),
+    set(value),
+    set_if_missing(value),
+    remove(),
+    add(value),
+    delete(value),
+    path(path),
 );
+
+// An update's `set(User::EMAIL, ..)` takes a `Target`: implemented only under the bound no
+// type meets, so the refusal carries `ReadableByDynamoDb`'s message, not a list of the
+// types that are targets.
+impl<E, T> crate::sealed::Sealed<(crate::sealed::TargetSeal, E, T)> for EncryptedAttr<E, T> {}
+
+impl<E, T> super::Target<E, T> for EncryptedAttr<E, T>
+where
+    Self: ReadableByDynamoDb,
+{
+    fn into_path(self) -> super::Path<E, T> {
+        match ReadableByDynamoDb::unreachable(&self) {}
+    }
+}

@@ -14,7 +14,16 @@ fn actions_follow_the_fields() {
     assert_eq!(of("diagnosis"), Some(Action::Encrypt));
     assert_eq!(of("notes"), Some(Action::Encrypt));
     assert_eq!(of("insurer"), Some(Action::SignOnly));
-    for plain in ["_type", "GSI1PK", "GSI1SK", "ward", "visits", "version", "beds", "_owner_pk"] {
+    for plain in [
+        "_type",
+        "GSI1PK",
+        "GSI1SK",
+        "ward",
+        "visits",
+        "version",
+        "beds",
+        "_owner_pk",
+    ] {
         assert_eq!(of(plain), Some(Action::Plain), "{plain}");
     }
 }
@@ -34,6 +43,13 @@ fn one_attribute_with_two_actions_is_refused_naming_both_entities() {
         .entity::<Leaflet>()
         .attribute_actions()
         .expect_err("conflict");
-    let Error::InvalidSetting { reason, .. } = &error else { panic!("{error:?}") };
-    assert!(reason.contains("`diagnosis`") && reason.contains("`Patient`") && reason.contains("`Leaflet`"), "{reason}");
+    let Error::InvalidSetting { reason, .. } = &error else {
+        panic!("{error:?}")
+    };
+    assert!(
+        reason.contains("`diagnosis`")
+            && reason.contains("`Patient`")
+            && reason.contains("`Leaflet`"),
+        "{reason}"
+    );
 }

@@ -11,8 +11,12 @@ use super::{KEY, Patient, client_with, encrypted_db, encryption, patient};
 
 /// A plain SDK client with the interceptor, configured from the same actions.
 async fn plain_client(db: &dynamap::Db) -> dynamap::aws_sdk_dynamodb::Client {
-    let keyring = raw_aes_keyring("dynamap-tests", "clinic-key", KEY).await.expect("keyring");
-    let config = encryption(db.table_name()).tables_config(keyring).expect("config");
+    let keyring = raw_aes_keyring("dynamap-tests", "clinic-key", KEY)
+        .await
+        .expect("keyring");
+    let config = encryption(db.table_name())
+        .tables_config(keyring)
+        .expect("config");
     client_with(db, config).await
 }
 
@@ -61,7 +65,12 @@ async fn dynamap_reads_what_a_plain_sdk_client_wrote() {
         .send()
         .await
         .expect("plain put");
-    let p = db.get(Patient::key("p9")).consistent().await.expect("get").expect("found");
+    let p = db
+        .get(Patient::key("p9"))
+        .consistent()
+        .await
+        .expect("get")
+        .expect("found");
     assert_eq!(p.diagnosis, "written elsewhere");
     assert_eq!(p.notes, None);
     assert_eq!(p.visits, 3);
@@ -71,10 +80,18 @@ async fn dynamap_reads_what_a_plain_sdk_client_wrote() {
 async fn another_key_cannot_read_and_says_so() {
     let (raw, db) = encrypted_db("enc_other_key").await;
     db.put(&patient("p1", "cardio")).await.expect("put");
-    let keyring = raw_aes_keyring("dynamap-tests", "clinic-key", [8; 32]).await.expect("keyring");
-    let config = encryption(raw.table_name()).tables_config(keyring).expect("config");
+    let keyring = raw_aes_keyring("dynamap-tests", "clinic-key", [8; 32])
+        .await
+        .expect("keyring");
+    let config = encryption(raw.table_name())
+        .tables_config(keyring)
+        .expect("config");
     let other = dynamap::Db::new(client_with(&raw, config).await, raw.table_name());
-    let error = other.get(Patient::key("p1")).consistent().await.expect_err("wrong key");
+    let error = other
+        .get(Patient::key("p1"))
+        .consistent()
+        .await
+        .expect_err("wrong key");
     assert!(error.is_encryption_failure(), "{error:?}");
     assert_eq!(error.kind(), dynamap::ErrorKind::Decode);
 }

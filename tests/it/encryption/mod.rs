@@ -13,7 +13,11 @@ use dynamap::{Db, Entity, Table};
 use crate::fresh_db;
 
 #[derive(Table)]
-#[dynamap(pk = "PK", sk = "SK", index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK"))]
+#[dynamap(
+    pk = "PK",
+    sk = "SK",
+    index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK")
+)]
 pub(crate) struct Clinic;
 
 /// Secret diagnosis and notes, a signed insurer, plain bookkeeping; indexed by ward, unique
@@ -91,16 +95,26 @@ pub(crate) async fn client_with(
     db: &Db,
     config: dynamap::encryption::sdk::DynamoDbTablesEncryptionConfig,
 ) -> dynamap::aws_sdk_dynamodb::Client {
-    let interceptor = dynamap::encryption::sdk::DbEsdkInterceptor::new(config).expect("interceptor");
-    let conf = db.client().config().to_builder().interceptor(interceptor).build();
+    let interceptor =
+        dynamap::encryption::sdk::DbEsdkInterceptor::new(config).expect("interceptor");
+    let conf = db
+        .client()
+        .config()
+        .to_builder()
+        .interceptor(interceptor)
+        .build();
     dynamap::aws_sdk_dynamodb::Client::from_conf(conf)
 }
 
 /// `(raw, encrypted)`: the same fresh table, without and with the interceptor.
 pub(crate) async fn encrypted_db(test: &str) -> (Db, Db) {
     let raw = fresh_db::<Clinic>(test).await;
-    let keyring = raw_aes_keyring("dynamap-tests", "clinic-key", KEY).await.expect("keyring");
-    let config = encryption(raw.table_name()).tables_config(keyring).expect("config");
+    let keyring = raw_aes_keyring("dynamap-tests", "clinic-key", KEY)
+        .await
+        .expect("keyring");
+    let config = encryption(raw.table_name())
+        .tables_config(keyring)
+        .expect("config");
     let client = client_with(&raw, config).await;
     let encrypted = Db::new(client, raw.table_name());
     (raw, encrypted)

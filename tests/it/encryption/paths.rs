@@ -7,7 +7,11 @@ use super::{Patient, Prescription, Ward, encrypted_db, patient};
 use crate::raw_item;
 
 async fn read(db: &Db, id: &str) -> Patient {
-    db.get(Patient::key(id)).consistent().await.expect("get").expect("found")
+    db.get(Patient::key(id))
+        .consistent()
+        .await
+        .expect("get")
+        .expect("found")
 }
 
 #[tokio::test]
@@ -16,37 +20,69 @@ async fn query_scan_and_lookup_queries_decrypt_every_item() {
     for (id, ward) in [("p1", "cardio"), ("p2", "cardio"), ("p3", "neuro")] {
         db.put(&patient(id, ward)).await.expect("put");
     }
-    db.put(&Ward { name: "cardio".into(), beds: 12 }).await.expect("put ward");
+    db.put(&Ward {
+        name: "cardio".into(),
+        beds: 12,
+    })
+    .await
+    .expect("put ward");
 
-    let in_cardio = db.query(Patient::gsi1("cardio")).all().await.expect("index query");
+    let in_cardio = db
+        .query(Patient::gsi1("cardio"))
+        .all()
+        .await
+        .expect("index query");
     let ids: Vec<_> = in_cardio.iter().map(|p| p.id.as_str()).collect();
     assert_eq!(ids, ["p1", "p2"]);
     assert_eq!(in_cardio[0].diagnosis, "diagnosis of p1");
 
-    let one = db.query(Patient::partition("p3")).all().await.expect("query");
+    let one = db
+        .query(Patient::partition("p3"))
+        .all()
+        .await
+        .expect("query");
     assert_eq!(one[0].notes.as_deref(), Some("allergic to penicillin"));
 
     let scanned = db.scan::<Patient>().consistent().all().await.expect("scan");
     assert_eq!(scanned.len(), 3);
-    assert!(scanned.iter().all(|p| p.diagnosis == format!("diagnosis of {}", p.id)));
+    assert!(
+        scanned
+            .iter()
+            .all(|p| p.diagnosis == format!("diagnosis of {}", p.id))
+    );
 
-    let by_badge = db.query(Patient::by_badge("B-p2")).all().await.expect("lookup query");
+    let by_badge = db
+        .query(Patient::by_badge("B-p2"))
+        .all()
+        .await
+        .expect("lookup query");
     assert_eq!(by_badge.len(), 1);
 }
 
 #[tokio::test]
 async fn batches_write_and_read_encrypted_items() {
     let (raw, db) = encrypted_db("enc_batches").await;
-    let rx = |i: u32| Prescription { id: format!("rx{i:02}"), drug: format!("drug {i}"), doses: i };
+    let rx = |i: u32| Prescription {
+        id: format!("rx{i:02}"),
+        drug: format!("drug {i}"),
+        doses: i,
+    };
     let report = db.put_all((0..30).map(rx)).await.expect("batch write");
     assert!(report.is_complete(), "{report}");
     let stored = raw_item(&raw, "RX#rx07", "RX").await.expect("stored");
-    assert!(stored["drug"].as_b().is_ok(), "batch writes encrypt too: {stored:?}");
+    assert!(
+        stored["drug"].as_b().is_ok(),
+        "batch writes encrypt too: {stored:?}"
+    );
 
     let keys = (0..30).map(|i| Prescription::key(format!("rx{i:02}")));
     let got = db.batch_get(keys).consistent().await.expect("batch get");
     assert!(got.failed.is_empty());
-    let got: Vec<Prescription> = got.items.into_iter().map(|item| item.expect("found")).collect();
+    let got: Vec<Prescription> = got
+        .items
+        .into_iter()
+        .map(|item| item.expect("found"))
+        .collect();
     assert_eq!(got, (0..30).map(rx).collect::<Vec<_>>());
 }
 
@@ -55,12 +91,20 @@ async fn transactions_write_and_read_encrypted_items() {
     let (raw, db) = encrypted_db("enc_transactions").await;
     db.transaction()
         .put(&patient("p1", "cardio"))
-        .put(&Ward { name: "cardio".into(), beds: 3 })
+        .put(&Ward {
+            name: "cardio".into(),
+            beds: 3,
+        })
         .send()
         .await
         .expect("transaction");
-    let stored = raw_item(&raw, "PATIENT#p1", "PATIENT").await.expect("stored");
-    assert!(stored["diagnosis"].as_b().is_ok(), "transactions encrypt too");
+    let stored = raw_item(&raw, "PATIENT#p1", "PATIENT")
+        .await
+        .expect("stored");
+    assert!(
+        stored["diagnosis"].as_b().is_ok(),
+        "transactions encrypt too"
+    );
 
     let mut reads = db.transact_get();
     let slot = reads.get(Patient::key("p1"));
@@ -68,8 +112,18 @@ async fn transactions_write_and_read_encrypted_items() {
     let found = results.get(slot).expect("decoded").expect("found");
     assert_eq!(found.diagnosis, "diagnosis of p1");
 
-    db.transaction().delete(Patient::key("p1")).send().await.expect("delete in transaction");
-    assert!(db.get(Patient::key("p1")).consistent().await.expect("get").is_none());
+    db.transaction()
+        .delete(Patient::key("p1"))
+        .send()
+        .await
+        .expect("delete in transaction");
+    assert!(
+        db.get(Patient::key("p1"))
+            .consistent()
+            .await
+            .expect("get")
+            .is_none()
+    );
 }
 
 #[tokio::test]
@@ -88,12 +142,23 @@ async fn versions_and_read_modify_write_change_encrypted_fields() {
         .expect("found");
     assert_eq!(changed.version, 2);
     let p = read(&db, "p1").await;
-    assert_eq!((p.diagnosis.as_str(), p.visits, p.version), ("recovered", 2, 2));
+    assert_eq!(
+        (p.diagnosis.as_str(), p.visits, p.version),
+        ("recovered", 2, 2)
+    );
 
     // A stale version is refused as without encryption.
-    let mut fresh = Patient { diagnosis: "discharged".into(), ..p.clone() };
-    let mut stale = Patient { diagnosis: "stale".into(), ..p };
-    db.save(&mut fresh).await.expect("save at the stored version");
+    let mut fresh = Patient {
+        diagnosis: "discharged".into(),
+        ..p.clone()
+    };
+    let mut stale = Patient {
+        diagnosis: "stale".into(),
+        ..p
+    };
+    db.save(&mut fresh)
+        .await
+        .expect("save at the stored version");
     assert_eq!(read(&db, "p1").await.diagnosis, "discharged");
     let error = db.save(&mut stale).await.expect_err("version moved on");
     assert!(error.is_conflict(), "{error:?}");
@@ -112,8 +177,18 @@ async fn updates_change_plain_fields_and_refuse_signed_ones() {
         .await
         .expect("update of plain fields");
     let p = read(&db, "p1").await;
-    assert_eq!((p.visits, p.ward.as_str(), p.diagnosis.as_str()), (5, "neuro", "diagnosis of p1"));
-    assert_eq!(db.query(Patient::gsi1("neuro")).all().await.expect("query").len(), 1);
+    assert_eq!(
+        (p.visits, p.ward.as_str(), p.diagnosis.as_str()),
+        (5, "neuro", "diagnosis of p1")
+    );
+    assert_eq!(
+        db.query(Patient::gsi1("neuro"))
+            .all()
+            .await
+            .expect("query")
+            .len(),
+        1
+    );
 
     // A signed field cannot change in place: the signature covers it. The SDK refuses the
     // update before sending it. (An encrypted field's constant has no `set`: compile error.)
@@ -135,7 +210,11 @@ async fn conditions_and_filters_on_signed_and_plain_fields_work() {
     db.put(&patient("p2", "neuro")).await.expect("put");
     let acme = db
         .scan::<Patient>()
-        .filter(Patient::INSURER.eq("Acme Health").and(Patient::WARD.eq("neuro")))
+        .filter(
+            Patient::INSURER
+                .eq("Acme Health")
+                .and(Patient::WARD.eq("neuro")),
+        )
         .consistent()
         .all()
         .await
@@ -147,9 +226,21 @@ async fn conditions_and_filters_on_signed_and_plain_fields_work() {
         .condition(Patient::INSURER.eq("Acme Health"))
         .await
         .expect("conditional delete");
-    assert!(db.get(Patient::key("p1")).consistent().await.expect("get").is_none());
+    assert!(
+        db.get(Patient::key("p1"))
+            .consistent()
+            .await
+            .expect("get")
+            .is_none()
+    );
     // Lookup items go with their owner.
-    assert!(db.query(Patient::by_badge("B-p1")).all().await.expect("lookup").is_empty());
+    assert!(
+        db.query(Patient::by_badge("B-p1"))
+            .all()
+            .await
+            .expect("lookup")
+            .is_empty()
+    );
 }
 
 /// What a ward list shows: plain fields only.
@@ -173,5 +264,11 @@ async fn projections_read_whole_items_through_the_interceptor() {
         .all()
         .await
         .expect("projected query");
-    assert_eq!(rows, [PatientRow { id: "p1".into(), visits: 1 }]);
+    assert_eq!(
+        rows,
+        [PatientRow {
+            id: "p1".into(),
+            visits: 1
+        }]
+    );
 }
