@@ -137,6 +137,10 @@ impl<T: Table> TableEncryption<T> {
     /// Every attribute's action. Two entities giving one attribute different actions is an
     /// [`Error::InvalidSetting`] naming both: the SDK configures a table, not an entity, so
     /// one of them would be stored unprotected or unreadable.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidSetting`] when two entities disagree on an attribute.
     pub fn attribute_actions(&self) -> Result<BTreeMap<String, Action>> {
         let mut actions: BTreeMap<&str, (&str, Action)> = BTreeMap::new();
         for (entity, attribute, action) in &self.attributes {
@@ -167,6 +171,11 @@ impl<T: Table> TableEncryption<T> {
 
     /// The SDK's configuration of this table, protecting data keys with `keyring`
     /// (AWS KMS in production; [`raw_aes_keyring`](super::raw_aes_keyring) in tests).
+    ///
+    /// # Errors
+    ///
+    /// As [`attribute_actions`](Self::attribute_actions), or [`Error::InvalidSetting`]
+    /// with the SDK's reason when it refuses the configuration.
     pub fn table_config(&self, keyring: KeyringRef) -> Result<DynamoDbTableEncryptionConfig> {
         let actions = self.attribute_actions()?;
         let unsigned: Vec<String> = actions
@@ -192,6 +201,10 @@ impl<T: Table> TableEncryption<T> {
     }
 
     /// The configuration of every table the interceptor serves: this one.
+    ///
+    /// # Errors
+    ///
+    /// As [`table_config`](Self::table_config).
     pub fn tables_config(&self, keyring: KeyringRef) -> Result<DynamoDbTablesEncryptionConfig> {
         let table = self.table_config(keyring)?;
         DynamoDbTablesEncryptionConfig::builder()
@@ -202,6 +215,10 @@ impl<T: Table> TableEncryption<T> {
 
     /// The interceptor to build the application's client with:
     /// `aws_sdk_dynamodb::config::Builder::interceptor(encryption.interceptor(keyring)?)`.
+    ///
+    /// # Errors
+    ///
+    /// As [`table_config`](Self::table_config).
     pub fn interceptor(&self, keyring: KeyringRef) -> Result<DbEsdkInterceptor> {
         DbEsdkInterceptor::new(self.tables_config(keyring)?).map_err(sdk_error)
     }

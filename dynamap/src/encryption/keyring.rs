@@ -12,6 +12,11 @@ use crate::Result;
 /// names are stored with each item and must match on read). Meant for tests and for keys
 /// kept in an HSM; production tables use an AWS KMS keyring from the SDK's
 /// `material_providers` client.
+///
+/// # Errors
+///
+/// [`Error::InvalidSetting`](crate::Error::InvalidSetting) with the SDK's reason when it
+/// refuses the keyring.
 pub async fn raw_aes_keyring(namespace: &str, name: &str, key: [u8; 32]) -> Result<KeyringRef> {
     let providers = Client::from_conf(
         MaterialProvidersConfig::builder()
