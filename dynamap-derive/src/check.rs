@@ -114,6 +114,14 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
             }
         }
         check_defaults(cx, pk.iter().chain(sk.iter().flatten()), model_fields);
+        check_protected_keys(
+            cx,
+            pk.iter().chain(sk.iter().flatten()),
+            &indexes,
+            &lookups,
+            model_fields,
+            &computed,
+        );
     }
 
     let table = attrs.table?;
@@ -140,6 +148,30 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         computed,
         key_format,
     })
+}
+
+/// No key DynamoDB reads may come from an encrypted field (`protection.rs`).
+fn check_protected_keys<'t>(
+    cx: &mut Ctxt,
+    primary: impl Iterator<Item = &'t Template>,
+    indexes: &'t [IndexModel],
+    lookups: &'t [LookupModel],
+    fields: &[FieldModel<'_>],
+    computed: &[ComputedPart],
+) {
+    let templates = primary
+        .chain(indexes.iter().flat_map(IndexModel::templates))
+        .chain(lookups.iter().flat_map(LookupModel::templates));
+    for template in templates {
+        crate::protection::check_key_template(cx, template, fields, computed);
+    }
+    for index in indexes {
+        for key in std::iter::once(&index.pk).chain(index.sk.as_ref()) {
+            if let IndexKey::Field(key) = key {
+                crate::protection::check_field_key(cx, key, fields);
+            }
+        }
+    }
 }
 
 fn named_fields<'a>(
@@ -254,6 +286,19 @@ fn field_model<'a>(cx: &mut Ctxt, field: &'a syn::Field) -> Option<FieldModel<'a
         set,
         list: attrs.list.is_some(),
         key_format: attrs.key_format,
+        protection: crate::protection::protection(
+            cx,
+            &attrs.protection,
+            &[
+                (&attrs.skip, "skipped: it is not stored"),
+                (&attrs.version, "the version: conditions compare it"),
+                (&attrs.ttl, "the TTL: DynamoDB reads it to expire items"),
+                (
+                    &attrs.created_at,
+                    "`created_at`: writes keep it with a condition on it",
+                ),
+            ],
+        ),
     })
 }
 
