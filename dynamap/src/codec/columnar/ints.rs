@@ -12,11 +12,17 @@
 //! common divisor: a reading's `max` above its `value`, in each sensor's own resolution.
 
 use super::CodecError;
+use super::earlier::{Earlier, NoEarlier};
+use super::groups::{self, Groups};
 use super::varint::{self, Reader};
 
 const PLAIN: u8 = 0;
 const DELTA: u8 = 1;
 const SERIES: u8 = 2;
+/// Version 3: the values group by group, the groups read from an earlier column.
+const GROUPED: u8 = 3;
+/// Version 3: differences from an earlier integer column, then another form of them.
+const AGAINST: u8 = 4;
 
 /// The furthest back a difference (or a float XOR) may reach.
 pub(super) const MAX_LAG: usize = 8;
@@ -39,7 +45,61 @@ pub(crate) fn put_ints(out: &mut Vec<u8>, values: &[u64], forms: Forms) {
     if values.is_empty() {
         return;
     }
-    IntForm::choose(values, forms).write(out, values);
+    IntForm::choose(values, forms, &[]).write(out, values, &[]);
+}
+
+/// An earlier column of the record that partitions it into groups, which a number column
+/// may be written by (version 3).
+#[derive(Clone, Copy)]
+pub(crate) struct GroupColumn<'g> {
+    /// Its kind, as [`groups::DICTIONARY`] or [`groups::INTEGERS`].
+    pub(crate) kind: u8,
+    /// Its position among the record's stored columns.
+    pub(crate) column: usize,
+    pub(crate) groups: &'g Groups,
+}
+
+/// Writes `values` against earlier integer column `base` (its values `base_values`), in
+/// the cheapest form of the differences, or alone when that is cheaper; `bases` are the
+/// candidate columns. Returns how it was written: whether alone (against no column), and
+/// whether grouped.
+pub(crate) fn put_ints_against(
+    out: &mut Vec<u8>,
+    values: &[u64],
+    bases: &[(usize, &[u64])],
+    groups: &[GroupColumn<'_>],
+) -> (bool, bool) {
+    varint::put(out, values.len() as u64);
+    if values.is_empty() {
+        return (true, false);
+    }
+    let mut best = (IntForm::choose(values, Forms::Version2, groups), None);
+    for &(column, base) in bases {
+        if base.len() != values.len() {
+            continue;
+        }
+        let residuals: Vec<u64> = values
+            .iter()
+            .zip(base)
+            .map(|(mine, theirs)| mine.wrapping_sub(*theirs))
+            .collect();
+        let form = IntForm::choose(&residuals, Forms::Version2, groups);
+        if form.sample_cost < best.0.sample_cost {
+            best = (form, Some((column, residuals)));
+        }
+    }
+    match best {
+        (form, None) => {
+            form.write(out, values, groups);
+            (true, form.is_grouped())
+        }
+        (form, Some((column, residuals))) => {
+            out.push(AGAINST);
+            varint::put(out, column as u64);
+            form.write(out, &residuals, groups);
+            (false, form.is_grouped())
+        }
+    }
 }
 
 /// How a column of integers is written: as they are (`lag` 0); or, in series of every
@@ -53,11 +113,18 @@ pub(super) struct IntForm {
     /// The [`cost`] of the sample the form was chosen on, by which forms of different
     /// values are compared (a float column alone or as differences from another).
     sample_cost: usize,
+    /// Written group by group instead (version 3): which of the candidate group columns.
+    grouped: Option<usize>,
 }
 
 impl IntForm {
     pub(super) fn sample_cost(&self) -> usize {
         self.sample_cost
+    }
+
+    /// Whether the form reads another column's groups.
+    pub(crate) fn is_grouped(&self) -> bool {
+        self.grouped.is_some()
     }
 
     /// The form with the lowest [`cost`] on the first [`SAMPLE`] values, each lag costed in
@@ -70,15 +137,19 @@ impl IntForm {
     /// common divisor: they suit values that do not drift (residuals, codes) but share a
     /// factor within each series. Against them the differences are costed with their
     /// divisors, since the factors need not be the same.
-    pub(super) fn choose(values: &[u64], forms: Forms) -> IntForm {
+    ///
+    /// With `groups` (version 3), each candidate group column's grouped forms compete as
+    /// well, against the other forms costed with their divisors.
+    pub(super) fn choose(values: &[u64], forms: Forms, groups: &[GroupColumn<'_>]) -> IntForm {
         let sample = &values[..values.len().min(SAMPLE)];
+        let fine = forms == Forms::Version2;
         let mut previous = u64::MAX;
         let plain: usize = sample
             .iter()
-            .map(|&v| repeat_or_len(&mut previous, varint::zigzag(v as i64)))
+            .map(|&v| charge(&mut previous, varint::zigzag(v as i64), fine))
             .sum();
         let best_lag = (1..=MAX_LAG.min(sample.len()))
-            .map(|lag| (lag, lag_cost(sample, lag)))
+            .map(|lag| (lag, lag_cost(sample, lag, fine)))
             .min_by_key(|&(_, cost)| cost);
         let mut best = match best_lag {
             Some((lag, cost)) if cost < plain => Trial::unscaled(lag, true, cost),
@@ -106,6 +177,38 @@ impl IntForm {
                 }
             }
         }
+        let mut grouped = None;
+        if !groups.is_empty() {
+            if best.divisors.is_none() && best.lag > 0 {
+                best = Trial::new(sample, best.lag, best.differenced);
+            }
+            for (candidate, column) in groups.iter().enumerate() {
+                if column.groups.records() != values.len() {
+                    continue;
+                }
+                for differenced in [true, false] {
+                    let (cost, divisors) = groups::trial(sample, column.groups, differenced);
+                    if cost < best.cost {
+                        best = Trial {
+                            lag: 0,
+                            differenced,
+                            cost,
+                            divisors: Some(divisors),
+                        };
+                        grouped = Some(candidate);
+                    }
+                }
+            }
+        }
+        if grouped.is_some() {
+            return IntForm {
+                lag: 0,
+                divisors: best.divisors.unwrap_or_default(),
+                differenced: best.differenced,
+                sample_cost: best.cost,
+                grouped,
+            };
+        }
         let divisors = (0..best.lag)
             .map(|offset| {
                 let known = best.divisors.as_ref().map_or(0, |d| d[offset]);
@@ -117,11 +220,25 @@ impl IntForm {
             divisors,
             differenced: best.differenced,
             sample_cost: best.cost,
+            grouped: None,
         }
     }
 
-    /// The form byte, the lag and divisors for series, then the varints.
-    pub(super) fn write(&self, out: &mut Vec<u8>, values: &[u64]) {
+    /// The form byte, the lag and divisors for series, then the varints; `groups` as given
+    /// to [`IntForm::choose`].
+    pub(super) fn write(&self, out: &mut Vec<u8>, values: &[u64], groups: &[GroupColumn<'_>]) {
+        if let Some(column) = self.grouped.and_then(|g| groups.get(g)) {
+            out.push(GROUPED);
+            groups::write(
+                out,
+                values,
+                column.groups,
+                (column.kind, column.column),
+                self.differenced,
+                &self.divisors,
+            );
+            return;
+        }
         if self.lag == 0 {
             out.push(PLAIN);
             for &v in values {
@@ -207,7 +324,7 @@ fn series(
 /// values when `known` (0 when not). Noisy series reach 1 within a few values, and the scan
 /// stops there (or does not start); a value the divisor so far divides (most, in a series
 /// that has one) is passed by a multiplication instead of a GCD.
-fn series_divisor(values: impl Iterator<Item = i64>, known: u64) -> u64 {
+pub(super) fn series_divisor(values: impl Iterator<Item = i64>, known: u64) -> u64 {
     let mut divisor = known;
     let mut test = ExactDivisor::new(known);
     for value in values {
@@ -246,7 +363,7 @@ fn gcd(a: u64, b: u64) -> u64 {
 /// an exact arithmetic shift, and the odd rest is undone by multiplying by its inverse
 /// modulo 2^64, which is exact for multiples of it (in two's complement, negative ones too).
 #[derive(Clone, Copy)]
-struct ExactDivisor {
+pub(super) struct ExactDivisor {
     shift: u32,
     inverse: u64,
     /// The largest quotient of the odd part: a number is a multiple of it exactly when its
@@ -255,7 +372,7 @@ struct ExactDivisor {
 }
 
 impl ExactDivisor {
-    fn new(divisor: u64) -> Self {
+    pub(super) fn new(divisor: u64) -> Self {
         let divisor = divisor.max(1);
         let shift = divisor.trailing_zeros();
         let odd = divisor >> shift;
@@ -277,7 +394,7 @@ impl ExactDivisor {
             && (value >> self.shift).wrapping_mul(self.inverse) <= self.limit
     }
 
-    fn divide(self, difference: i64) -> i64 {
+    pub(super) fn divide(self, difference: i64) -> i64 {
         ((difference >> self.shift) as u64).wrapping_mul(self.inverse) as i64
     }
 }
@@ -292,30 +409,25 @@ pub(super) fn series_order(len: usize, lag: usize) -> impl Iterator<Item = usize
 /// to the one before costs nothing, since the compressor afterwards turns runs into almost
 /// nothing. (Timestamps of three interleaved series: differences to the neighbour alternate
 /// between 0 and a minute, which is smaller raw; differences within each series are a
-/// minute every time, which compresses away.)
-fn cost(stream: impl Iterator<Item = u64>) -> usize {
-    let mut previous = None;
-    stream
-        .map(|value| {
-            let repeat = previous == Some(value);
-            previous = Some(value);
-            if repeat { 0 } else { varint_len(value) }
-        })
-        .sum()
+/// minute every time, which compresses away.) Generated columns count finer, see [`charge`].
+pub(super) fn cost(stream: impl Iterator<Item = u64>) -> usize {
+    let mut previous = u64::MAX;
+    stream.map(|value| charge(&mut previous, value, true)).sum()
 }
 
 /// The [`cost`] of differencing `sample` at `lag`, before any divisor: a varint that repeats
 /// the last one of its series costs nothing.
-fn lag_cost(sample: &[u64], lag: usize) -> usize {
+fn lag_cost(sample: &[u64], lag: usize, fine: bool) -> usize {
     // The last varint of each series, cycling through the series without a division.
     let mut previous = [u64::MAX; MAX_LAG];
     let mut series = 0;
     let mut total = 0;
     for (i, &value) in sample.iter().enumerate() {
         let back = i.checked_sub(lag).map_or(0, |j| sample[j]);
-        total += repeat_or_len(
+        total += charge(
             &mut previous[series],
             varint::zigzag(value.wrapping_sub(back) as i64),
+            fine,
         );
         series += 1;
         if series == lag {
@@ -335,11 +447,27 @@ fn changes(sample: &[u64], lag: usize) -> usize {
     sample.len() - repeats
 }
 
-/// What [`cost`] charges for `value` after `previous` in its stream, updating `previous`.
-fn repeat_or_len(previous: &mut u64, value: u64) -> usize {
-    let repeat = *previous == value;
-    *previous = value;
-    if repeat { 0 } else { varint_len(value) }
+/// What [`cost`] charges for `value` after `previous` in its stream, updating `previous`:
+/// nothing for a repeat; otherwise its varint's length or, when `fine` (generated columns),
+/// the number of its varint's bytes that differ from the previous varint's, at least one.
+/// Jittered steps (20,000 ms give or take 15) are three-byte varints whose upper bytes
+/// repeat, which the compressor's entropy stage codes in almost nothing; a form whose steps
+/// jump between series' intervals changes them. The serde format (version 1) keeps its
+/// coarser count, so that its choices, and its stored bytes, stay as they were.
+fn charge(previous: &mut u64, value: u64, fine: bool) -> usize {
+    let before = std::mem::replace(previous, value);
+    if before == value {
+        return 0;
+    }
+    let len = varint_len(value);
+    if !fine {
+        return len;
+    }
+    let differ = value ^ before;
+    let changed = (0..len)
+        .filter(|&k| (differ >> (7 * k)) & 0x7f != 0)
+        .count();
+    changed.max(1)
 }
 
 fn varint_len(value: u64) -> usize {
@@ -348,18 +476,47 @@ fn varint_len(value: u64) -> usize {
 
 /// Reads what [`put_ints`] wrote.
 pub(crate) fn read_ints(reader: &mut Reader<'_>) -> Result<Vec<u64>, CodecError> {
+    read_ints_with(reader, &mut NoEarlier)
+}
+
+/// Reads what [`put_ints`] or [`put_ints_against`] wrote, with the record's earlier columns.
+pub(crate) fn read_ints_with<E: Earlier + ?Sized>(
+    reader: &mut Reader<'_>,
+    earlier: &mut E,
+) -> Result<Vec<u64>, CodecError> {
     let count = reader.len()?;
     if count == 0 {
         return Ok(Vec::new());
     }
-    read_int_body(reader, count)
+    read_int_body(reader, count, earlier)
 }
 
-pub(super) fn read_int_body(reader: &mut Reader<'_>, count: usize) -> Result<Vec<u64>, CodecError> {
+pub(super) fn read_int_body<E: Earlier + ?Sized>(
+    reader: &mut Reader<'_>,
+    count: usize,
+    earlier: &mut E,
+) -> Result<Vec<u64>, CodecError> {
+    if reader.clone().byte()? == AGAINST {
+        reader.byte()?;
+        let base = earlier.ints(reader.len()?, count)?;
+        if reader.clone().byte()? == AGAINST {
+            return Err(CodecError::Corrupt("an integer column refers twice"));
+        }
+        let mut values = read_int_body(reader, count, earlier)?;
+        for (value, base) in values.iter_mut().zip(base) {
+            *value = value.wrapping_add(base);
+        }
+        return Ok(values);
+    }
     let (lag, differenced) = match reader.byte()? {
         PLAIN => (0, false),
         DELTA => (read_lag(reader)?, true),
         SERIES => (read_lag(reader)?, false),
+        GROUPED => {
+            let (differenced, kind, column) = groups::read_head(reader)?;
+            let groups = earlier.groups(column, kind, count)?;
+            return groups::read_values(reader, &groups, differenced);
+        }
         _ => return Err(CodecError::Corrupt("unknown integer stream form")),
     };
     let divisors = (0..lag)
@@ -493,7 +650,9 @@ mod tests {
             out
         };
         let (version1, version2) = (written(Forms::Version1), written(Forms::Version2));
-        assert_eq!(&version2[2..4], &[SERIES, 3], "series of period 3");
+        // Series of the records' period, 3, or a multiple of it (the same series, split).
+        assert_eq!(version2[2], SERIES);
+        assert!(version2[3].is_multiple_of(3), "period {}", version2[3]);
         assert!(version1[2] != SERIES);
         assert!(
             version2.len() * 10 < version1.len() * 9,

@@ -19,7 +19,9 @@
 
 mod column;
 mod de;
+pub(crate) mod earlier;
 pub(crate) mod floats;
+pub(crate) mod groups;
 pub(crate) mod ints;
 mod ser;
 mod shape;
