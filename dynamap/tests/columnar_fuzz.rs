@@ -114,7 +114,10 @@ fn columns() -> Vec<u8> {
 /// The columns of a version 2 list written by an earlier release (a fixture of
 /// `columnar_fixtures.rs`), which the same decoder reads.
 fn version_2_columns() -> Vec<u8> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/columnar_v2_none.bin");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/columnar_v2_none.bin"
+    );
     let stored = std::fs::read(path).expect("the fixture is committed");
     let (header, payload) = dynamap::codec::Header::read(&stored).expect("header");
     assert_eq!(header.version, 2);

@@ -115,11 +115,7 @@ fn group_series<'a>(
 
 /// A grouped form costed on the records of `sample` (the first ones): the [`cost`] of its
 /// varints with each group divided by its common factor, and those factors.
-pub(crate) fn trial(
-    sample: &[u64],
-    groups: &Groups,
-    differenced: bool,
-) -> (usize, Vec<u64>) {
+pub(crate) fn trial(sample: &[u64], groups: &Groups, differenced: bool) -> (usize, Vec<u64>) {
     let limit = sample.len() as u32;
     let mut divisors = Vec::with_capacity(groups.count());
     let mut stream = Vec::with_capacity(sample.len());
@@ -262,10 +258,23 @@ mod tests {
         for differenced in [true, false] {
             let (_, known) = trial(&values[..256], &groups, differenced);
             let mut out = Vec::new();
-            write(&mut out, &values, &groups, (DICTIONARY, 0), differenced, &known);
+            write(
+                &mut out,
+                &values,
+                &groups,
+                (DICTIONARY, 0),
+                differenced,
+                &known,
+            );
             let mut reader = Reader::new(&out);
-            assert_eq!(read_head(&mut reader).expect("head"), (differenced, DICTIONARY, 0));
-            assert_eq!(read_values(&mut reader, &groups, differenced).expect("reads"), values);
+            assert_eq!(
+                read_head(&mut reader).expect("head"),
+                (differenced, DICTIONARY, 0)
+            );
+            assert_eq!(
+                read_values(&mut reader, &groups, differenced).expect("reads"),
+                values
+            );
             assert!(reader.is_empty());
         }
         assert!(read_head(&mut Reader::new(&[2, 0, 0])).is_err());
@@ -279,7 +288,10 @@ mod tests {
             dictionary_codes(&[2, 1, b'A', 1, b'B', 0, 1, 1]).expect("reads"),
             [0, 1, 1]
         );
-        assert!(dictionary_codes(&[1, 1, b'A', 1]).is_err(), "code out of range");
+        assert!(
+            dictionary_codes(&[1, 1, b'A', 1]).is_err(),
+            "code out of range"
+        );
         assert!(dictionary_codes(&[3, 1, b'A']).is_err(), "truncated");
         assert!(dictionary_codes(&[17]).is_err(), "too many names");
     }

@@ -241,8 +241,9 @@ impl Earlier for StoredBefore<'_, '_> {
         if codes.len() != count {
             return Err(missing_reference());
         }
-        Groups::new(codes.into_iter())
-            .ok_or(CodecError::Corrupt("a group column does not hold a few groups"))
+        Groups::new(codes.into_iter()).ok_or(CodecError::Corrupt(
+            "a group column does not hold a few groups",
+        ))
     }
 }
 
@@ -443,13 +444,20 @@ mod tests {
         record.field("start", |column| i64::encode_field(start.iter(), column));
         record.field("end", |column| i64::encode_field(end.iter(), column));
         let mut input = Reader::new(&out);
-        let mut read = RecordReader::read(&mut input, 400, &["kind", "start", "end"]).expect("reads");
+        let mut read =
+            RecordReader::read(&mut input, 400, &["kind", "start", "end"]).expect("reads");
         // `start`: its count (400), grouped, differenced, by dictionary column 0.
         assert_eq!(&read.columns[1].1[..6], &[0x90, 0x03, 3, 1, 0, 0]);
         // `end`: its count, against integer column 1, then grouped by column 0.
         assert_eq!(&read.columns[2].1[..5], &[0x90, 0x03, 4, 1, 3]);
-        assert_eq!(read.column::<i64>("end", 400).expect("reads"), Some(end.clone()));
-        assert_eq!(read.column::<i64>("start", 400).expect("reads"), Some(start));
+        assert_eq!(
+            read.column::<i64>("end", 400).expect("reads"),
+            Some(end.clone())
+        );
+        assert_eq!(
+            read.column::<i64>("start", 400).expect("reads"),
+            Some(start)
+        );
         // Without the columns referred to, the data is corrupt, not a panic.
         read.columns.swap(0, 1);
         assert!(read.column::<i64>("end", 400).is_err());
