@@ -253,7 +253,7 @@ mod tests {
         let codes: Vec<u64> = (0..500u64).map(|i| (i * i + i / 7) % 3).collect();
         let groups = Groups::new(codes.iter().copied()).expect("groups");
         let values: Vec<u64> = (0..500u64)
-            .map(|i| (codes[i as usize] * 1_000_000 + i * 30_000) as u64)
+            .map(|i| codes[i as usize] * 1_000_000 + i * 30_000)
             .collect();
         for differenced in [true, false] {
             let (_, known) = trial(&values[..256], &groups, differenced);
