@@ -79,6 +79,21 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
             .chain(lookups.iter().flat_map(LookupModel::templates))
             .collect();
         check_computed_uses(cx, &computed, &primary, &others);
+        for field in model_fields.iter().filter(|f| f.key_format.is_some()) {
+            let name = field.ident.to_string();
+            let name = name.trim_start_matches("r#");
+            if !primary
+                .iter()
+                .chain(&others)
+                .flat_map(|t| t.holes())
+                .any(|h| h == name)
+            {
+                cx.error_at(
+                    field.ident,
+                    format!("`key_format` on `{name}`, which no key template uses: it would change nothing"),
+                );
+            }
+        }
         for template in primary {
             check_holes(cx, template, model_fields, &computed, false);
         }
@@ -102,6 +117,7 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
     }
 
     let table = attrs.table?;
+    let key_format = attrs.key_format;
     let pk = pk?;
     let sk = sk?;
     if cx.has_errors() {
@@ -122,6 +138,7 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         schema,
         constants,
         computed,
+        key_format,
     })
 }
 
@@ -236,6 +253,7 @@ fn field_model<'a>(cx: &mut Ctxt, field: &'a syn::Field) -> Option<FieldModel<'a
         updated_at: attrs.updated_at.is_some(),
         set,
         list: attrs.list.is_some(),
+        key_format: attrs.key_format,
     })
 }
 

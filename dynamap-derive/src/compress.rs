@@ -67,6 +67,11 @@ impl CompressAttr {
         Ok(out)
     }
 
+    /// True when a format other than `"auto"` is given: a chosen form, which gets no note.
+    pub(crate) fn format_chosen(&self) -> bool {
+        self.format.as_ref().is_some_and(|f| f.value() != "auto")
+    }
+
     /// The `Compression` value, plus a compile-time check that the codec is enabled; `None`
     /// (with errors recorded) when a setting is invalid.
     pub(crate) fn settings(&self, cx: &mut Ctxt) -> Option<(TokenStream, TokenStream)> {

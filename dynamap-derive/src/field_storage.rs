@@ -38,9 +38,11 @@ pub(crate) fn field_storage(
         for (_, message) in conflict.iter().filter(|(clash, _)| *clash) {
             cx.error_at(&compress.path, *message);
         }
-        compressed = compress
-            .settings(cx)
-            .map(|(settings, check)| Compressed { settings, check });
+        compressed = compress.settings(cx).map(|(settings, check)| Compressed {
+            settings,
+            check,
+            format_chosen: compress.format_chosen(),
+        });
     }
     let mut ttl = None;
     if let Some(path) = &attrs.ttl {

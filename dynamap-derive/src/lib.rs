@@ -12,6 +12,7 @@ mod evolution;
 mod expand;
 mod field_storage;
 mod index_keys;
+mod key_format;
 mod model;
 mod names;
 mod template;

@@ -4,6 +4,7 @@
 use proc_macro2::{Span, TokenStream};
 use syn::{Ident, LitStr, Path, Type, Visibility};
 
+use crate::key_format::KeyFormatAttr;
 use crate::template::Template;
 
 pub(crate) struct EntityModel<'a> {
@@ -27,6 +28,8 @@ pub(crate) struct EntityModel<'a> {
     pub(crate) constants: Vec<(syn::LitStr, String)>,
     /// Key parts computed from fields: `computed(...)` and `shard(...)`.
     pub(crate) computed: Vec<ComputedPart>,
+    /// `key_format(...)`: how this entity's key parts are written, over the table's.
+    pub(crate) key_format: Option<KeyFormatAttr>,
 }
 
 /// A key part that is no field but a function of fields, rendered wherever its hole is.
@@ -157,6 +160,8 @@ pub(crate) struct FieldModel<'a> {
     pub(crate) set: bool,
     /// `#[dynamap(list)]`: a set stored as a list (through `with = dynamap::codec::as_list`).
     pub(crate) list: bool,
+    /// `key_format(...)`: how this field's key parts are written, over the entity's.
+    pub(crate) key_format: Option<KeyFormatAttr>,
 }
 
 impl EntityModel<'_> {
@@ -166,6 +171,21 @@ impl EntityModel<'_> {
 
     pub(crate) fn computed(&self, name: &str) -> Option<&ComputedPart> {
         self.computed.iter().find(|c| c.name == name)
+    }
+
+    /// The format the hole `name` is written in: an expression of type
+    /// `dynamap::key::KeyFormat`, usable in constants. The table's, then the entity's
+    /// choices, then the field's.
+    pub(crate) fn key_format(&self, name: &str) -> TokenStream {
+        let table = &self.table;
+        let mut format = quote::quote!(<#table as ::dynamap::__private::Table>::KEY_FORMAT);
+        if let Some(entity) = &self.key_format {
+            format = entity.apply(format);
+        }
+        if let Some(field) = self.field(name).and_then(|f| f.key_format.as_ref()) {
+            format = field.apply(format);
+        }
+        format
     }
 
     /// What the hole `name` stands for.
@@ -181,6 +201,8 @@ impl EntityModel<'_> {
 pub(crate) struct Compressed {
     pub(crate) settings: TokenStream,
     pub(crate) check: TokenStream,
+    /// `format = "..."` other than `"auto"`: the user chose how it is stored.
+    pub(crate) format_chosen: bool,
 }
 
 /// `event_rows(...)`: the row cap and the field holding each event's time.

@@ -24,8 +24,8 @@ pub use crate::key::{
     AttributeKey, KeyAttribute, KeyAttributeArg, Segment, SortArgs, SortBound, SortValues,
 };
 pub use crate::key::{
-    Key, KeyArg, KeyError, KeyPart, KeyPartError, KeyReader, KeyWriter, PartitionKey, ShardHash,
-    key_arg_value,
+    Key, KeyArg, KeyError, KeyFormat, KeyPart, KeyPartError, KeyReader, KeyWriter, Numbers,
+    PartitionKey, ShardHash, key_arg_value,
 };
 pub use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
 pub use crate::query::{
@@ -274,6 +274,8 @@ pub mod layout;
 
 mod hole;
 pub use hole::{Hole, HoleStandIn};
+mod list_codec;
+pub use list_codec::{ColumnarList, SerdeList};
 
 /// The types a `#[dynamap(ttl)]` field can have (besides `Option` of them).
 #[diagnostic::on_unimplemented(

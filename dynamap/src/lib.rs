@@ -219,6 +219,7 @@ mod expiry;
 pub mod export;
 pub mod expr;
 pub mod key;
+mod key_format;
 pub mod limits;
 pub mod maintain;
 #[cfg(feature = "metrics")]
@@ -295,6 +296,10 @@ pub struct ProductionGuide;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/guide/hot-partitions.md")]
 pub struct HotPartitionsGuide;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide/shared-tables.md")]
+pub struct SharedTablesGuide;
 
 /// The AWS SDK for DynamoDB that dynamap is built on, so the `Client` you pass to
 /// [`Db::new`] (and raw requests next to dynamap's) use the same version.

@@ -1,5 +1,7 @@
 //! The physical table: key attribute names, indexes, the entity-type and TTL attributes.
 
+use crate::key_format::KeyFormat;
+
 /// A physical DynamoDB table layout, usually declared with `#[derive(Table)]`:
 ///
 /// ```
@@ -20,6 +22,11 @@
 pub trait Table: 'static {
     /// The layout.
     const SCHEMA: TableSchema;
+
+    /// How the parts of every entity's keys are written, unless an entity or field says
+    /// otherwise: `#[dynamap(key_format(...))]` (see [`KeyFormat`]). dynamap's own escaped,
+    /// order-preserving form by default.
+    const KEY_FORMAT: KeyFormat = KeyFormat::ESCAPED;
 }
 
 /// The layout of a table. The table's own key attributes are strings (`S`); an index's key

@@ -14,7 +14,7 @@
 
 use std::cmp::Ordering;
 
-use dynamap::key::{KeyReader, KeyWriter, Segment, SortArgs, SortBound};
+use dynamap::key::{KeyFormat, KeyReader, KeyWriter, Segment, SortArgs, SortBound};
 use proptest::prelude::*;
 use proptest::sample::select;
 
@@ -37,11 +37,11 @@ struct Shape {
 const LOC: Shape = Shape {
     segments: &[
         Literal("LOC#"),
-        Hole("building"),
+        Hole("building", KeyFormat::ESCAPED),
         Literal("#"),
-        Hole("floor"),
+        Hole("floor", KeyFormat::ESCAPED),
         Literal("#"),
-        Hole("room"),
+        Hole("room", KeyFormat::ESCAPED),
     ],
     ints: [false, false, false],
 };
@@ -50,11 +50,11 @@ const LOC: Shape = Shape {
 const MIXED: Shape = Shape {
     segments: &[
         Literal("E#"),
-        Hole("a"),
+        Hole("a", KeyFormat::ESCAPED),
         Literal("#x#"),
-        Hole("n"),
+        Hole("n", KeyFormat::ESCAPED),
         Literal("#"),
-        Hole("b"),
+        Hole("b", KeyFormat::ESCAPED),
         Literal("#END"),
     ],
     ints: [false, true, false],
@@ -66,7 +66,7 @@ fn render(shape: &Shape, parts: &[Part]) -> String {
     for segment in shape.segments {
         match segment {
             Literal(text) => w.literal(text),
-            Hole(name) => match given.next().expect("whole tuple") {
+            Hole(name, _) => match given.next().expect("whole tuple") {
                 Part::Text(s) => w.part::<String, _>(name, s),
                 Part::Int(n) => w.part::<i32, _>(name, n),
             },
@@ -81,7 +81,7 @@ fn parse(shape: &Shape, key: &str) -> Vec<Part> {
     for segment in shape.segments {
         match segment {
             Literal(text) => r.literal(text, "template").expect("literal"),
-            Hole(name) => parts.push(if shape.ints[parts.len()] {
+            Hole(name, _) => parts.push(if shape.ints[parts.len()] {
                 Part::Int(r.part::<i32>(name, "template").expect("number"))
             } else {
                 Part::Text(r.part::<String>(name, "template").expect("text"))
@@ -99,7 +99,7 @@ fn render_old(shape: &Shape, parts: &[Part]) -> String {
     for segment in shape.segments {
         match segment {
             Literal(text) => out.push_str(text),
-            Hole(_) => match given.next().expect("whole tuple") {
+            Hole(..) => match given.next().expect("whole tuple") {
                 Part::Text(s) => out.push_str(&s.replace('%', "%25").replace('#', "%23")),
                 Part::Int(n) => {
                     // Numbers never held an escaped character: today's form is the old one.

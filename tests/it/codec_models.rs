@@ -30,7 +30,7 @@ pub(crate) struct Summary {
 pub(crate) struct NightV1 {
     pub(crate) account_id: String,
     pub(crate) night: String,
-    #[dynamap(compress(codec = "bzip2"))]
+    #[dynamap(compress(codec = "bzip2", format = "columnar"))]
     pub(crate) events: Vec<Event>,
     #[dynamap(compress(codec = "gzip", format = "json"))]
     pub(crate) summary: Option<Summary>,
@@ -42,7 +42,8 @@ pub(crate) struct NightV1 {
 pub(crate) struct Night {
     pub(crate) account_id: String,
     pub(crate) night: String,
-    #[dynamap(compress)]
+    // Through serde on purpose (the format said, so no note): the path `Event` takes.
+    #[dynamap(compress(format = "columnar"))]
     pub(crate) events: Vec<Event>,
     #[dynamap(compress(codec = "snappy", format = "row"))]
     pub(crate) summary: Option<Summary>,

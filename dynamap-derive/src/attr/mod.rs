@@ -6,6 +6,7 @@ use syn::{Attribute, LitStr, Path, Token};
 
 use crate::compress::CompressAttr;
 use crate::ctx::Ctxt;
+use crate::key_format::KeyFormatAttr;
 
 mod entity_options;
 
@@ -22,6 +23,8 @@ pub(crate) struct TableAttrs {
     pub(crate) entity_type: Option<LitStr>,
     pub(crate) ttl: Option<LitStr>,
     pub(crate) indexes: Vec<TableIndex>,
+    /// `key_format(...)`: how every entity's key parts are written.
+    pub(crate) key_format: Option<KeyFormatAttr>,
     pub(crate) given: Given,
 }
 
@@ -73,6 +76,8 @@ pub(crate) struct EntityAttrs {
     pub(crate) computed: Vec<ComputedAttr>,
     /// `shard(of(id), count = 4)`: the key part `{shard}`, a stable hash of fields.
     pub(crate) shard: Option<ShardAttr>,
+    /// `key_format(...)`: this entity's key parts, overriding the table's choices.
+    pub(crate) key_format: Option<KeyFormatAttr>,
     pub(crate) given: Given,
 }
 
@@ -117,6 +122,8 @@ pub(crate) struct FieldAttrs {
     pub(crate) updated_at: Option<Path>,
     /// `list`: a set stored as a list (`L`), as before native sets.
     pub(crate) list: Option<Path>,
+    /// `key_format(...)`: this field's key parts, overriding the entity's choices.
+    pub(crate) key_format: Option<KeyFormatAttr>,
 }
 
 /// `default` or `default = "path::to_fn"` on a field.
@@ -145,11 +152,12 @@ impl Given {
     }
 }
 
-const TABLE_KEYS: &str = "`pk`, `sk`, `entity_type`, `ttl`, `index`, `local_index`, `crate`";
+const TABLE_KEYS: &str =
+    "`pk`, `sk`, `entity_type`, `ttl`, `index`, `local_index`, `key_format`, `crate`";
 const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `pk_type`, `sk_type`, `projection`, `include`";
-const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `computed`, `shard`, `event_rows`, `const_attr`, `schema_version`, `upgrade`, `crate`";
+const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `computed`, `shard`, `event_rows`, `const_attr`, `schema_version`, `upgrade`, `key_format`, `crate`";
 const ENTITY_INDEX_KEYS: &str = "`name`, `pk`, `sk`";
-const FIELD_KEYS: &str = "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`, `list`";
+const FIELD_KEYS: &str = "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`, `list`, `key_format`";
 const VARIANT_KEYS: &str = "`rename`";
 
 impl TableAttrs {
@@ -169,6 +177,8 @@ impl TableAttrs {
                 out.indexes.push(TableIndex::parse(cx, meta, false)?);
             } else if meta.path.is_ident("local_index") {
                 out.indexes.push(TableIndex::parse(cx, meta, true)?);
+            } else if meta.path.is_ident("key_format") {
+                set_once(cx, &mut out.key_format, meta, KeyFormatAttr::parse(meta)?);
             } else if meta.path.is_ident("crate") {
                 parse_str(meta)?; // read by `crate_path`
             } else {
@@ -259,6 +269,8 @@ impl EntityAttrs {
                 set_once(cx, &mut out.schema_version, meta, meta.value()?.parse()?);
             } else if meta.path.is_ident("upgrade") {
                 out.upgrades.push(parse_upgrade(meta)?);
+            } else if meta.path.is_ident("key_format") {
+                set_once(cx, &mut out.key_format, meta, KeyFormatAttr::parse(meta)?);
             } else if meta.path.is_ident("crate") {
                 parse_str(meta)?; // read by `crate_path`
             } else {
@@ -321,6 +333,8 @@ impl FieldAttrs {
                 set_once(cx, &mut out.updated_at, meta, parse_flag(meta)?);
             } else if meta.path.is_ident("list") {
                 set_once(cx, &mut out.list, meta, parse_flag(meta)?);
+            } else if meta.path.is_ident("key_format") {
+                set_once(cx, &mut out.key_format, meta, KeyFormatAttr::parse(meta)?);
             } else {
                 unknown(meta, FIELD_KEYS)?;
             }

@@ -358,9 +358,10 @@ fn parse_key(model: &EntityModel<'_>) -> TokenStream {
     let schema = schema(model);
     let entity = &model.entity_name;
     let ty = |hole: &str| {
-        model
+        let ty = model
             .hole(hole)
-            .map_or_else(|| syn::parse_quote!(()), |hole| hole_type(hole).clone())
+            .map_or_else(|| syn::parse_quote!(()), |hole| hole_type(hole).clone());
+        (ty, model.key_format(hole))
     };
     let mut bound = Vec::new();
     let pk = parse(

@@ -94,6 +94,19 @@ fn newtype(cx: &mut Ctxt, input: &DeriveInput, fields: &Fields) -> Option<TokenS
             let inner = <#ty as ::dynamap::__private::KeyPart>::parse_key_part(text)?;
             ::core::result::Result::Ok(#build)
         }
+
+        // Written as the field is in every key format: lower-cased if it is text, its
+        // numbers in the format's form.
+        const TEXT: bool = <#ty as ::dynamap::__private::KeyPart>::TEXT;
+
+        fn write_key_part_as(&self, out: &mut ::dynamap::__private::String, numbers: ::dynamap::__private::Numbers) -> ::core::result::Result<(), ::dynamap::__private::KeyPartError> {
+            <#ty as ::dynamap::__private::KeyPart>::write_key_part_as(&#access, out, numbers)
+        }
+
+        fn parse_key_part_as(text: &str, numbers: ::dynamap::__private::Numbers) -> ::core::result::Result<Self, ::dynamap::__private::KeyPartError> {
+            let inner = <#ty as ::dynamap::__private::KeyPart>::parse_key_part_as(text, numbers)?;
+            ::core::result::Result::Ok(#build)
+        }
     })
 }
 

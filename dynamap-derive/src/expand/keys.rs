@@ -7,22 +7,29 @@ use syn::{Ident, Type};
 
 use crate::template::{Segment, Template};
 
+/// One hole as [`render`] writes it: the part's type, an expression of a type implementing
+/// `KeyArg<that type>`, and the `KeyFormat` expression it is written in.
+pub(crate) struct HoleValue {
+    pub(crate) ty: Type,
+    pub(crate) value: TokenStream,
+    pub(crate) format: TokenStream,
+}
+
 /// An expression of type `Result<String, KeyError>` rendering `template`. `value(field)`
-/// gives, for each hole, the part's type and an expression of a type implementing
-/// `KeyArg<that type>`. Each hole is checked with [`key_part_check`].
+/// gives each hole's [`HoleValue`]. Each hole is checked with [`key_part_check`].
 pub(crate) fn render(
     entity: &str,
     attribute: &TokenStream,
     limit: &TokenStream,
     template: &Template,
-    mut value: impl FnMut(&str) -> (Type, TokenStream),
+    mut value: impl FnMut(&str) -> HoleValue,
 ) -> TokenStream {
     let steps = template.segments.iter().map(|segment| match segment {
         Segment::Literal(text) => quote!(__dynamap_writer.literal(#text);),
         Segment::Hole(field) => {
-            let (ty, expr) = value(field);
+            let HoleValue { ty, value: expr, format } = value(field);
             let check = key_part_check(&ty);
-            let write = quote_spanned!(type_span(&ty)=> ::dynamap::__private::Hole::<#ty>::NEW.write(&mut __dynamap_writer, #field, &#expr););
+            let write = quote_spanned!(type_span(&ty)=> ::dynamap::__private::Hole::<#ty>::NEW.write(&mut __dynamap_writer, #field, &#expr, #format););
             quote!(#check #write)
         }
     });
@@ -36,22 +43,23 @@ pub(crate) fn render(
 
 /// Statements reading `text` (an expression of type `&str`) with `template`, binding each
 /// hole to a variable `__dynamap_part_{field}` and returning early with `?` on a mismatch.
-/// A field that occurs twice is read twice; the second reading is checked, then dropped.
+/// `ty(field)` gives each hole's type and the `KeyFormat` expression it was written in. A
+/// field that occurs twice is read twice; the second reading is checked, then dropped.
 pub(crate) fn parse(
     entity: &str,
     attribute: &TokenStream,
     text: &TokenStream,
     template: &Template,
     bound: &mut Vec<String>,
-    mut ty: impl FnMut(&str) -> Type,
+    mut ty: impl FnMut(&str) -> (Type, TokenStream),
 ) -> TokenStream {
     let source = template.text();
     let steps = template.segments.iter().map(|segment| match segment {
         Segment::Literal(text) => quote!(__dynamap_reader.literal(#text, #source)?;),
         Segment::Hole(field) => {
-            let field_ty = ty(field);
+            let (field_ty, format) = ty(field);
             let check = key_part_check(&field_ty);
-            let read = quote_spanned!(type_span(&field_ty)=> ::dynamap::__private::Hole::<#field_ty>::NEW.read(&mut __dynamap_reader, #field, #source)?);
+            let read = quote_spanned!(type_span(&field_ty)=> ::dynamap::__private::Hole::<#field_ty>::NEW.read(&mut __dynamap_reader, #field, #source, #format)?);
             if bound.iter().any(|b| b == field) {
                 quote!(#check let _: #field_ty = #read;)
             } else {

@@ -156,14 +156,17 @@ fn attribute_partition_builder(
     });
     let segments = sk
         .and_then(IndexKey::template)
-        .map(sort_segments)
+        .map(|template| sort_segments(model, template))
         .unwrap_or_default();
     quote! {
         #[doc = #doc]
         #vis fn #method(#(#params),*) -> ::dynamap::__private::PartitionKey<Self, #shape> {
             let __dynamap_index = #schema.index(#index);
             let values = ::core::iter::Iterator::collect(::core::iter::IntoIterator::into_iter([#(#values),*]));
-            ::dynamap::__private::PartitionKey::from_attributes(values, ::core::option::Option::Some(#index), &[#(#segments),*])
+            ::dynamap::__private::PartitionKey::from_attributes(values, ::core::option::Option::Some(#index), {
+                const __DYNAMAP_SORT: &[::dynamap::__private::Segment] = &[#(#segments),*];
+                __DYNAMAP_SORT
+            })
         }
     }
 }
@@ -205,9 +208,12 @@ fn partition_builder(
     );
     let segments = sk
         .and_then(IndexKey::template)
-        .map(sort_segments)
+        .map(|template| sort_segments(model, template))
         .unwrap_or_default();
-    let partition = quote!(::dynamap::__private::PartitionKey::from_rendered(#render, #index, &[#(#segments),*]));
+    let partition = quote!(::dynamap::__private::PartitionKey::from_rendered(#render, #index, {
+        const __DYNAMAP_SORT: &[::dynamap::__private::Segment] = &[#(#segments),*];
+        __DYNAMAP_SORT
+    }));
     let (partition, doc) = match shards {
         None => (partition, doc),
         Some(count) => (
@@ -266,13 +272,16 @@ fn template_shape(model: &EntityModel<'_>, sk: Option<&Template>) -> TokenStream
     quote!((#(#types,)*))
 }
 
-fn sort_segments(template: &Template) -> Vec<TokenStream> {
+fn sort_segments(model: &EntityModel<'_>, template: &Template) -> Vec<TokenStream> {
     template
         .segments
         .iter()
         .map(|segment| match segment {
             Segment::Literal(text) => quote!(::dynamap::__private::Segment::Literal(#text)),
-            Segment::Hole(name) => quote!(::dynamap::__private::Segment::Hole(#name)),
+            Segment::Hole(name) => {
+                let format = model.key_format(name);
+                quote!(::dynamap::__private::Segment::Hole(#name, #format))
+            }
         })
         .collect()
 }

@@ -4,8 +4,9 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::Type;
+use syn::spanned::Spanned;
 
-use super::keys::{render, type_span};
+use super::keys::{HoleValue, render, type_span};
 use crate::model::{Computation, ComputedPart, EntityModel, FieldModel, Hole};
 use crate::template::Template;
 
@@ -140,8 +141,16 @@ pub(super) fn render_holes(
         &limit,
         template,
         |name| match model.hole(name) {
-            Some(hole) => (hole_type(hole).clone(), value(hole)),
-            None => (syn::parse_quote!(()), quote!(())),
+            Some(hole) => HoleValue {
+                ty: hole_type(hole).clone(),
+                value: value(hole),
+                format: model.key_format(name),
+            },
+            None => HoleValue {
+                ty: syn::parse_quote!(()),
+                value: quote!(()),
+                format: model.key_format(name),
+            },
         },
     )
 }
@@ -234,11 +243,28 @@ pub(super) fn encode_value(
                 (&::dynamap::__private::Via::<#value_ty>::NEW).compress_into(&mut __dynamap_item, #entity, #attribute, #value, &#settings)?;
             }
         };
+        // A list of a type without `Columnar` gets a note at the field's type (see
+        // `dynamap::__private::SerdeList`), unless a format was chosen. Spanned at the
+        // user's own tokens, not the derive's: rustc shows no deprecation inside a
+        // derive's output.
+        let list = crate::index_keys::last_segment(value_ty).as_deref() == Some("Vec");
+        let note = (list && !compressed.format_chosen).then(|| {
+            let call = quote_spanned! {value_ty.span()=>
+                (&::dynamap::__private::Via::<#value_ty>::NEW).list_codec();
+            };
+            quote!({
+                use ::dynamap::__private::{ColumnarList as _, SerdeList as _};
+                #call
+            })
+        });
         return match field.option_inner {
-            None => encode(quote_spanned!(span=> &#source)),
+            None => {
+                let encode = encode(quote_spanned!(span=> &#source));
+                quote!(#note #encode)
+            }
             Some(_) => {
                 let encode = encode(quote_spanned!(span=> value));
-                quote!(if let ::core::option::Option::Some(value) = &#source { #encode })
+                quote!(#note if let ::core::option::Option::Some(value) = &#source { #encode })
             }
         };
     }

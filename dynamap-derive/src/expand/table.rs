@@ -102,12 +102,17 @@ pub(crate) fn expand_table(input: &DeriveInput) -> TokenStream {
             #name, #pk_first, #sk_first, #pk_type, #sk_type, #pk_more, #sk_more, #projection, #local,
         ))
     });
+    let key_format = attrs.key_format.as_ref().map(|format| {
+        let format = format.apply(quote!(::dynamap::__private::KeyFormat::ESCAPED));
+        quote!(const KEY_FORMAT: ::dynamap::__private::KeyFormat = #format;)
+    });
     quote! {
         const _: () = {
             impl ::dynamap::__private::Table for #ident {
                 const SCHEMA: ::dynamap::__private::TableSchema = ::dynamap::__private::table_schema(
                     #type_name, #pk, #sk, #entity_type, #ttl, &[#(#indexes),*],
                 );
+                #key_format
             }
         };
     }

@@ -9,7 +9,7 @@
 
 use std::marker::PhantomData;
 
-use crate::key::{KeyArg, KeyError, KeyPart, KeyReader, KeyWriter};
+use crate::key::{KeyArg, KeyError, KeyFormat, KeyPart, KeyReader, KeyWriter};
 
 /// The hole of a key template whose field has type `T`.
 pub struct Hole<T>(PhantomData<fn() -> T>);
@@ -20,30 +20,32 @@ impl<T> Hole<T> {
 }
 
 impl<T: KeyPart> Hole<T> {
-    /// Appends the hole's value to a key, as [`KeyWriter::part`].
+    /// Appends the hole's value to a key, as [`KeyWriter::part_as`].
     #[inline]
     pub fn write<A: KeyArg<T> + ?Sized>(
         &self,
         writer: &mut KeyWriter,
         field: &'static str,
         value: &A,
+        format: KeyFormat,
     ) {
-        writer.part::<T, A>(field, value);
+        writer.part_as::<T, A>(field, value, format);
     }
 
-    /// Reads the hole's value from a stored key, as [`KeyReader::part`].
+    /// Reads the hole's value from a stored key, as [`KeyReader::part_as`].
     ///
     /// # Errors
     ///
-    /// Fails as [`KeyReader::part`] does.
+    /// Fails as [`KeyReader::part_as`] does.
     #[inline]
     pub fn read(
         &self,
         reader: &mut KeyReader<'_>,
         field: &'static str,
         template: &'static str,
+        format: KeyFormat,
     ) -> Result<T, KeyError> {
-        reader.part::<T>(field, template)
+        reader.part_as::<T>(field, template, format)
     }
 }
 
@@ -51,7 +53,14 @@ impl<T: KeyPart> Hole<T> {
 /// reported at the field's type. Generated code imports it as `_`.
 pub trait HoleStandIn<T> {
     /// Never runs (see the module's documentation).
-    fn write<A: ?Sized>(&self, _writer: &mut KeyWriter, _field: &'static str, _value: &A) {}
+    fn write<A: ?Sized>(
+        &self,
+        _writer: &mut KeyWriter,
+        _field: &'static str,
+        _value: &A,
+        _format: KeyFormat,
+    ) {
+    }
 
     /// Never runs (see the module's documentation).
     ///
@@ -63,6 +72,7 @@ pub trait HoleStandIn<T> {
         _reader: &mut KeyReader<'_>,
         _field: &'static str,
         _template: &'static str,
+        _format: KeyFormat,
     ) -> Result<T, KeyError> {
         unreachable!("a key template hole whose type is not a key part does not compile")
     }

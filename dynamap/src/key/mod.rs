@@ -44,6 +44,13 @@
 //! character puts it, and `get`, `update`, `delete` and partition queries render the new
 //! form, so they do not find it. `docs/design/keys.md` says how to rewrite such items.
 //!
+//! # Key formats
+//!
+//! Tables shared with services on other mappers can declare the form those write instead:
+//! values verbatim (a value holding `#` is refused, not escaped), lower-cased, numbers
+//! plain or padded to a width of their own. See [`KeyFormat`], and `docs/design/keys.md`
+//! for what each format keeps of the guarantees above.
+//!
 //! # Limits
 //!
 //! A rendered partition key may be at most 2,048 bytes and a sort key 1,024 bytes, as in
@@ -52,6 +59,7 @@
 mod attribute;
 mod escape;
 mod item_key;
+mod numbers;
 mod part;
 mod partitions;
 mod shard;
@@ -64,6 +72,7 @@ use std::marker::PhantomData;
 
 use crate::codec::AttributeValue;
 
+pub use crate::key_format::{KeyFormat, Numbers};
 pub use attribute::{AttributeKey, Binary, KeyAttribute, KeyAttributeArg, check_key_value};
 pub use escape::DELIMITER;
 pub use item_key::ItemKey;

@@ -14,6 +14,7 @@
 //! `-` sorts before every digit, and the distance from the minimum grows with the value, so
 //! negative numbers sort before positive ones and in their own order.
 
+use crate::key_format::Numbers;
 use crate::sealed::{KeyArgSeal, Sealed};
 use std::fmt;
 
@@ -57,6 +58,36 @@ pub trait KeyPart: Sized {
     ///
     /// Fails with a [`KeyPartError`] when `text` is not a value of this type.
     fn parse_key_part(text: &str) -> Result<Self, KeyPartError>;
+
+    /// True for text parts (strings and string newtypes), which a
+    /// [lower-casing](super::KeyFormat::lowercase) key format lower-cases. Other types'
+    /// text is their own encoding, which lower-casing would break.
+    #[doc(hidden)]
+    const TEXT: bool = false;
+
+    /// Appends this value's text as `numbers` says, for integers; other types write their
+    /// one form.
+    ///
+    /// # Errors
+    ///
+    /// As [`write_key_part`](KeyPart::write_key_part).
+    #[doc(hidden)]
+    fn write_key_part_as(&self, out: &mut String, numbers: Numbers) -> Result<(), KeyPartError> {
+        let _ = numbers;
+        self.write_key_part(out)
+    }
+
+    /// Reads back what [`write_key_part_as`](KeyPart::write_key_part_as) wrote with
+    /// `numbers`.
+    ///
+    /// # Errors
+    ///
+    /// As [`parse_key_part`](KeyPart::parse_key_part).
+    #[doc(hidden)]
+    fn parse_key_part_as(text: &str, numbers: Numbers) -> Result<Self, KeyPartError> {
+        let _ = numbers;
+        Self::parse_key_part(text)
+    }
 }
 
 /// Why a value could not become a key part, or a key part could not be read back.
@@ -82,6 +113,13 @@ pub enum KeyPartError {
         /// What the encoding supports.
         supported: &'static str,
     },
+    /// A [verbatim](super::KeyFormat::verbatim) key part holds the delimiter `#`: written
+    /// as it is, it would split into other parts when read back (or forge another key), so
+    /// it is refused rather than escaped.
+    NotVerbatim {
+        /// The part's text.
+        text: String,
+    },
     /// Stored text is not in the form this type writes.
     Malformed {
         /// The text found.
@@ -101,6 +139,10 @@ impl fmt::Display for KeyPartError {
                     "{value} cannot be a key part: supported range is {supported}"
                 )
             }
+            KeyPartError::NotVerbatim { text } => write!(
+                f,
+                "{text:?} holds `#`, the key delimiter, which a verbatim key format cannot carry"
+            ),
             KeyPartError::Malformed { text, expected } => {
                 write!(f, "{text:?} is not {expected}")
             }
@@ -139,6 +181,17 @@ pub trait KeyArg<T>: Sealed<(KeyArgSeal, T)> {
     ///
     /// Fails as [`KeyPart::write_key_part`] does.
     fn write_key_arg(&self, out: &mut String) -> Result<(), KeyPartError>;
+
+    /// Appends the part's text as [`KeyPart::write_key_part_as`] does.
+    ///
+    /// # Errors
+    ///
+    /// As [`write_key_arg`](KeyArg::write_key_arg).
+    #[doc(hidden)]
+    fn write_key_arg_as(&self, out: &mut String, numbers: Numbers) -> Result<(), KeyPartError> {
+        let _ = numbers;
+        self.write_key_arg(out)
+    }
 }
 
 impl<T: KeyPart> Sealed<(KeyArgSeal, T)> for T {}
@@ -149,11 +202,19 @@ impl<T: KeyPart> KeyArg<T> for T {
     fn write_key_arg(&self, out: &mut String) -> Result<(), KeyPartError> {
         self.write_key_part(out)
     }
+
+    fn write_key_arg_as(&self, out: &mut String, numbers: Numbers) -> Result<(), KeyPartError> {
+        self.write_key_part_as(out, numbers)
+    }
 }
 
 impl<T: KeyPart> KeyArg<T> for &T {
     fn write_key_arg(&self, out: &mut String) -> Result<(), KeyPartError> {
         (**self).write_key_part(out)
+    }
+
+    fn write_key_arg_as(&self, out: &mut String, numbers: Numbers) -> Result<(), KeyPartError> {
+        (**self).write_key_part_as(out, numbers)
     }
 }
 
@@ -173,89 +234,16 @@ impl KeyPart for String {
     fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
         Ok(text.to_owned())
     }
+
+    const TEXT: bool = true;
 }
 
-fn malformed(text: &str, expected: &'static str) -> KeyPartError {
+pub(super) fn malformed(text: &str, expected: &'static str) -> KeyPartError {
     KeyPartError::Malformed {
         text: text.to_owned(),
         expected,
     }
 }
-
-/// Parses exactly `width` ASCII digits (no sign, no `+`, which `str::parse` would accept).
-fn parse_digits<U: std::str::FromStr>(
-    text: &str,
-    width: usize,
-    expected: &'static str,
-) -> Result<U, KeyPartError> {
-    if text.len() != width || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(malformed(text, expected));
-    }
-    text.parse().map_err(|_| malformed(text, expected))
-}
-
-macro_rules! unsigned_key_part {
-    ($($ty:ty => $width:literal),* $(,)?) => {$(
-        impl KeyPart for $ty {
-            fn write_key_part(&self, out: &mut String) -> Result<(), KeyPartError> {
-                use fmt::Write;
-                // Writing to a String cannot fail.
-                let _ = write!(out, "{:0width$}", self, width = $width);
-                Ok(())
-            }
-
-            fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
-                parse_digits(text, $width, concat!("a zero-padded ", $width, "-digit ", stringify!($ty)))
-            }
-        }
-    )*};
-}
-
-unsigned_key_part!(u8 => 3, u16 => 5, u32 => 10, u64 => 20, u128 => 39, usize => 20);
-
-macro_rules! signed_key_part {
-    ($($ty:ty as $unsigned:ty => $width:literal),* $(,)?) => {$(
-        impl KeyPart for $ty {
-            fn write_key_part(&self, out: &mut String) -> Result<(), KeyPartError> {
-                use fmt::Write;
-                // Writing to a String cannot fail.
-                let _ = if *self >= 0 {
-                    write!(out, "{:0width$}", self, width = $width)
-                } else {
-                    let distance = self.wrapping_sub(<$ty>::MIN) as $unsigned;
-                    write!(out, "-{:0width$}", distance, width = $width)
-                };
-                Ok(())
-            }
-
-            fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
-                const EXPECTED: &str = concat!("a zero-padded ", $width, "-digit ", stringify!($ty));
-                match text.strip_prefix('-') {
-                    None => {
-                        let value: $unsigned = parse_digits(text, $width, EXPECTED)?;
-                        <$ty>::try_from(value).map_err(|_| malformed(text, EXPECTED))
-                    }
-                    Some(digits) => {
-                        let distance: $unsigned = parse_digits(digits, $width, EXPECTED)?;
-                        if distance > <$ty>::MAX as $unsigned {
-                            return Err(malformed(text, EXPECTED));
-                        }
-                        Ok(<$ty>::MIN.wrapping_add(distance as $ty))
-                    }
-                }
-            }
-        }
-    )*};
-}
-
-signed_key_part!(
-    i8 as u8 => 3,
-    i16 as u16 => 5,
-    i32 as u32 => 10,
-    i64 as u64 => 19,
-    i128 as u128 => 39,
-    isize as usize => 19,
-);
 
 #[cfg(feature = "time")]
 mod timestamp {

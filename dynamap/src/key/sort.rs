@@ -2,8 +2,8 @@
 //! conditions and segment-exact prefixes.
 
 use super::attribute::{AttributeKey, KeyAttribute, KeyAttributeArg};
-use super::escape::escape_tail;
-use super::{KeyArg, KeyPart, KeyPartError};
+use super::template::finish_part;
+use super::{KeyArg, KeyFormat, KeyPart, KeyPartError};
 use crate::codec::AttributeValue;
 use crate::limits::MAX_SORT_KEY_BYTES;
 use crate::sealed::{Sealed, SortArgsSeal};
@@ -13,18 +13,29 @@ use crate::sealed::{Sealed, SortArgsSeal};
 /// # Examples
 ///
 /// ```
-/// use dynamap::key::{Segment, SortBound, sort_bound};
+/// use dynamap::key::{KeyFormat, Segment, SortBound, sort_bound};
 ///
 /// // `LOC#{building}#{floor}`, as generated code keeps it.
-/// let template = [Segment::Literal("LOC#"), Segment::Hole("building"), Segment::Literal("#"), Segment::Hole("floor")];
+/// let template = [Segment::Literal("LOC#"), Segment::Hole("building", KeyFormat::ESCAPED), Segment::Literal("#"), Segment::Hole("floor", KeyFormat::ESCAPED)];
 /// assert!(matches!(sort_bound(&template, &["A".into()]), SortBound::Prefix { .. }));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Segment {
     /// Literal text.
     Literal(&'static str),
-    /// A `{field}` hole.
-    Hole(&'static str),
+    /// A `{field}` hole, and the format its part is written in.
+    Hole(&'static str, KeyFormat),
+}
+
+impl Segment {
+    /// The field of a hole.
+    #[must_use]
+    pub const fn hole_name(&self) -> Option<&'static str> {
+        match self {
+            Segment::Hole(name, _) => Some(name),
+            Segment::Literal(_) => None,
+        }
+    }
 }
 
 /// The leading parts of a sort key of shape `S`, which a sort condition
@@ -106,17 +117,24 @@ impl<T: KeyAttribute, A: KeyAttributeArg<T>> SortArgs<AttributeKey<T>> for A {
     }
 }
 
+/// Writes the next given part, in the format of the hole it fills.
 fn write_part<T: KeyPart, A: KeyArg<T>>(
     arg: &A,
+    template: &[Segment],
     parts: &mut Vec<String>,
 ) -> Result<(), (usize, KeyPartError)> {
+    let format = template
+        .iter()
+        .filter_map(|segment| match segment {
+            Segment::Hole(_, format) => Some(*format),
+            Segment::Literal(_) => None,
+        })
+        .nth(parts.len())
+        .unwrap_or_default();
     let mut text = String::new();
-    arg.write_key_arg(&mut text)
+    arg.write_key_arg_as(&mut text, format.number_format())
+        .and_then(|()| finish_part::<T>(&mut text, 0, format))
         .map_err(|err| (parts.len(), err))?;
-    if text.is_empty() {
-        return Err((parts.len(), KeyPartError::Empty));
-    }
-    escape_tail(&mut text, 0);
     parts.push(text);
     Ok(())
 }
@@ -130,7 +148,7 @@ macro_rules! sort_args {
             fn bound(&self, template: &[Segment]) -> Result<SortBound, (usize, KeyPartError)> {
                 let ($($A,)*) = self;
                 let mut parts = Vec::new();
-                $(write_part::<$TA, _>($A, &mut parts)?;)*
+                $(write_part::<$TA, _>($A, template, &mut parts)?;)*
                 Ok(sort_bound(template, &parts))
             }
         }
@@ -182,9 +200,9 @@ sort_args!([T0,T1,T2,T3,T4,T5]; [A0: T0,A1: T1,A2: T2,A3: T3,A4: T4,A5: T5]);
 /// # Examples
 ///
 /// ```
-/// use dynamap::key::{Segment, SortBound, sort_bound};
+/// use dynamap::key::{KeyFormat, Segment, SortBound, sort_bound};
 ///
-/// let template = [Segment::Literal("LOC#"), Segment::Hole("building"), Segment::Literal("#"), Segment::Hole("floor")];
+/// let template = [Segment::Literal("LOC#"), Segment::Hole("building", KeyFormat::ESCAPED), Segment::Literal("#"), Segment::Hole("floor", KeyFormat::ESCAPED)];
 /// match sort_bound(&template, &["A".into()]) {
 ///     SortBound::Prefix { prefix, after } => {
 ///         assert_eq!(prefix, "LOC#A#");
@@ -223,9 +241,9 @@ pub enum SortBound {
 /// # Examples
 ///
 /// ```
-/// use dynamap::key::{Segment, SortBound, sort_bound};
+/// use dynamap::key::{KeyFormat, Segment, SortBound, sort_bound};
 ///
-/// let template = [Segment::Literal("READ#"), Segment::Hole("at")];
+/// let template = [Segment::Literal("READ#"), Segment::Hole("at", KeyFormat::ESCAPED)];
 /// assert_eq!(sort_bound(&template, &["2026".into()]), SortBound::Whole("READ#2026".into()));
 /// ```
 pub fn sort_bound(template: &[Segment], parts: &[String]) -> SortBound {
@@ -235,14 +253,14 @@ pub fn sort_bound(template: &[Segment], parts: &[String]) -> SortBound {
     while let Some(segment) = iter.next() {
         match segment {
             Segment::Literal(text) => out.push_str(text),
-            Segment::Hole(_) => match given.next() {
+            Segment::Hole(..) => match given.next() {
                 Some(part) => out.push_str(part),
                 None => return prefix_before_hole(out),
             },
         }
-        if given.len() == 0 && matches!(segment, Segment::Hole(_)) {
+        if given.len() == 0 && matches!(segment, Segment::Hole(..)) {
             // The last given part: the rest of the template decides whether this is whole.
-            let rest_has_hole = iter.clone().any(|s| matches!(s, Segment::Hole(_)));
+            let rest_has_hole = iter.clone().any(|s| matches!(s, Segment::Hole(..)));
             if rest_has_hole {
                 let after = format!("{out}$");
                 if let Some(Segment::Literal(next)) = iter.peek() {
@@ -272,11 +290,11 @@ mod tests {
 
     const LOC: &[Segment] = &[
         Literal("LOC#"),
-        Hole("building"),
+        Hole("building", KeyFormat::ESCAPED),
         Literal("#"),
-        Hole("floor"),
+        Hole("floor", KeyFormat::ESCAPED),
         Literal("#"),
-        Hole("room"),
+        Hole("room", KeyFormat::ESCAPED),
     ];
 
     fn bound_of<S, A: SortArgs<S>>(template: &[Segment], args: A) -> SortBound {
@@ -327,7 +345,11 @@ mod tests {
     fn all_parts_make_a_whole_key() {
         let bound = bound_of::<Loc, _>(LOC, ("A", "2", "13"));
         assert_eq!(bound, SortBound::Whole("LOC#A#2#13".into()));
-        let read: &[Segment] = &[Literal("READ#"), Hole("at"), Literal("#END")];
+        let read: &[Segment] = &[
+            Literal("READ#"),
+            Hole("at", KeyFormat::ESCAPED),
+            Literal("#END"),
+        ];
         assert_eq!(
             bound_of::<(u8,), _>(read, (7u8,)),
             SortBound::Whole("READ#007#END".into())

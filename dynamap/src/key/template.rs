@@ -2,7 +2,7 @@
 //! the template's literal text and holes, in order.
 
 use super::escape::{DELIMITER, escape_tail, unescape};
-use super::{KeyArg, KeyError, KeyErrorKind, KeyPart, KeyPartError};
+use super::{KeyArg, KeyError, KeyErrorKind, KeyFormat, KeyPart, KeyPartError};
 
 /// The value a key builder's argument stands for, read back from the text it writes: a
 /// key's computed parts are computed from values, and builders take `&str` for `String`.
@@ -80,17 +80,27 @@ impl KeyWriter {
     /// Appends the value of the hole `{field}`, escaped.
     #[inline]
     pub fn part<T: KeyPart, A: KeyArg<T> + ?Sized>(&mut self, field: &'static str, value: &A) {
+        self.part_as::<T, A>(field, value, KeyFormat::ESCAPED);
+    }
+
+    /// Appends the value of the hole `{field}` in `format`: escaped or checked to need no
+    /// escape, lower-cased, numbers in the format's form.
+    #[inline]
+    pub fn part_as<T: KeyPart, A: KeyArg<T> + ?Sized>(
+        &mut self,
+        field: &'static str,
+        value: &A,
+        format: KeyFormat,
+    ) {
         if self.error.is_some() {
             return;
         }
         let start = self.out.len();
-        let mut result = value.write_key_arg(&mut self.out);
-        if result.is_ok() && self.out.len() == start {
-            result = Err(KeyPartError::Empty);
-        }
-        match result {
-            Ok(()) => escape_tail(&mut self.out, start),
-            Err(err) => self.error = Some(self.error(Some(field), KeyErrorKind::Part(err))),
+        let result = value
+            .write_key_arg_as(&mut self.out, format.number_format())
+            .and_then(|()| finish_part::<T>(&mut self.out, start, format));
+        if let Err(err) = result {
+            self.error = Some(self.error(Some(field), KeyErrorKind::Part(err)));
         }
     }
 
@@ -123,6 +133,32 @@ impl KeyWriter {
         }
         Ok(self.out)
     }
+}
+
+/// Turns the text a part wrote at `out[start..]` into its form in the key: not empty,
+/// lower-cased when the format says so and the part is text, then escaped, or, verbatim,
+/// refused if it holds the delimiter.
+pub(super) fn finish_part<T: KeyPart>(
+    out: &mut String,
+    start: usize,
+    format: KeyFormat,
+) -> Result<(), KeyPartError> {
+    if out.len() == start {
+        return Err(KeyPartError::Empty);
+    }
+    if format.is_lowercase() && T::TEXT && out[start..].chars().any(char::is_uppercase) {
+        let lower = out[start..].to_lowercase();
+        out.truncate(start);
+        out.push_str(&lower);
+    }
+    if !format.is_verbatim() {
+        escape_tail(out, start);
+    } else if out[start..].contains(DELIMITER) {
+        return Err(KeyPartError::NotVerbatim {
+            text: out.split_off(start),
+        });
+    }
+    Ok(())
 }
 
 /// Reads a stored key back into its parts, following the same template.
@@ -203,13 +239,32 @@ impl<'a> KeyReader<'a> {
         field: &'static str,
         template: &'static str,
     ) -> Result<T, KeyError> {
+        self.part_as(field, template, KeyFormat::ESCAPED)
+    }
+
+    /// Reads the hole `{field}` written in `format`. A lower-cased part reads back
+    /// lower-cased.
+    ///
+    /// # Errors
+    ///
+    /// Fails with a [`KeyError`] naming the field when the text does not parse as a `T`.
+    pub fn part_as<T: KeyPart>(
+        &mut self,
+        field: &'static str,
+        template: &'static str,
+        format: KeyFormat,
+    ) -> Result<T, KeyError> {
         let end = self.rest.find(DELIMITER).unwrap_or(self.rest.len());
         let (raw, rest) = self.rest.split_at(end);
         if raw.is_empty() {
             return Err(self.no_match(template));
         }
-        let text = unescape(raw).ok_or_else(|| self.no_match(template))?;
-        let value = T::parse_key_part(&text)
+        let text = if format.is_verbatim() {
+            std::borrow::Cow::Borrowed(raw)
+        } else {
+            unescape(raw).ok_or_else(|| self.no_match(template))?
+        };
+        let value = T::parse_key_part_as(&text, format.number_format())
             .map_err(|err| self.mismatch(Some(field), KeyErrorKind::Part(err)))?;
         self.rest = rest;
         Ok(value)
@@ -301,6 +356,58 @@ mod tests {
             ),
             "{err:?}"
         );
+    }
+
+    fn render_as(building: &str, floor: i32, format: KeyFormat) -> Result<String, KeyError> {
+        let mut w = KeyWriter::new("Sensor", "SK", 1024);
+        w.literal("LOC#");
+        w.part_as::<String, _>("building", &building, format);
+        w.literal("#");
+        w.part_as::<i32, _>("floor", &floor, format);
+        w.finish()
+    }
+
+    fn parse_as(text: &str, format: KeyFormat) -> Result<(String, i32), KeyError> {
+        let mut r = KeyReader::new("Sensor", "SK", text);
+        r.literal("LOC#", TEMPLATE)?;
+        let building = r.part_as("building", TEMPLATE, format)?;
+        r.literal("#", TEMPLATE)?;
+        let floor = r.part_as("floor", TEMPLATE, format)?;
+        r.finish(TEMPLATE)?;
+        Ok((building, floor))
+    }
+
+    #[test]
+    fn a_verbatim_lowercase_plain_format_writes_what_other_mappers_store() {
+        use super::super::Numbers;
+        let format = KeyFormat::verbatim().lowercase().numbers(Numbers::Plain);
+        let key = render_as("Mary Ann 100%", -3, format).expect("renders");
+        assert_eq!(key, "LOC#mary ann 100%#-3");
+        assert_eq!(
+            parse_as(&key, format).expect("parses"),
+            ("mary ann 100%".to_owned(), -3)
+        );
+        // Only text parts are lower-cased; numbers and case-sensitive forms are not.
+        let escaped_lower = KeyFormat::ESCAPED.lowercase();
+        assert_eq!(
+            render_as("A B", 1, escaped_lower).expect("renders"),
+            "LOC#a%20b#0000000001"
+        );
+    }
+
+    #[test]
+    fn a_verbatim_part_holding_the_delimiter_is_refused_naming_the_field() {
+        let err = render_as("ops#1", 1, KeyFormat::verbatim()).expect_err("refused");
+        assert_eq!(err.field, Some("building"));
+        assert_eq!(
+            err.kind,
+            KeyErrorKind::Part(KeyPartError::NotVerbatim {
+                text: "ops#1".to_owned()
+            })
+        );
+        assert!(err.to_string().contains("verbatim"), "{err}");
+        let empty = render_as("", 1, KeyFormat::verbatim()).expect_err("empty");
+        assert_eq!(empty.kind, KeyErrorKind::Part(KeyPartError::Empty));
     }
 
     #[test]

@@ -324,13 +324,7 @@ impl<E: Entity> Update<E> {
         path: A,
         elements: impl IntoIterator<Item = V>,
     ) -> Self {
-        let path = path.into_path();
-        let elements = elements.into_iter().map(Into::into).collect();
-        match elements_value(&path, elements) {
-            Ok(Some(value)) => self.change(Ok(Change::Add(path.path, value))),
-            Ok(None) => self,
-            Err(err) => self.change(Err(err)),
-        }
+        self.set_elements(path, elements, Change::Add)
     }
 
     /// `DELETE path elements` on a native set field: removes the elements from the set
@@ -355,10 +349,21 @@ impl<E: Entity> Update<E> {
         path: A,
         elements: impl IntoIterator<Item = V>,
     ) -> Self {
+        self.set_elements(path, elements, Change::Delete)
+    }
+
+    /// `change` (`ADD` or `DELETE`) of `elements` on the native set at `path`; no change
+    /// for no elements.
+    fn set_elements<S: NativeSet, A: Target<E, S>, V: Into<S::Element>>(
+        self,
+        path: A,
+        elements: impl IntoIterator<Item = V>,
+        change: fn(DocPath, crate::codec::AttributeValue) -> Change,
+    ) -> Self {
         let path = path.into_path();
         let elements = elements.into_iter().map(Into::into).collect();
         match elements_value(&path, elements) {
-            Ok(Some(value)) => self.change(Ok(Change::Delete(path.path, value))),
+            Ok(Some(value)) => self.change(Ok(change(path.path, value))),
             Ok(None) => self,
             Err(err) => self.change(Err(err)),
         }

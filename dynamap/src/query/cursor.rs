@@ -128,7 +128,7 @@ pub(crate) fn query_digest(parts: &[&str]) -> String {
 }
 
 /// A key attribute's value as it goes in a cursor: its type tag and its text.
-pub(super) fn tagged(value: &AttributeValue) -> Option<(u8, Vec<u8>)> {
+fn tagged(value: &AttributeValue) -> Option<(u8, Vec<u8>)> {
     match value {
         AttributeValue::S(text) => Some((b'S', text.as_bytes().to_vec())),
         AttributeValue::N(number) => Some((b'N', number.as_bytes().to_vec())),
@@ -143,12 +143,12 @@ pub(super) fn mac(key: Option<&[u8]>) -> Hmac<Sha256> {
         .expect("HMAC accepts keys of any length")
 }
 
-pub(super) fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
     out.extend_from_slice(bytes);
 }
 
-pub(super) fn push_str(out: &mut Vec<u8>, s: &str) {
+fn push_str(out: &mut Vec<u8>, s: &str) {
     push_bytes(out, s.as_bytes());
 }
 
@@ -159,7 +159,17 @@ pub(crate) fn encode(
     keys: &[(&str, AttributeValue)],
     key: Option<&[u8]>,
 ) -> Cursor {
-    let mut payload = vec![VERSION];
+    let mut payload = header(VERSION, binding);
+    push_keys(
+        &mut payload,
+        keys.iter().map(|(name, value)| (*name, value)),
+    );
+    sign(payload, key)
+}
+
+/// A cursor's payload up to its position: the format version and what it is bound to.
+pub(super) fn header(version: u8, binding: &Binding<'_>) -> Vec<u8> {
+    let mut payload = vec![version];
     for part in [
         binding.table,
         binding.index,
@@ -168,17 +178,50 @@ pub(crate) fn encode(
     ] {
         push_str(&mut payload, part);
     }
-    let keys: Vec<(&str, (u8, Vec<u8>))> = keys
-        .iter()
-        .filter_map(|(name, value)| Some((*name, tagged(value)?)))
+    payload
+}
+
+/// Appends key attributes: their count, then each name, type tag and value, by name.
+pub(super) fn push_keys<'a>(
+    payload: &mut Vec<u8>,
+    keys: impl IntoIterator<Item = (&'a str, &'a AttributeValue)>,
+) {
+    let mut keys: Vec<(&str, (u8, Vec<u8>))> = keys
+        .into_iter()
+        .filter_map(|(name, value)| Some((name, tagged(value)?)))
         .collect();
+    keys.sort();
     payload.push(keys.len() as u8);
-    for (name, (tag, value)) in &keys {
-        push_str(&mut payload, name);
-        payload.push(*tag);
-        push_bytes(&mut payload, value);
+    for (name, (tag, value)) in keys {
+        push_str(payload, name);
+        payload.push(tag);
+        push_bytes(payload, &value);
     }
-    sign(payload, key)
+}
+
+/// Reads what [`push_keys`] wrote.
+pub(super) fn read_keys(r: &mut Reader<'_>) -> Result<Item> {
+    let invalid = || Error::InvalidCursor { reason: MALFORMED };
+    let count = r.byte().ok_or_else(invalid)?;
+    let mut item = Item::with_capacity(count as usize);
+    for _ in 0..count {
+        let name = r.str().ok_or_else(invalid)?;
+        let tag = r.byte().ok_or_else(invalid)?;
+        let value = r.bytes().ok_or_else(invalid)?;
+        let text = || {
+            std::str::from_utf8(value)
+                .map(str::to_owned)
+                .map_err(|_| invalid())
+        };
+        let value = match tag {
+            b'S' => AttributeValue::S(text()?),
+            b'N' => AttributeValue::N(text()?),
+            b'B' => AttributeValue::B(value.to_vec().into()),
+            _ => return Err(invalid()),
+        };
+        item.insert(name.to_owned(), value);
+    }
+    Ok(item)
 }
 
 pub(super) struct Reader<'a>(pub(super) &'a [u8]);
@@ -274,25 +317,7 @@ pub(crate) fn decode_matching(
         query: r.str().ok_or(invalid(MALFORMED))?,
     };
     check(&found).map_err(invalid)?;
-    let count = r.byte().ok_or(invalid(MALFORMED))?;
-    let mut item = Item::with_capacity(count as usize);
-    for _ in 0..count {
-        let name = r.str().ok_or(invalid(MALFORMED))?;
-        let tag = r.byte().ok_or(invalid(MALFORMED))?;
-        let value = r.bytes().ok_or(invalid(MALFORMED))?;
-        let text = || {
-            std::str::from_utf8(value)
-                .map(str::to_owned)
-                .map_err(|_| invalid(MALFORMED))
-        };
-        let value = match tag {
-            b'S' => AttributeValue::S(text()?),
-            b'N' => AttributeValue::N(text()?),
-            b'B' => AttributeValue::B(value.to_vec().into()),
-            _ => return Err(invalid(MALFORMED)),
-        };
-        item.insert(name.to_owned(), value);
-    }
+    let item = read_keys(&mut r)?;
     if !r.0.is_empty() {
         return Err(invalid(MALFORMED));
     }

@@ -178,13 +178,7 @@ pub(crate) fn bound<S, A: SortArgs<S>>(
     args: &A,
 ) -> Result<SortBound, KeyError> {
     args.bound(template).map_err(|(index, err)| {
-        let field = template
-            .iter()
-            .filter_map(|s| match s {
-                Segment::Hole(name) => Some(*name),
-                Segment::Literal(_) => None,
-            })
-            .nth(index);
+        let field = template.iter().filter_map(Segment::hole_name).nth(index);
         let attribute = match attributes {
             [one] => *one,
             many => many.get(index).copied().unwrap_or_default(),

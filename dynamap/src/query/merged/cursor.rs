@@ -7,11 +7,8 @@
 //! the last item consumed from it (or of where DynamoDB stopped, when the filter dropped
 //! the rest of a response).
 
-use super::super::cursor::{
-    self as single, Binding, Cursor, MALFORMED, MERGED_VERSION, Reader, push_bytes, push_str,
-    tagged,
-};
-use crate::codec::{AttributeValue, Item};
+use super::super::cursor::{self as single, Binding, Cursor, MALFORMED, MERGED_VERSION, Reader};
+use crate::codec::Item;
 use crate::{Error, Result};
 
 /// Where one shard stands.
@@ -38,15 +35,7 @@ fn invalid(reason: &'static str) -> Error {
 
 /// Makes the cursor resuming at `position`.
 pub(super) fn encode(binding: &Binding<'_>, position: &Position, key: Option<&[u8]>) -> Cursor {
-    let mut payload = vec![MERGED_VERSION];
-    for part in [
-        binding.table,
-        binding.index,
-        binding.partition,
-        binding.query,
-    ] {
-        push_str(&mut payload, part);
-    }
+    let mut payload = single::header(MERGED_VERSION, binding);
     payload.extend_from_slice(&(position.group as u32).to_le_bytes());
     payload.extend_from_slice(&(position.shards.len() as u32).to_le_bytes());
     for shard in &position.shards {
@@ -55,17 +44,7 @@ pub(super) fn encode(binding: &Binding<'_>, position: &Position, key: Option<&[u
             Pos::Exhausted => payload.push(1),
             Pos::After(keys) => {
                 payload.push(2);
-                let mut keys: Vec<(&String, (u8, Vec<u8>))> = keys
-                    .iter()
-                    .filter_map(|(name, value)| Some((name, tagged(value)?)))
-                    .collect();
-                keys.sort();
-                payload.push(keys.len() as u8);
-                for (name, (tag, value)) in keys {
-                    push_str(&mut payload, name);
-                    payload.push(tag);
-                    push_bytes(&mut payload, &value);
-                }
+                single::push_keys(&mut payload, keys.iter().map(|(k, v)| (k.as_str(), v)));
             }
         }
     }
@@ -122,7 +101,7 @@ pub(super) fn decode(
         positions.push(match r.byte().ok_or(invalid(MALFORMED))? {
             0 => Pos::NotStarted,
             1 => Pos::Exhausted,
-            2 => Pos::After(keys(&mut r)?),
+            2 => Pos::After(single::read_keys(&mut r)?),
             _ => return Err(invalid(MALFORMED)),
         });
     }
@@ -135,32 +114,10 @@ pub(super) fn decode(
     })
 }
 
-fn keys(r: &mut Reader<'_>) -> Result<Item> {
-    let count = r.byte().ok_or(invalid(MALFORMED))?;
-    let mut item = Item::with_capacity(count as usize);
-    for _ in 0..count {
-        let name = r.str().ok_or(invalid(MALFORMED))?;
-        let tag = r.byte().ok_or(invalid(MALFORMED))?;
-        let value = r.bytes().ok_or(invalid(MALFORMED))?;
-        let text = || {
-            std::str::from_utf8(value)
-                .map(str::to_owned)
-                .map_err(|_| invalid(MALFORMED))
-        };
-        let value = match tag {
-            b'S' => AttributeValue::S(text()?),
-            b'N' => AttributeValue::N(text()?),
-            b'B' => AttributeValue::B(value.to_vec().into()),
-            _ => return Err(invalid(MALFORMED)),
-        };
-        item.insert(name.to_owned(), value);
-    }
-    Ok(item)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec::AttributeValue;
 
     const HERE: Binding<'static> = Binding {
         table: "app",

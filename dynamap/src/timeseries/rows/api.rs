@@ -297,13 +297,7 @@ fn bound<E: EventRow, S, A: SortArgs<S>>(template: &[Segment], args: &A) -> Resu
     Ok(args.bound(template).map_err(|(index, err)| KeyError {
         entity: E::ENTITY_TYPE,
         attribute: <E::Table as Table>::SCHEMA.sk.unwrap_or(""),
-        field: template
-            .iter()
-            .filter_map(|s| match s {
-                Segment::Hole(name) => Some(*name),
-                Segment::Literal(_) => None,
-            })
-            .nth(index),
+        field: template.iter().filter_map(Segment::hole_name).nth(index),
         kind: KeyErrorKind::Part(err),
     })?)
 }

@@ -1,0 +1,47 @@
+//! npm packages a peer service in the tests runs on (ElectroDB and the AWS SDK for
+//! JavaScript), installed on first use the way dynamap-local installs DynamoDB Local: with
+//! npm, into a staging directory under `target/` renamed into place, so parallel runs see
+//! all of it or none.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A directory whose `node_modules` holds `packages` (`name@version`, pinned), named after
+/// them; `None` (the caller skips, saying why) only where there is no `node` or `npm`.
+pub(crate) fn node_modules(packages: &[&str]) -> Option<PathBuf> {
+    let found = |tool: &str| Command::new(tool).arg("--version").output().is_ok();
+    if !found("node") || !found("npm") {
+        return None;
+    }
+    let name = packages.join("+").replace(['/', '@'], "_");
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("node")
+        .join(name);
+    let installed = root.join("node_modules");
+    if !installed.exists() {
+        std::fs::create_dir_all(&root).expect("target dir");
+        let staging = root.join(format!(".install-{}", uuid::Uuid::new_v4().simple()));
+        std::fs::create_dir_all(&staging).expect("staging dir");
+        let output = Command::new("npm")
+            .args([
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--no-save",
+                "--prefix",
+            ])
+            .arg(&staging)
+            .args(packages)
+            .output()
+            .expect("npm runs");
+        assert!(
+            output.status.success(),
+            "npm install {packages:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        // Losing a race to another run leaves its complete install in place.
+        let _ = std::fs::rename(staging.join("node_modules"), &installed);
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    Some(root)
+}
