@@ -5,10 +5,14 @@
 //! the one `lag` places back, split into eight byte planes, so the sign, exponent and top
 //! mantissa bits of slowly drifting values become runs of zeros.
 
+use std::borrow::Cow;
+
 use super::CodecError;
 pub(crate) use super::earlier::missing_reference;
 use super::earlier::{Earlier, NoEarlier};
-use super::ints::{Forms, GroupColumn, IntForm, MAX_LAG, read_int_body, read_lag, series_order};
+use super::ints::{
+    AGAINST, Forms, GroupColumn, IntForm, MAX_LAG, int_heads, read_int_body, read_lag, series_order,
+};
 use super::varint::{self, Reader};
 
 const XOR_PLANES: u8 = 2;
@@ -49,9 +53,14 @@ impl<'a> Floats<'a> {
 
 /// Earlier columns already read, in order (the serde columnar format).
 impl Earlier for [&[u64]] {
-    fn scaled(&mut self, index: usize, scale: usize, count: usize) -> Result<Vec<u64>, CodecError> {
+    fn scaled(
+        &mut self,
+        index: usize,
+        scale: usize,
+        count: usize,
+    ) -> Result<Cow<'_, [u64]>, CodecError> {
         match self.get(index) {
-            Some(column) if column.len() == count => Ok(scaled(column, scale)),
+            Some(column) if column.len() == count => Ok(Cow::Owned(scaled(column, scale))),
             _ => Err(missing_reference()),
         }
     }
@@ -74,6 +83,42 @@ pub(crate) fn read_decimal_alone<E: Earlier + ?Sized>(
         return Err(missing_reference());
     }
     read_int_body(reader, count, earlier)
+}
+
+/// Calls `mark` with each column a number column's head names, its bytes read both as an
+/// integer stream and as a decimal float stream (form 3 is grouped for one and decimal for
+/// the other): what a later column may be stored against or grouped by. For any other
+/// column's bytes the columns are a guess, which only costs the reader a copy.
+pub(crate) fn heads(column: &[u8], mark: &mut impl FnMut(usize)) {
+    let mut reader = Reader::new(column);
+    if reader.len().is_err() {
+        return;
+    }
+    int_heads(reader.clone(), mark);
+    if matches!(reader.byte(), Ok(DECIMAL))
+        && reader.byte().is_ok()
+        && let Ok(reference) = reader.len()
+    {
+        if let Some(index) = reference.checked_sub(1) {
+            mark(index);
+        }
+        int_heads(reader, mark);
+    }
+}
+
+/// The scale of a decimal float column's bytes (its count, then its stream) stored against
+/// no other column and no other integer column: what [`read_decimal_alone`] reads.
+pub(crate) fn decimal_alone(column: &Reader<'_>) -> Option<usize> {
+    let mut reader = column.clone();
+    reader.len().ok()?;
+    if !matches!(reader.byte(), Ok(DECIMAL)) {
+        return None;
+    }
+    let scale = usize::from(reader.byte().ok()?);
+    if scale >= POWERS_OF_TEN.len() || reader.len().ok()? != 0 {
+        return None;
+    }
+    (!matches!(reader.byte(), Ok(AGAINST))).then_some(scale)
 }
 
 /// Reads a float column stored against no other.
@@ -162,6 +207,22 @@ fn scaled(values: &[u64], scale: usize) -> Vec<u64> {
         .collect()
 }
 
+/// Each scaled integer divided by `power`, as `f64` bit patterns.
+pub(crate) fn unscaled(scaled: &[u64], power: f64) -> Vec<u64> {
+    scaled
+        .iter()
+        .map(|&n| unscale(n as i64, power).to_bits())
+        .collect()
+}
+
+/// `10^scale`, for a scale a decimal stream may hold.
+pub(crate) fn power_of_ten(scale: usize) -> Result<f64, CodecError> {
+    POWERS_OF_TEN
+        .get(scale)
+        .copied()
+        .ok_or(CodecError::Corrupt("decimal scale out of range"))
+}
+
 /// Each value XOR the value `lag` places back (0 before the start).
 fn xors(values: &[u64], lag: usize) -> impl Iterator<Item = u64> + '_ {
     values
@@ -182,23 +243,16 @@ pub(crate) fn read_floats<E: Earlier + ?Sized>(
     match reader.byte()? {
         DECIMAL => {
             let scale = usize::from(reader.byte()?);
-            let power = *POWERS_OF_TEN
-                .get(scale)
-                .ok_or(CodecError::Corrupt("decimal scale out of range"))?;
-            let reference = match reader.len()? {
-                0 => None,
-                n => Some(earlier.scaled(n - 1, scale, count)?),
-            };
+            let power = power_of_ten(scale)?;
+            let reference = reader.len()?;
             let mut scaled = read_int_body(reader, count, earlier)?;
-            if let Some(reference) = reference {
-                for (value, base) in scaled.iter_mut().zip(reference) {
-                    *value = value.wrapping_add(base);
+            if let Some(index) = reference.checked_sub(1) {
+                let base = earlier.scaled(index, scale, count)?;
+                for (value, base) in scaled.iter_mut().zip(base.iter()) {
+                    *value = value.wrapping_add(*base);
                 }
             }
-            Ok(scaled
-                .into_iter()
-                .map(|n| unscale(n as i64, power).to_bits())
-                .collect())
+            Ok(unscaled(&scaled, power))
         }
         XOR_PLANES => {
             let lag = read_lag(reader)?;

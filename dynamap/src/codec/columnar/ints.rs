@@ -22,7 +22,7 @@ const SERIES: u8 = 2;
 /// Version 3: the values group by group, the groups read from an earlier column.
 const GROUPED: u8 = 3;
 /// Version 3: differences from an earlier integer column, then another form of them.
-const AGAINST: u8 = 4;
+pub(super) const AGAINST: u8 = 4;
 
 /// The furthest back a difference (or a float XOR) may reach.
 pub(super) const MAX_LAG: usize = 8;
@@ -498,13 +498,14 @@ pub(super) fn read_int_body<E: Earlier + ?Sized>(
 ) -> Result<Vec<u64>, CodecError> {
     if reader.clone().byte()? == AGAINST {
         reader.byte()?;
-        let base = earlier.ints(reader.len()?, count)?;
+        let column = reader.len()?;
         if reader.clone().byte()? == AGAINST {
             return Err(CodecError::Corrupt("an integer column refers twice"));
         }
         let mut values = read_int_body(reader, count, earlier)?;
+        let base = earlier.ints(column, count)?;
         for (value, base) in values.iter_mut().zip(base) {
-            *value = value.wrapping_add(base);
+            *value = value.wrapping_add(*base);
         }
         return Ok(values);
     }
@@ -515,7 +516,7 @@ pub(super) fn read_int_body<E: Earlier + ?Sized>(
         GROUPED => {
             let (differenced, kind, column) = groups::read_head(reader)?;
             let groups = earlier.groups(column, kind, count)?;
-            return groups::read_values(reader, &groups, differenced);
+            return groups::read_values(reader, groups, differenced);
         }
         _ => return Err(CodecError::Corrupt("unknown integer stream form")),
     };
@@ -546,6 +547,33 @@ pub(super) fn read_int_body<E: Earlier + ?Sized>(
         }
     }
     Ok(values)
+}
+
+/// Calls `mark` with each column the head of an integer stream (after its count) names:
+/// the column it is stored against, and the one it is grouped by.
+pub(super) fn int_heads(mut reader: Reader<'_>, mark: &mut impl FnMut(usize)) {
+    let mut form = reader.byte();
+    if matches!(form, Ok(AGAINST)) {
+        match reader.len() {
+            Ok(column) => mark(column),
+            Err(_) => return,
+        }
+        form = reader.byte();
+    }
+    if matches!(form, Ok(GROUPED))
+        && reader.byte().is_ok()
+        && reader.byte().is_ok()
+        && let Ok(column) = reader.len()
+    {
+        mark(column);
+    }
+}
+
+/// Whether an integer column's bytes (its count, then its stream) are stored against
+/// another column.
+pub(crate) fn stored_against(column: &Reader<'_>) -> bool {
+    let mut reader = column.clone();
+    reader.len().is_ok() && matches!(reader.byte(), Ok(AGAINST))
 }
 
 pub(super) fn read_lag(reader: &mut Reader<'_>) -> Result<usize, CodecError> {

@@ -37,6 +37,7 @@
 mod collections;
 mod numbers;
 mod record;
+mod referred;
 mod scalars;
 
 pub use record::{

@@ -4,10 +4,12 @@
 use super::numbers::counted;
 use super::{Columnar, check_count};
 use crate::codec::CodecError;
-use crate::codec::columnar::earlier::{Earlier, NoEarlier, missing_reference};
-use crate::codec::columnar::floats::{Floats, put_floats, read_decimal_alone, read_floats};
+use super::referred::{Memo, StoredBefore};
+use crate::codec::columnar::floats::{
+    Floats, decimal_alone, power_of_ten, put_floats, read_decimal_alone, read_floats, unscaled,
+};
 use crate::codec::columnar::groups::{self, Groups};
-use crate::codec::columnar::ints::{GroupColumn, put_ints_against, read_ints_with};
+use crate::codec::columnar::ints::{GroupColumn, put_ints_against, read_ints_with, stored_against};
 use crate::codec::columnar::varint::put;
 use crate::codec::columnar::{Forms, Reader};
 
@@ -167,6 +169,10 @@ impl FieldWriter<'_> {
 pub struct FieldReader<'r, 'a> {
     input: Reader<'a>,
     earlier: StoredBefore<'r, 'a>,
+    /// The column's position among the record's, and whether its values are kept for
+    /// later columns that refer to it.
+    position: usize,
+    kept: bool,
 }
 
 impl<'a> FieldReader<'_, 'a> {
@@ -178,87 +184,34 @@ impl<'a> FieldReader<'_, 'a> {
     /// Reads a float column of `count` values written by [`FieldWriter::floats`], as `f64`
     /// bit patterns.
     pub(crate) fn floats(&mut self, count: usize) -> Result<Vec<u64>, CodecError> {
+        if self.kept
+            && let Some(scale) = decimal_alone(&self.input)
+        {
+            // Decoded as a later column reads it, and kept for that column.
+            let scaled = read_decimal_alone(&mut self.input, scale, count, &mut self.earlier)?;
+            if self.input.is_empty() {
+                self.earlier.memo.keep_scaled(self.position, scale, &scaled);
+            }
+            return Ok(unscaled(&scaled, power_of_ten(scale)?));
+        }
         counted(read_floats(&mut self.input, &mut self.earlier)?, count)
     }
 
     /// Reads an integer column of `count` values written by [`FieldWriter::ints`].
     pub(crate) fn ints(&mut self, count: usize) -> Result<Vec<u64>, CodecError> {
-        counted(read_ints_with(&mut self.input, &mut self.earlier)?, count)
-    }
-}
-
-/// The columns stored before the one being read. A column it refers to is read from its
-/// own bytes, and may refer only to groups in turn (the writer refers to no other kind), so
-/// a reader decodes at most two other columns for it.
-struct StoredBefore<'r, 'a> {
-    columns: &'r [(&'a str, &'a [u8])],
-}
-
-impl<'r, 'a> StoredBefore<'r, 'a> {
-    /// The bytes of column `index`, and the columns before it, for what it refers to.
-    fn column(&self, index: usize) -> Result<(Reader<'a>, GroupsOnly<'r, 'a>), CodecError> {
-        let &(_, bytes) = self.columns.get(index).ok_or_else(missing_reference)?;
-        let before = GroupsOnly(StoredBefore {
-            columns: &self.columns[..index],
-        });
-        Ok((Reader::new(bytes), before))
-    }
-}
-
-fn exhausted(input: &Reader<'_>) -> Result<(), CodecError> {
-    if input.is_empty() {
-        Ok(())
-    } else {
-        Err(CodecError::Corrupt("bytes after a column's values"))
-    }
-}
-
-impl Earlier for StoredBefore<'_, '_> {
-    fn scaled(&mut self, index: usize, scale: usize, count: usize) -> Result<Vec<u64>, CodecError> {
-        let (mut input, mut before) = self.column(index)?;
-        let scaled = read_decimal_alone(&mut input, scale, count, &mut before)?;
-        exhausted(&input)?;
-        Ok(scaled)
-    }
-
-    fn ints(&mut self, index: usize, count: usize) -> Result<Vec<u64>, CodecError> {
-        let (mut input, mut before) = self.column(index)?;
-        let values = counted(read_ints_with(&mut input, &mut before)?, count)
-            .map_err(|_| missing_reference())?;
-        exhausted(&input)?;
-        Ok(values)
-    }
-
-    fn groups(&mut self, index: usize, kind: u8, count: usize) -> Result<Groups, CodecError> {
-        let (mut input, _) = self.column(index)?;
-        let codes = if kind == groups::DICTIONARY {
-            groups::dictionary_codes(self.columns[index].1)?
-        } else {
-            let values = read_ints_with(&mut input, &mut NoEarlier)?;
-            exhausted(&input)?;
-            values
-        };
-        if codes.len() != count {
-            return Err(missing_reference());
+        let keep = self.kept && !stored_against(&self.input);
+        let values = counted(read_ints_with(&mut self.input, &mut self.earlier)?, count)?;
+        if keep && self.input.is_empty() {
+            self.earlier.memo.keep_ints(self.position, &values);
         }
-        Groups::new(codes.into_iter()).ok_or(CodecError::Corrupt(
-            "a group column does not hold a few groups",
-        ))
-    }
-}
-
-/// The columns before a column referred to: it may be grouped by one of them, nothing more.
-struct GroupsOnly<'r, 'a>(StoredBefore<'r, 'a>);
-
-impl Earlier for GroupsOnly<'_, '_> {
-    fn groups(&mut self, index: usize, kind: u8, count: usize) -> Result<Groups, CodecError> {
-        self.0.groups(index, kind, count)
+        Ok(values)
     }
 }
 
 /// A struct's stored columns, found by name.
 pub struct RecordReader<'a> {
     columns: Vec<(&'a str, &'a [u8])>,
+    memo: Memo,
 }
 
 impl<'a> RecordReader<'a> {
@@ -288,7 +241,8 @@ impl<'a> RecordReader<'a> {
         if first_known.1.len() < count {
             return Err(CodecError::Corrupt("value count exceeds the column's data"));
         }
-        Ok(RecordReader { columns })
+        let memo = Memo::new(&columns);
+        Ok(RecordReader { columns, memo })
     }
 
     /// The `count` values of field `name`'s column, or `None` when the record has no such
@@ -308,9 +262,12 @@ impl<'a> RecordReader<'a> {
         };
         let mut column = FieldReader {
             input: Reader::new(self.columns[position].1),
+            kept: self.memo.is_referred(position),
             earlier: StoredBefore {
                 columns: &self.columns[..position],
+                memo: &mut self.memo,
             },
+            position,
         };
         let values = T::decode_field(&mut column, count)?;
         if !column.input.is_empty() {
@@ -416,13 +373,20 @@ mod tests {
         let mut read = RecordReader::read(&mut input, 300, &["max"]).expect("reads");
         // `max`: its count, the decimal form, scale 1, and a reference to column 1 (+ 1).
         assert_eq!(&read.columns[2].1[..5], &[0xac, 0x02, 3, 1, 2]);
+        assert_eq!(
+            read.column::<f64>("value", 300).expect("reads"),
+            Some(value)
+        );
         assert_eq!(read.column::<f64>("max", 300).expect("reads"), Some(max));
+        assert_eq!(read.memo.held(), (0, 1, 0), "`value` kept as it was read");
         // A reference to a column that is not a decimal float column is an error.
         read.columns.swap(0, 1);
+        read.memo = Memo::new(&read.columns);
         assert!(read.column::<f64>("max", 300).is_err());
         read.columns.swap(0, 1);
         read.columns.truncate(1);
         read.columns.push(("max", &out[out.len() - 10..]));
+        read.memo = Memo::new(&read.columns);
         assert!(read.column::<f64>("max", 300).is_err());
     }
 
@@ -450,18 +414,34 @@ mod tests {
         assert_eq!(&read.columns[1].1[..6], &[0x90, 0x03, 3, 1, 0, 0]);
         // `end`: its count, against integer column 1, then grouped by column 0.
         assert_eq!(&read.columns[2].1[..5], &[0x90, 0x03, 4, 1, 3]);
+        // Read in order, `start` is kept as it is read and `kind`'s groups found once.
+        assert_eq!(
+            read.column::<i64>("start", 400).expect("reads"),
+            Some(start.clone())
+        );
+        assert_eq!(read.memo.held(), (1, 0, 1));
         assert_eq!(
             read.column::<i64>("end", 400).expect("reads"),
             Some(end.clone())
         );
+        assert_eq!(read.memo.held(), (1, 0, 1));
+        // Out of order, a referred column is decoded from its bytes, once.
+        read.memo = Memo::new(&read.columns);
+        assert_eq!(
+            read.column::<i64>("end", 400).expect("reads"),
+            Some(end.clone())
+        );
+        assert_eq!(read.memo.held(), (1, 0, 1));
         assert_eq!(
             read.column::<i64>("start", 400).expect("reads"),
             Some(start)
         );
         // Without the columns referred to, the data is corrupt, not a panic.
         read.columns.swap(0, 1);
+        read.memo = Memo::new(&read.columns);
         assert!(read.column::<i64>("end", 400).is_err());
         read.columns.remove(0);
+        read.memo = Memo::new(&read.columns);
         assert!(read.column::<i64>("end", 400).is_err());
     }
 
