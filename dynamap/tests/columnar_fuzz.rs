@@ -69,14 +69,15 @@ fn cases() -> u32 {
         .unwrap_or(2_000)
 }
 
-/// Three sensors at different intervals, jittered, so that version 3's forms are written:
-/// numbers grouped by `kind`, `end` stored against `start`.
+/// Three sensors at different intervals, taking no fixed turns, and durations jittered, so
+/// that version 3's forms are written: `start` grouped by `kind`, `end` stored against
+/// `start` (checked by [`columns`]).
 fn events() -> Vec<Event> {
     let mut clocks = [0_i64; 3];
     (0..50)
         .map(|i| {
             let kind = [0, 1, 0, 2, 0, 1, 0][(i % 7) as usize];
-            clocks[kind] += [20_000, 45_000, 60_000][kind] + (i * 37 % 41) - 20;
+            clocks[kind] += [20_000, 45_000, 60_000][kind];
             (i, kind, 1_700_000_000_000 + clocks[kind])
         })
         .map(|(i, kind, start)| Event {
@@ -108,7 +109,37 @@ fn columns() -> Vec<u8> {
         compress_list(&events(), &Compression::DEFAULT.codec(Codec::None)).expect("compresses");
     let (header, payload) = dynamap::codec::Header::read(&stored).expect("header");
     assert_eq!(header.version, 3);
+    // After each column's count (50, one byte): the forms the damage must reach.
+    for (name, form) in [("start", GROUPED), ("end", AGAINST)] {
+        assert_eq!(column(payload, name)[1], form, "`{name}`'s form");
+    }
     payload.to_vec()
+}
+
+/// Integer stream forms of version 3.
+const GROUPED: u8 = 3;
+const AGAINST: u8 = 4;
+
+/// The bytes of column `name` of the top record in `payload` (a value stored without
+/// compression, header cut off): its name's length and bytes, then its length-prefixed
+/// bytes (lengths below 128 and 16,384 here).
+fn column<'a>(payload: &'a [u8], name: &str) -> &'a [u8] {
+    let mut label = vec![name.len() as u8];
+    label.extend_from_slice(name.as_bytes());
+    let at = payload
+        .windows(label.len())
+        .position(|w| w == label.as_slice())
+        .expect("the column is stored")
+        + label.len();
+    let (len, at) = if payload[at] < 0x80 {
+        (usize::from(payload[at]), at + 1)
+    } else {
+        (
+            usize::from(payload[at] & 0x7f) | usize::from(payload[at + 1]) << 7,
+            at + 2,
+        )
+    };
+    &payload[at..at + len]
 }
 
 /// The columns of a version 2 list written by an earlier release (a fixture of

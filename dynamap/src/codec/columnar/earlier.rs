@@ -2,9 +2,9 @@
 //!
 //! Only generated columns (version 2 and 3) refer to other columns, by position among the
 //! record's stored columns; the serde format (version 1) refers to earlier float columns
-//! already read. A reader resolves each reference from the referred column's own bytes,
-//! and the writer refers only to columns that refer to little in turn (a group column to
-//! nothing, a base column at most to its groups), so a column needs at most two others.
+//! already read. The writer refers only to columns that refer to little in turn (a group
+//! column to nothing, a base column at most to its groups), so a column needs at most two
+//! others, and a record's reader decodes each of them once (`columns/referred.rs`).
 
 use std::borrow::Cow;
 
