@@ -19,6 +19,7 @@
 
 mod column;
 mod de;
+mod divisors;
 pub(crate) mod earlier;
 pub(crate) mod floats;
 pub(crate) mod groups;
