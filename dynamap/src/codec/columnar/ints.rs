@@ -12,8 +12,8 @@
 //! common divisor: a reading's `max` above its `value`, in each sensor's own resolution.
 
 use super::CodecError;
-use super::earlier::{Earlier, NoEarlier};
 use super::divisors::{ExactDivisor, series_divisor};
+use super::earlier::{Earlier, NoEarlier};
 use super::groups::{self, Groups};
 use super::varint::{self, Reader};
 

@@ -2,9 +2,9 @@
 //! names with a code for each value.
 
 use super::numbers::counted;
+use super::referred::{Memo, StoredBefore};
 use super::{Columnar, check_count};
 use crate::codec::CodecError;
-use super::referred::{Memo, StoredBefore};
 use crate::codec::columnar::floats::{
     Floats, decimal_alone, power_of_ten, put_floats, read_decimal_alone, read_floats, unscaled,
 };

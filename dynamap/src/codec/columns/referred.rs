@@ -11,11 +11,11 @@
 use std::borrow::Cow;
 
 use crate::codec::CodecError;
+use crate::codec::columnar::Reader;
 use crate::codec::columnar::earlier::{Earlier, NoEarlier, missing_reference};
 use crate::codec::columnar::floats::{heads, read_decimal_alone};
 use crate::codec::columnar::groups::{self, Groups};
 use crate::codec::columnar::ints::read_ints_with;
-use crate::codec::columnar::Reader;
 
 use super::numbers::counted;
 
