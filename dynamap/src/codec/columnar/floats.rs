@@ -94,7 +94,7 @@ pub(crate) fn heads(column: &[u8], mark: &mut impl FnMut(usize)) {
     if reader.len().is_err() {
         return;
     }
-    int_heads(reader.clone(), mark);
+    int_heads(reader, mark);
     if matches!(reader.byte(), Ok(DECIMAL))
         && reader.byte().is_ok()
         && let Ok(reference) = reader.len()
@@ -109,7 +109,7 @@ pub(crate) fn heads(column: &[u8], mark: &mut impl FnMut(usize)) {
 /// The scale of a decimal float column's bytes (its count, then its stream) stored against
 /// no other column and no other integer column: what [`read_decimal_alone`] reads.
 pub(crate) fn decimal_alone(column: &Reader<'_>) -> Option<usize> {
-    let mut reader = column.clone();
+    let mut reader = *column;
     reader.len().ok()?;
     if !matches!(reader.byte(), Ok(DECIMAL)) {
         return None;

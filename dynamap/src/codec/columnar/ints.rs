@@ -486,7 +486,7 @@ pub(super) fn int_heads(mut reader: Reader<'_>, mark: &mut impl FnMut(usize)) {
 /// Whether an integer column's bytes (its count, then its stream) are stored against
 /// another column.
 pub(crate) fn stored_against(column: &Reader<'_>) -> bool {
-    let mut reader = column.clone();
+    let mut reader = *column;
     reader.len().is_ok() && matches!(reader.byte(), Ok(AGAINST))
 }
 
