@@ -15,8 +15,8 @@
 //! ```
 
 use super::CodecError;
+use super::cost::cost;
 use super::divisors::{ExactDivisor, series_divisor};
-use super::ints::cost;
 use super::varint::{self, Reader};
 
 /// The group column is a dictionary column (an enum's variants, or a string column's

@@ -12,6 +12,7 @@
 //! common divisor: a reading's `max` above its `value`, in each sensor's own resolution.
 
 use super::CodecError;
+use super::cost::{charge, cost};
 use super::divisors::{ExactDivisor, series_divisor};
 use super::earlier::{Earlier, NoEarlier};
 use super::groups::{self, Groups};
@@ -326,16 +327,6 @@ pub(super) fn series_order(len: usize, lag: usize) -> impl Iterator<Item = usize
     (0..lag).flat_map(move |offset| (offset..len).step_by(lag))
 }
 
-/// A guess at how well a stream of varints compresses: its size, except that a value equal
-/// to the one before costs nothing, since the compressor afterwards turns runs into almost
-/// nothing. (Timestamps of three interleaved series: differences to the neighbour alternate
-/// between 0 and a minute, which is smaller raw; differences within each series are a
-/// minute every time, which compresses away.)
-pub(super) fn cost(stream: impl Iterator<Item = u64>) -> usize {
-    let mut previous = u64::MAX;
-    stream.map(|value| charge(&mut previous, value)).sum()
-}
-
 /// The [`cost`] of differencing `sample` at `lag`, before any divisor: a varint that repeats
 /// the last one of its series costs nothing.
 fn lag_cost(sample: &[u64], lag: usize) -> usize {
@@ -365,27 +356,6 @@ fn changes(sample: &[u64], lag: usize) -> usize {
         .filter(|(back, value)| back == value)
         .count();
     sample.len() - repeats
-}
-
-/// What [`cost`] charges for `value` after `previous` in its stream, updating `previous`:
-/// nothing for a repeat, otherwise its varint's length.
-///
-/// Version 3 first counted, for generated columns, only the bytes of a varint that differ
-/// from the previous varint's, meant to let grouped forms win on jittered steps. Checked
-/// against the stored (compressed) size, that count chose worse on every night of the
-/// study: it preferred values to differences, so the study night grew from 4,255 bytes to
-/// 5,468, the irregular night from 23,059 to 24,717, and the public-data night stayed at
-/// 3,364. The varint's length is what the choice is made by again.
-fn charge(previous: &mut u64, value: u64) -> usize {
-    let before = std::mem::replace(previous, value);
-    if before == value {
-        return 0;
-    }
-    varint_len(value)
-}
-
-fn varint_len(value: u64) -> usize {
-    (64 - value.leading_zeros() as usize).max(1).div_ceil(7)
 }
 
 /// Reads what [`put_ints`] wrote.

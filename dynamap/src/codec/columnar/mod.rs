@@ -18,6 +18,7 @@
 //! every value carries a one-byte tag. Decoding checks every read and never panics.
 
 mod column;
+mod cost;
 mod de;
 mod divisors;
 pub(crate) mod earlier;
