@@ -20,6 +20,10 @@ use entity_options::{
 pub(crate) struct TableAttrs {
     pub(crate) pk: Option<LitStr>,
     pub(crate) sk: Option<LitStr>,
+    /// `pk_type = "N"`: the partition key attribute's DynamoDB type (default `S`).
+    pub(crate) pk_type: Option<LitStr>,
+    /// `sk_type = "N"`: the sort key attribute's DynamoDB type (default `S`).
+    pub(crate) sk_type: Option<LitStr>,
     pub(crate) entity_type: Option<LitStr>,
     pub(crate) ttl: Option<LitStr>,
     pub(crate) indexes: Vec<TableIndex>,
@@ -55,8 +59,9 @@ pub(crate) struct TableIndex {
 pub(crate) struct EntityAttrs {
     pub(crate) table: Option<Path>,
     pub(crate) entity: Option<LitStr>,
-    pub(crate) pk: Option<LitStr>,
-    pub(crate) sk: Option<LitStr>,
+    /// A template, or `field(x)`: the field's own attribute is the table's key attribute.
+    pub(crate) pk: Option<KeySpec>,
+    pub(crate) sk: Option<KeySpec>,
     pub(crate) indexes: Vec<EntityIndex>,
     /// `lookup(name = "...", pk = "...", sk = "...")`: items kept in sync with the entity.
     pub(crate) lookups: Vec<EntityIndex>,
@@ -152,8 +157,7 @@ impl Given {
     }
 }
 
-const TABLE_KEYS: &str =
-    "`pk`, `sk`, `entity_type`, `ttl`, `index`, `local_index`, `key_format`, `crate`";
+const TABLE_KEYS: &str = "`pk`, `sk`, `pk_type`, `sk_type`, `entity_type`, `ttl`, `index`, `local_index`, `key_format`, `crate`";
 const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `pk_type`, `sk_type`, `projection`, `include`";
 const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `computed`, `shard`, `event_rows`, `const_attr`, `schema_version`, `upgrade`, `key_format`, `crate`";
 const ENTITY_INDEX_KEYS: &str = "`name`, `pk`, `sk`";
@@ -169,6 +173,10 @@ impl TableAttrs {
                 set_once(cx, &mut out.pk, meta, parse_str(meta)?);
             } else if meta.path.is_ident("sk") {
                 set_once(cx, &mut out.sk, meta, parse_str(meta)?);
+            } else if meta.path.is_ident("pk_type") {
+                set_once(cx, &mut out.pk_type, meta, parse_str(meta)?);
+            } else if meta.path.is_ident("sk_type") {
+                set_once(cx, &mut out.sk_type, meta, parse_str(meta)?);
             } else if meta.path.is_ident("entity_type") {
                 set_once(cx, &mut out.entity_type, meta, parse_str(meta)?);
             } else if meta.path.is_ident("ttl") {
@@ -244,9 +252,9 @@ impl EntityAttrs {
             } else if meta.path.is_ident("alias") {
                 out.aliases.push(parse_str(meta)?);
             } else if meta.path.is_ident("pk") {
-                set_once(cx, &mut out.pk, meta, parse_str(meta)?);
+                set_once(cx, &mut out.pk, meta, parse_key_spec(meta)?);
             } else if meta.path.is_ident("sk") {
-                set_once(cx, &mut out.sk, meta, parse_str(meta)?);
+                set_once(cx, &mut out.sk, meta, parse_key_spec(meta)?);
             } else if meta.path.is_ident("index") {
                 out.indexes.push(EntityIndex::parse(cx, meta, false)?);
             } else if meta.path.is_ident("local_index") {
