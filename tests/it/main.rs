@@ -62,6 +62,7 @@ mod transact_get;
 mod transaction_lookups;
 mod transaction_races;
 mod ttl;
+mod typed_primary_keys;
 mod updates;
 mod updates_that_create;
 mod upserts;
