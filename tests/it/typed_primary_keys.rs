@@ -560,7 +560,14 @@ async fn maintenance_jobs_read_typed_keys() {
 async fn partitions_read_as_one_merge_by_number_and_resume() {
     use dynamap::key::PartitionKey;
     let db = fresh_db::<Events>("typed_pk_merged").await;
-    for (user, stamp) in [("u1", 9), ("u2", 10), ("u1", 100), ("u2", -3), ("u1", 11), ("u2", 99)] {
+    for (user, stamp) in [
+        ("u1", 9),
+        ("u2", 10),
+        ("u1", 100),
+        ("u2", -3),
+        ("u1", 11),
+        ("u2", 99),
+    ] {
         db.put(&event(user, stamp)).await.expect("put");
     }
     let users = || PartitionKey::across(["u1", "u2"].map(Event::partition)).merged();
@@ -574,6 +581,12 @@ async fn partitions_read_as_one_merge_by_number_and_resume() {
         .await
         .expect("rest");
     assert_eq!(stamps_of(&rest), [99, 100]);
-    let descending = db.query(users()).sk_lt(100i64).descending().all().await.expect("range");
+    let descending = db
+        .query(users())
+        .sk_lt(100i64)
+        .descending()
+        .all()
+        .await
+        .expect("range");
     assert_eq!(stamps_of(&descending), [99, 11, 10, 9, -3]);
 }

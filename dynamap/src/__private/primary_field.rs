@@ -65,21 +65,23 @@ mod tests {
 
     #[test]
     fn key_attribute_text_reads_back_as_the_field_type() {
-        let n: i64 = parse_primary_attribute("E", "ts", "ts", "-17").unwrap();
+        let n: i64 = parse_primary_attribute("E", "ts", "ts", "-17").expect("read");
         assert_eq!(n, -17);
-        let s: String = parse_primary_attribute("E", "id", "id", "u1").unwrap();
+        let s: String = parse_primary_attribute("E", "id", "id", "u1").expect("read");
         assert_eq!(s, "u1");
-        let bad = parse_primary_attribute::<u32>("E", "ts", "ts", "x").unwrap_err();
+        let bad = parse_primary_attribute::<u32>("E", "ts", "ts", "x").expect_err("refused");
         assert!(matches!(bad.kind, KeyErrorKind::Part(_)));
-        let binary: crate::key::Binary = parse_primary_attribute("E", "b", "b", "AP8H").unwrap();
+        let binary: crate::key::Binary =
+            parse_primary_attribute("E", "b", "b", "AP8H").expect("read");
         assert_eq!(binary.as_ref(), &[0u8, 255, 7]);
-        let bad = parse_primary_attribute::<crate::key::Binary>("E", "b", "b", "!").unwrap_err();
+        let bad =
+            parse_primary_attribute::<crate::key::Binary>("E", "b", "b", "!").expect_err("refused");
         assert!(matches!(bad.kind, KeyErrorKind::Part(_)));
     }
 
     #[test]
     fn an_empty_key_attribute_is_an_error_naming_the_field() {
-        let err = primary_attribute::<String>(&"", "E", "id", "id", 2048).unwrap_err();
+        let err = primary_attribute::<String>(&"", "E", "id", "id", 2048).expect_err("refused");
         assert_eq!(err.field, Some("id"));
         assert!(matches!(err.kind, KeyErrorKind::Part(KeyPartError::Empty)));
     }

@@ -99,13 +99,16 @@ pub(super) fn validate(actions: &[Action]) -> Result<()> {
     Ok(())
 }
 
+/// One key attribute: its name, its value's type and its value as text.
+type KeyPart<'a> = (&'a String, &'static str, Cow<'a, str>);
+
 /// The positions of the first key that comes again, and of its repeat: DynamoDB refuses a
 /// transaction (write or read) naming one item twice.
 pub(crate) fn first_repeat<'a>(keys: impl Iterator<Item = &'a Item>) -> Option<(usize, usize)> {
-    let mut seen: HashMap<Vec<(&String, &str, Cow<'_, str>)>, usize> = HashMap::new();
+    let mut seen: HashMap<Vec<KeyPart<'_>>, usize> = HashMap::new();
     for (index, key) in keys.enumerate() {
         // Key values of every type: a number and a string of the same text differ.
-        let mut parts: Vec<(&String, &str, Cow<'_, str>)> = key
+        let mut parts: Vec<KeyPart<'_>> = key
             .iter()
             .map(|(name, value)| (name, primary_type_code(value), key_text(value)))
             .collect();
