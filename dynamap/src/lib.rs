@@ -238,6 +238,7 @@ mod sealed;
 mod span;
 #[cfg(feature = "streams")]
 pub mod streams;
+mod string_key;
 mod table;
 pub mod timeseries;
 pub mod transact;
