@@ -19,7 +19,7 @@ use crate::codec::AttributeValue;
 /// to one of its fields (`sk = field(timestamp)`). [`attribute_values`](Key::attribute_values)
 /// gives the values of any type as DynamoDB stores them; [`values`](Key::values) gives the
 /// text of a string key, and refuses a key that is not one with
-/// [`KeyErrorKind::WrongType`].
+/// [`KeyErrorKind::WrongType`](super::KeyErrorKind::WrongType).
 ///
 /// # Examples
 ///
