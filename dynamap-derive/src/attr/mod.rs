@@ -252,9 +252,9 @@ impl EntityAttrs {
             } else if meta.path.is_ident("alias") {
                 out.aliases.push(parse_str(meta)?);
             } else if meta.path.is_ident("pk") {
-                set_once(cx, &mut out.pk, meta, parse_key_spec(meta)?);
+                set_once(cx, &mut out.pk, meta, parse_key_spec(meta, true)?);
             } else if meta.path.is_ident("sk") {
-                set_once(cx, &mut out.sk, meta, parse_key_spec(meta)?);
+                set_once(cx, &mut out.sk, meta, parse_key_spec(meta, true)?);
             } else if meta.path.is_ident("index") {
                 out.indexes.push(EntityIndex::parse(cx, meta, false)?);
             } else if meta.path.is_ident("local_index") {
@@ -305,9 +305,9 @@ impl EntityIndex {
             if meta.path.is_ident("name") {
                 set_once(cx, &mut out.name, meta, parse_str(meta)?);
             } else if meta.path.is_ident("pk") {
-                set_once(cx, &mut out.pk, meta, parse_key_spec(meta)?);
+                set_once(cx, &mut out.pk, meta, parse_key_spec(meta, false)?);
             } else if meta.path.is_ident("sk") {
-                set_once(cx, &mut out.sk, meta, parse_key_spec(meta)?);
+                set_once(cx, &mut out.sk, meta, parse_key_spec(meta, false)?);
             } else {
                 unknown(meta, ENTITY_INDEX_KEYS)?;
             }
@@ -441,17 +441,24 @@ fn parse_str_or_list(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
 }
 
 /// A key template (`pk = "CITY#{city}"`), a field's own attribute (`sk = field(score)`), or
-/// the fields of a multi-attribute key (`sk = fields(status, number)`).
-fn parse_key_spec(meta: &ParseNestedMeta<'_>) -> syn::Result<KeySpec> {
+/// the fields of a multi-attribute key (`sk = fields(status, number)`, not on the table's
+/// own key: `primary`).
+fn parse_key_spec(meta: &ParseNestedMeta<'_>, primary: bool) -> syn::Result<KeySpec> {
     let name = path_name(&meta.path);
     let value = meta.value()?;
     if value.peek(LitStr) {
         return value.parse().map(KeySpec::Template);
     }
     let expected = || {
-        format!(
-            "`{name}` takes a template or fields: `{name} = \"PREFIX#{{field}}\"`, `{name} = field(score)` or `{name} = fields(status, number)`"
-        )
+        if primary {
+            format!(
+                "`{name}` takes a template or a field: `{name} = \"PREFIX#{{field}}\"` or `{name} = field(user_id)`"
+            )
+        } else {
+            format!(
+                "`{name}` takes a template or fields: `{name} = \"PREFIX#{{field}}\"`, `{name} = field(score)` or `{name} = fields(status, number)`"
+            )
+        }
     };
     let path: Path = value.parse().map_err(|_| value.error(expected()))?;
     let single = path.is_ident("field");
