@@ -519,6 +519,20 @@ async fn raw_keys_are_checked_against_the_table_key_types() {
     assert_eq!(db.get(key).await.expect("get"), Some(event("u1", 17)));
     let err = db.get(wrong).await.expect_err("refused before sending");
     assert!(err.to_string().contains("type N"), "{err}");
+    // An item that does not decode is named by its typed key.
+    let mut broken = dynamap::codec::Item::new();
+    broken.insert("userId".into(), AttributeValue::S("u1".into()));
+    broken.insert("timestamp".into(), AttributeValue::N("18".into()));
+    broken.insert("_type".into(), AttributeValue::S("Event".into()));
+    broken.insert("kind".into(), AttributeValue::N("1".into()));
+    broken.insert("count".into(), AttributeValue::N("1".into()));
+    crate::put_raw(&db, broken).await;
+    let err = db
+        .get(Event::key("u1", 18i64))
+        .await
+        .expect_err("kind is no string");
+    let key = err.item_key().expect("the item is named");
+    assert_eq!((key.pk.as_str(), key.sk.as_deref()), ("u1", Some("18")));
 }
 
 #[tokio::test]
