@@ -1,6 +1,7 @@
 //! Tables whose own key attributes are numbers or binaries, as other mappers write them
 //! (the Java Enhanced Client's `userId` S / `timestamp` N), with primary keys mapped to
-//! fields (`pk = field(user_id)`): every path that sends or reads a primary key.
+//! fields (`pk = field(user_id)`): every path that sends or reads a primary key (reads of
+//! several partitions and maintenance jobs in `typed_primary_keys_jobs.rs`).
 
 use dynamap::codec::AttributeValue;
 use dynamap::key::{Binary, KeyErrorKind};
@@ -17,10 +18,10 @@ pub(crate) struct Events;
 #[dynamap(table = Events, entity = "Event", pk = field(user_id), sk = field(timestamp))]
 pub(crate) struct Event {
     #[dynamap(rename = "userId")]
-    user_id: String,
-    timestamp: i64,
-    kind: String,
-    count: u32,
+    pub(crate) user_id: String,
+    pub(crate) timestamp: i64,
+    pub(crate) kind: String,
+    pub(crate) count: u32,
 }
 
 /// A number partition key, and a template sort key.
@@ -50,7 +51,7 @@ pub(crate) struct Blob {
     size: u32,
 }
 
-fn event(user: &str, timestamp: i64) -> Event {
+pub(crate) fn event(user: &str, timestamp: i64) -> Event {
     Event {
         user_id: user.into(),
         timestamp,
@@ -533,74 +534,4 @@ async fn raw_keys_are_checked_against_the_table_key_types() {
         .expect_err("kind is no string");
     let key = err.item_key().expect("the item is named");
     assert_eq!((key.pk.as_str(), key.sk.as_deref()), ("u1", Some("18")));
-}
-
-#[tokio::test]
-async fn maintenance_jobs_read_typed_keys() {
-    let db = fresh_db::<Events>("typed_pk_maintain").await;
-    for stamp in 0..5 {
-        db.put(&event("u1", stamp)).await.expect("put");
-    }
-    let report = db
-        .maintain::<Event>("rekey")
-        .rekey()
-        .run()
-        .await
-        .expect("job");
-    assert_eq!((report.scanned, report.unchanged), (5, 5), "{report:?}");
-    let mapped = db
-        .maintain::<Event>("bump")
-        .map(|e| {
-            let mut e = e.clone();
-            e.count += 1;
-            dynamap::maintain::Change::Write(e)
-        })
-        .run()
-        .await
-        .expect("job");
-    assert_eq!(mapped.mapped, 5, "{mapped:?}");
-    let counts: Vec<u32> = db
-        .query(Event::partition("u1"))
-        .all()
-        .await
-        .expect("query")
-        .into_iter()
-        .map(|e| e.count)
-        .collect();
-    assert_eq!(counts, [2; 5]);
-}
-
-#[tokio::test]
-async fn partitions_read_as_one_merge_by_number_and_resume() {
-    use dynamap::key::PartitionKey;
-    let db = fresh_db::<Events>("typed_pk_merged").await;
-    for (user, stamp) in [
-        ("u1", 9),
-        ("u2", 10),
-        ("u1", 100),
-        ("u2", -3),
-        ("u1", 11),
-        ("u2", 99),
-    ] {
-        db.put(&event(user, stamp)).await.expect("put");
-    }
-    let users = || PartitionKey::across(["u1", "u2"].map(Event::partition)).merged();
-    let stamps_of = |events: &[Event]| events.iter().map(|e| e.timestamp).collect::<Vec<_>>();
-    let first = db.query(users()).limit(4).send().await.expect("page");
-    assert_eq!(stamps_of(&first.items), [-3, 9, 10, 11]);
-    let rest = db
-        .query(users())
-        .after(first.cursor.expect("more"))
-        .all()
-        .await
-        .expect("rest");
-    assert_eq!(stamps_of(&rest), [99, 100]);
-    let descending = db
-        .query(users())
-        .sk_lt(100i64)
-        .descending()
-        .all()
-        .await
-        .expect("range");
-    assert_eq!(stamps_of(&descending), [99, 11, 10, 9, -3]);
 }
