@@ -124,6 +124,14 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
             }
         }
         check_defaults(cx, primary.iter().copied(), model_fields);
+        check_protected_keys(
+            cx,
+            &primary_keys,
+            &indexes,
+            &lookups,
+            model_fields,
+            &computed,
+        );
     }
 
     let table = attrs.table?;
@@ -150,6 +158,32 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
         computed,
         key_format,
     })
+}
+
+/// No key DynamoDB reads may come from an encrypted field (`protection.rs`).
+fn check_protected_keys(
+    cx: &mut Ctxt,
+    primary: &[&IndexKey],
+    indexes: &[IndexModel],
+    lookups: &[LookupModel],
+    fields: &[FieldModel<'_>],
+    computed: &[ComputedPart],
+) {
+    let index_keys = indexes
+        .iter()
+        .flat_map(|index| std::iter::once(&index.pk).chain(index.sk.as_ref()));
+    let keys = primary.iter().copied().chain(index_keys);
+    let lookup_templates = lookups.iter().flat_map(LookupModel::templates);
+    let mut templates: Vec<&Template> = lookup_templates.collect();
+    for key in keys {
+        match key {
+            IndexKey::Field(key) => crate::protection::check_field_key(cx, key, fields),
+            key => templates.extend(key.template()),
+        }
+    }
+    for template in templates {
+        crate::protection::check_key_template(cx, template, fields, computed);
+    }
 }
 
 fn named_fields<'a>(
@@ -264,6 +298,19 @@ fn field_model<'a>(cx: &mut Ctxt, field: &'a syn::Field) -> Option<FieldModel<'a
         set,
         list: attrs.list.is_some(),
         key_format: attrs.key_format,
+        protection: crate::protection::protection(
+            cx,
+            &attrs.protection,
+            &[
+                (&attrs.skip, "skipped: it is not stored"),
+                (&attrs.version, "the version: conditions compare it"),
+                (&attrs.ttl, "the TTL: DynamoDB reads it to expire items"),
+                (
+                    &attrs.created_at,
+                    "`created_at`: writes keep it with a condition on it",
+                ),
+            ],
+        ),
     })
 }
 

@@ -204,6 +204,8 @@ pub(crate) struct FieldModel<'a> {
     pub(crate) list: bool,
     /// `key_format(...)`: how this field's key parts are written, over the entity's.
     pub(crate) key_format: Option<KeyFormatAttr>,
+    /// `encrypt` / `sign_only`.
+    pub(crate) protection: crate::protection::Protection,
 }
 
 impl EntityModel<'_> {

@@ -14,11 +14,14 @@ pub use crate::codec::{
 };
 pub use crate::columns::{Column, ColumnKind, probe};
 pub use crate::derived::{AutoTimestamp, DerivedChange, Timestamps, UpdatedValues};
+#[cfg(feature = "encryption")]
+pub use crate::encryption::__check as check_encryption;
 pub use crate::entity::{
     AsEntity, Entity, EntityGlue, LookupKey, OWNER_PK, OWNER_SK, Versioned, WriteMeta,
 };
 pub use crate::entity_row::EntityRow;
 pub use crate::expr::Attr;
+pub use crate::expr::EncryptedAttr;
 use crate::key::ItemKey;
 pub use crate::key::{
     AttributeKey, KeyAttribute, KeyAttributeArg, Segment, SortArgs, SortBound, SortValues,

@@ -198,6 +198,9 @@
 //!   event types or the streams client's.
 //! - `exports`: DynamoDB's exports to S3 read as entities, with flat memory (the `export`
 //!   module).
+//! - `encryption`: client-side encryption and signing of `#[dynamap(encrypt)]` and
+//!   `#[dynamap(sign_only)]` fields with the AWS Database Encryption SDK (the `encryption`
+//!   module; see the encryption guide).
 //! - `parquet`: entities written as Parquet, one file per entity type with a typed column
 //!   per field, from an export or a scan (the `parquet` module).
 //! - `metrics`: the capacity, latency and outcome of every DynamoDB call, by entity type,
@@ -214,6 +217,8 @@ mod columns;
 mod db;
 mod decode;
 mod derived;
+#[cfg(feature = "encryption")]
+pub mod encryption;
 mod entity;
 mod entity_row;
 mod error;
@@ -304,6 +309,11 @@ pub struct HotPartitionsGuide;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/guide/shared-tables.md")]
 pub struct SharedTablesGuide;
+
+/// The encryption chapter needs the SDK, so it compiles with the `encryption` feature.
+#[cfg(all(doctest, feature = "encryption"))]
+#[doc = include_str!("../../docs/guide/encryption.md")]
+pub struct EncryptionGuide;
 
 /// The AWS SDK for DynamoDB that dynamap is built on, so the `Client` you pass to
 /// [`Db::new`] (and raw requests next to dynamap's) use the same version.

@@ -9,6 +9,8 @@ mod compressed;
 mod computed_keys;
 mod constant_attributes;
 mod cursors;
+#[cfg(feature = "encryption")]
+mod encryption;
 mod evolving;
 mod example_iot;
 mod example_sleep_events;

@@ -31,7 +31,9 @@
 //! for an `Option` field (one error pointing to `set_option`); a `KeyPart` mistake reported
 //! once although entities use the type; projections (a `#[derive(EntityProjection)]` field
 //! the entity lacks or of another type, no `entity`, one entity's projection on another's
-//! query, and `project` with field constants of an entity with required fields); and
+//! query, and `project` with field constants of an entity with required fields); encrypted
+//! fields (in a key template, an index key or a lookup, with `sign_only`, `version` or
+//! `skip`, in a condition or an update); and
 //! `multiple_errors.rs`, which shows that one build reports every mistake of a derive.
 //!
 //! After changing a diagnostic on purpose, regenerate the expectations with

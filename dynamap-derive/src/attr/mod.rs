@@ -129,6 +129,8 @@ pub(crate) struct FieldAttrs {
     pub(crate) list: Option<Path>,
     /// `key_format(...)`: this field's key parts, overriding the entity's choices.
     pub(crate) key_format: Option<KeyFormatAttr>,
+    /// `encrypt` / `sign_only`: what the Database Encryption SDK does with the attribute.
+    pub(crate) protection: crate::protection::ProtectionAttrs,
 }
 
 /// `default` or `default = "path::to_fn"` on a field.
@@ -161,7 +163,7 @@ const TABLE_KEYS: &str = "`pk`, `sk`, `pk_type`, `sk_type`, `entity_type`, `ttl`
 const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `pk_type`, `sk_type`, `projection`, `include`";
 const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `computed`, `shard`, `event_rows`, `const_attr`, `schema_version`, `upgrade`, `key_format`, `crate`";
 const ENTITY_INDEX_KEYS: &str = "`name`, `pk`, `sk`";
-const FIELD_KEYS: &str = "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`, `list`, `key_format`";
+const FIELD_KEYS: &str = "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`, `list`, `key_format`, `encrypt`, `sign_only`";
 const VARIANT_KEYS: &str = "`rename`";
 
 impl TableAttrs {
@@ -343,6 +345,10 @@ impl FieldAttrs {
                 set_once(cx, &mut out.list, meta, parse_flag(meta)?);
             } else if meta.path.is_ident("key_format") {
                 set_once(cx, &mut out.key_format, meta, KeyFormatAttr::parse(meta)?);
+            } else if meta.path.is_ident("encrypt") {
+                set_once(cx, &mut out.protection.encrypt, meta, parse_flag(meta)?);
+            } else if meta.path.is_ident("sign_only") {
+                set_once(cx, &mut out.protection.sign_only, meta, parse_flag(meta)?);
             } else {
                 unknown(meta, FIELD_KEYS)?;
             }

@@ -382,6 +382,13 @@ pub(crate) fn field_attrs(model: &EntityModel<'_>) -> TokenStream {
             encode
         }));
         let value = if f.list { quote!(#value.stored_as_list()) } else { value };
+        if f.protection == crate::protection::Protection::Encrypted {
+            let doc = format!("Attribute `{attribute}` (field `{}`), encrypted: no expression can use it.", f.ident);
+            return quote! {
+                #[doc = #doc]
+                #vis const #name: ::dynamap::__private::EncryptedAttr<Self, #ty> = ::dynamap::__private::EncryptedAttr::new(#attribute);
+            };
+        }
         quote! {
             #[doc = #doc]
             #vis const #name: ::dynamap::__private::Attr<Self, #ty> = #value;

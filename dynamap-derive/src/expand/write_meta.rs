@@ -121,6 +121,7 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
+    let (stored, encrypted, sign_only) = crate::protection::attribute_lists(&model.fields);
     let constant_names = model.constants.iter().map(|(name, _)| name.value());
     let constant_values = model.constants.iter().map(|(_, value)| value);
     quote! {
@@ -137,6 +138,9 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
             updated_at: #updated_at,
             schema_version: #schema_version,
             constants: &[#((#constant_names, #constant_values)),*],
+            stored_attributes: &[#(#stored),*],
+            encrypted_attributes: &[#(#encrypted),*],
+            sign_only_attributes: &[#(#sign_only),*],
         };
         #version_methods
         #lookup_keys

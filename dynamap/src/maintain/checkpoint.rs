@@ -17,6 +17,14 @@ use crate::{Db, Error, Result};
 /// The entity type of checkpoint items.
 pub(super) const CHECKPOINT_TYPE: &str = "_dynamap.checkpoint";
 
+/// A checkpoint's attributes: whether the segment is finished, and the key to scan on from.
+/// Named like dynamap's other bookkeeping (`_owner_pk`), so that no entity's field shares
+/// them and an encrypted table's configuration can list them.
+#[cfg(feature = "encryption")]
+pub(crate) const CHECKPOINT_ATTRIBUTES: [&str; 2] = [DONE, START];
+const DONE: &str = "_job_done";
+const START: &str = "_job_start";
+
 /// Where one segment is.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub(super) struct Saved {
@@ -89,9 +97,11 @@ pub(super) async fn load(
     let Some(item) = out.item else {
         return Ok(Saved::default());
     };
+    // Or under the names checkpoints had before: a job in progress across an upgrade resumes.
+    let get = |name, earlier| item.get(name).or_else(|| item.get(earlier));
     Ok(Saved {
-        done: matches!(item.get("done"), Some(AttributeValue::Bool(true))),
-        start: match item.get("start") {
+        done: matches!(get(DONE, "done"), Some(AttributeValue::Bool(true))),
+        start: match get(START, "start") {
             Some(AttributeValue::M(start)) => Some(start.clone()),
             _ => None,
         },
@@ -112,9 +122,9 @@ pub(super) async fn save(
         schema.entity_type.to_owned(),
         AttributeValue::S(CHECKPOINT_TYPE.to_owned()),
     );
-    item.insert("done".to_owned(), AttributeValue::Bool(saved.done));
+    item.insert(DONE.to_owned(), AttributeValue::Bool(saved.done));
     if let Some(start) = &saved.start {
-        item.insert("start".to_owned(), AttributeValue::M(start.clone()));
+        item.insert(START.to_owned(), AttributeValue::M(start.clone()));
     }
     let call = Call::new(db, "PutItem", CHECKPOINT_TYPE, None);
     let out = db
