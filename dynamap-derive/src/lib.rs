@@ -15,6 +15,7 @@ mod index_keys;
 mod key_format;
 mod model;
 mod names;
+mod protection;
 mod template;
 
 use proc_macro::TokenStream;

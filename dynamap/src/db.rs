@@ -41,6 +41,9 @@ pub struct Db {
     table: Arc<str>,
     cursor_key: Option<Arc<[u8]>>,
     include_expired: bool,
+    /// Whether the client encrypts items (the AWS Database Encryption SDK's interceptor):
+    /// see [`Db::reads_whole_items`].
+    whole_items: bool,
     /// Whether calls record metrics (and ask for their capacity): see [`Db::with_metrics`].
     #[cfg(feature = "metrics")]
     metrics: bool,
@@ -49,7 +52,12 @@ pub struct Db {
 impl Db {
     /// A handle on table `table` through `client`.
     pub fn new(client: Client, table: impl Into<String>) -> Self {
+        let whole_items = client
+            .config()
+            .interceptors()
+            .any(|i| aws_sdk_dynamodb::config::Intercept::name(&i) == ENCRYPTION_INTERCEPTOR);
         Self {
+            whole_items,
             client,
             table: Arc::from(table.into()),
             cursor_key: None,
@@ -66,6 +74,15 @@ impl Db {
     pub fn with_cursor_key(mut self, key: impl AsRef<[u8]>) -> Self {
         self.cursor_key = Some(Arc::from(key.as_ref()));
         self
+    }
+
+    /// True when the client encrypts and signs items with the AWS Database Encryption
+    /// SDK's interceptor, found by its name when the handle is made. The SDK verifies an
+    /// item's signature over every signed attribute, so reads through it ask for whole
+    /// items: projections (and dynamap's own projected reads, such as a lookup owner's
+    /// records) are not sent, and the attributes a projection leaves out are read too.
+    pub fn reads_whole_items(&self) -> bool {
+        self.whole_items
     }
 
     /// Returns items whose time to live has passed but that DynamoDB has not deleted yet.
@@ -165,3 +182,6 @@ impl std::fmt::Debug for Db {
             .finish_non_exhaustive()
     }
 }
+
+/// The name the AWS Database Encryption SDK's interceptor reports (`Intercept::name`).
+const ENCRYPTION_INTERCEPTOR: &str = "DbEsdkInterceptor";

@@ -195,6 +195,13 @@ pub struct WriteMeta {
     /// `const_attr(name = .., value = ..)`: `(attribute, value)` of each attribute every
     /// write stores and every whole read checks.
     pub constants: &'static [(&'static str, &'static str)],
+    /// The attributes of every stored field.
+    pub stored_attributes: &'static [&'static str],
+    /// `#[dynamap(encrypt)]` fields' attributes: encrypted and signed by the AWS Database
+    /// Encryption SDK (see `dynamap::encryption`).
+    pub encrypted_attributes: &'static [&'static str],
+    /// `#[dynamap(sign_only)]` fields' attributes: signed, not encrypted.
+    pub sign_only_attributes: &'static [&'static str],
 }
 
 impl WriteMeta {
@@ -212,6 +219,9 @@ impl WriteMeta {
         updated_at: None,
         schema_version: None,
         constants: &[],
+        stored_attributes: &[],
+        encrypted_attributes: &[],
+        sign_only_attributes: &[],
     };
 }
 

@@ -9,6 +9,8 @@ mod compressed;
 mod computed_keys;
 mod constant_attributes;
 mod cursors;
+#[cfg(feature = "encryption")]
+mod encryption;
 mod evolving;
 mod example_iot;
 mod example_sleep_events;
@@ -62,6 +64,8 @@ mod transact_get;
 mod transaction_lookups;
 mod transaction_races;
 mod ttl;
+mod typed_primary_keys;
+mod typed_primary_keys_jobs;
 mod updates;
 mod updates_that_create;
 mod upserts;

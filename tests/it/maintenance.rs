@@ -300,6 +300,31 @@ async fn a_job_split_across_runs_and_stopped_half_way_finishes_once() {
 }
 
 #[tokio::test]
+async fn checkpoints_saved_under_the_earlier_attribute_names_still_resume() {
+    let db = old_desk("maintain_old_checkpoints", 20, 0).await;
+    let job = || db.maintain::<Ticket>("old-names").rekey().segments(2);
+    job().run().await.expect("job");
+    // Each segment's checkpoint as an earlier release wrote it: `done`, not `_job_done`.
+    for segment in 0..2 {
+        let pk = format!("_dynamap#job#Ticket#old-names#{segment}/2");
+        db.client()
+            .update_item()
+            .table_name(db.table_name())
+            .key("PK", S(pk))
+            .key("SK", S("_dynamap#checkpoint".into()))
+            .update_expression("SET done = :yes REMOVE #now")
+            .expression_attribute_names("#now", "_job_done")
+            .expression_attribute_values(":yes", dynamap::codec::AttributeValue::Bool(true))
+            .condition_expression("attribute_exists(#now)")
+            .send()
+            .await
+            .expect("renamed");
+    }
+    let again = job().run().await.expect("again");
+    assert_eq!((again.scanned, again.segments_skipped), (0, 2));
+}
+
+#[tokio::test]
 async fn live_updates_during_a_job_all_survive() {
     let db = old_desk("maintain_live", 200, 0).await;
     let writers: Vec<_> = (0..10)

@@ -20,6 +20,10 @@ use entity_options::{
 pub(crate) struct TableAttrs {
     pub(crate) pk: Option<LitStr>,
     pub(crate) sk: Option<LitStr>,
+    /// `pk_type = "N"`: the partition key attribute's DynamoDB type (default `S`).
+    pub(crate) pk_type: Option<LitStr>,
+    /// `sk_type = "N"`: the sort key attribute's DynamoDB type (default `S`).
+    pub(crate) sk_type: Option<LitStr>,
     pub(crate) entity_type: Option<LitStr>,
     pub(crate) ttl: Option<LitStr>,
     pub(crate) indexes: Vec<TableIndex>,
@@ -55,8 +59,9 @@ pub(crate) struct TableIndex {
 pub(crate) struct EntityAttrs {
     pub(crate) table: Option<Path>,
     pub(crate) entity: Option<LitStr>,
-    pub(crate) pk: Option<LitStr>,
-    pub(crate) sk: Option<LitStr>,
+    /// A template, or `field(x)`: the field's own attribute is the table's key attribute.
+    pub(crate) pk: Option<KeySpec>,
+    pub(crate) sk: Option<KeySpec>,
     pub(crate) indexes: Vec<EntityIndex>,
     /// `lookup(name = "...", pk = "...", sk = "...")`: items kept in sync with the entity.
     pub(crate) lookups: Vec<EntityIndex>,
@@ -124,6 +129,8 @@ pub(crate) struct FieldAttrs {
     pub(crate) list: Option<Path>,
     /// `key_format(...)`: this field's key parts, overriding the entity's choices.
     pub(crate) key_format: Option<KeyFormatAttr>,
+    /// `encrypt` / `sign_only`: what the Database Encryption SDK does with the attribute.
+    pub(crate) protection: crate::protection::ProtectionAttrs,
 }
 
 /// `default` or `default = "path::to_fn"` on a field.
@@ -152,12 +159,11 @@ impl Given {
     }
 }
 
-const TABLE_KEYS: &str =
-    "`pk`, `sk`, `entity_type`, `ttl`, `index`, `local_index`, `key_format`, `crate`";
+const TABLE_KEYS: &str = "`pk`, `sk`, `pk_type`, `sk_type`, `entity_type`, `ttl`, `index`, `local_index`, `key_format`, `crate`";
 const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `pk_type`, `sk_type`, `projection`, `include`";
 const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `computed`, `shard`, `event_rows`, `const_attr`, `schema_version`, `upgrade`, `key_format`, `crate`";
 const ENTITY_INDEX_KEYS: &str = "`name`, `pk`, `sk`";
-const FIELD_KEYS: &str = "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`, `list`, `key_format`";
+const FIELD_KEYS: &str = "`rename`, `skip`, `with`, `default`, `version`, `compress`, `ttl`, `created_at`, `updated_at`, `list`, `key_format`, `encrypt`, `sign_only`";
 const VARIANT_KEYS: &str = "`rename`";
 
 impl TableAttrs {
@@ -169,6 +175,10 @@ impl TableAttrs {
                 set_once(cx, &mut out.pk, meta, parse_str(meta)?);
             } else if meta.path.is_ident("sk") {
                 set_once(cx, &mut out.sk, meta, parse_str(meta)?);
+            } else if meta.path.is_ident("pk_type") {
+                set_once(cx, &mut out.pk_type, meta, parse_str(meta)?);
+            } else if meta.path.is_ident("sk_type") {
+                set_once(cx, &mut out.sk_type, meta, parse_str(meta)?);
             } else if meta.path.is_ident("entity_type") {
                 set_once(cx, &mut out.entity_type, meta, parse_str(meta)?);
             } else if meta.path.is_ident("ttl") {
@@ -244,9 +254,9 @@ impl EntityAttrs {
             } else if meta.path.is_ident("alias") {
                 out.aliases.push(parse_str(meta)?);
             } else if meta.path.is_ident("pk") {
-                set_once(cx, &mut out.pk, meta, parse_str(meta)?);
+                set_once(cx, &mut out.pk, meta, parse_key_spec(meta, true)?);
             } else if meta.path.is_ident("sk") {
-                set_once(cx, &mut out.sk, meta, parse_str(meta)?);
+                set_once(cx, &mut out.sk, meta, parse_key_spec(meta, true)?);
             } else if meta.path.is_ident("index") {
                 out.indexes.push(EntityIndex::parse(cx, meta, false)?);
             } else if meta.path.is_ident("local_index") {
@@ -297,9 +307,9 @@ impl EntityIndex {
             if meta.path.is_ident("name") {
                 set_once(cx, &mut out.name, meta, parse_str(meta)?);
             } else if meta.path.is_ident("pk") {
-                set_once(cx, &mut out.pk, meta, parse_key_spec(meta)?);
+                set_once(cx, &mut out.pk, meta, parse_key_spec(meta, false)?);
             } else if meta.path.is_ident("sk") {
-                set_once(cx, &mut out.sk, meta, parse_key_spec(meta)?);
+                set_once(cx, &mut out.sk, meta, parse_key_spec(meta, false)?);
             } else {
                 unknown(meta, ENTITY_INDEX_KEYS)?;
             }
@@ -335,6 +345,10 @@ impl FieldAttrs {
                 set_once(cx, &mut out.list, meta, parse_flag(meta)?);
             } else if meta.path.is_ident("key_format") {
                 set_once(cx, &mut out.key_format, meta, KeyFormatAttr::parse(meta)?);
+            } else if meta.path.is_ident("encrypt") {
+                set_once(cx, &mut out.protection.encrypt, meta, parse_flag(meta)?);
+            } else if meta.path.is_ident("sign_only") {
+                set_once(cx, &mut out.protection.sign_only, meta, parse_flag(meta)?);
             } else {
                 unknown(meta, FIELD_KEYS)?;
             }
@@ -433,17 +447,24 @@ fn parse_str_or_list(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
 }
 
 /// A key template (`pk = "CITY#{city}"`), a field's own attribute (`sk = field(score)`), or
-/// the fields of a multi-attribute key (`sk = fields(status, number)`).
-fn parse_key_spec(meta: &ParseNestedMeta<'_>) -> syn::Result<KeySpec> {
+/// the fields of a multi-attribute key (`sk = fields(status, number)`, not on the table's
+/// own key: `primary`).
+fn parse_key_spec(meta: &ParseNestedMeta<'_>, primary: bool) -> syn::Result<KeySpec> {
     let name = path_name(&meta.path);
     let value = meta.value()?;
     if value.peek(LitStr) {
         return value.parse().map(KeySpec::Template);
     }
     let expected = || {
-        format!(
-            "`{name}` takes a template or fields: `{name} = \"PREFIX#{{field}}\"`, `{name} = field(score)` or `{name} = fields(status, number)`"
-        )
+        if primary {
+            format!(
+                "`{name}` takes a template or a field: `{name} = \"PREFIX#{{field}}\"` or `{name} = field(user_id)`"
+            )
+        } else {
+            format!(
+                "`{name}` takes a template or fields: `{name} = \"PREFIX#{{field}}\"`, `{name} = field(score)` or `{name} = fields(status, number)`"
+            )
+        }
     };
     let path: Path = value.parse().map_err(|_| value.error(expected()))?;
     let single = path.is_ident("field");

@@ -20,7 +20,13 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
-    let key_attributes = attributes_of(model, std::iter::once(&model.pk).chain(model.sk.as_ref()));
+    // A field mapped to a table key attribute (`field(x)`) is a key attribute itself.
+    let mut key_attributes = attributes_of(model, model.primary_templates());
+    for pk in [true, false] {
+        if let Some(field) = model.primary_field(pk) {
+            key_attributes.push(field.attribute.clone());
+        }
+    }
     let optional = model
         .fields
         .iter()
@@ -115,6 +121,7 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
+    let (stored, encrypted, sign_only) = crate::protection::attribute_lists(&model.fields);
     let constant_names = model.constants.iter().map(|(name, _)| name.value());
     let constant_values = model.constants.iter().map(|(_, value)| value);
     quote! {
@@ -131,6 +138,9 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
             updated_at: #updated_at,
             schema_version: #schema_version,
             constants: &[#((#constant_names, #constant_values)),*],
+            stored_attributes: &[#(#stored),*],
+            encrypted_attributes: &[#(#encrypted),*],
+            sign_only_attributes: &[#(#sign_only),*],
         };
         #version_methods
         #lookup_keys

@@ -108,6 +108,17 @@ impl Error {
         }
     }
 
+    /// True when the AWS Database Encryption SDK's interceptor failed the call (feature
+    /// `encryption`, though the check needs none): it refused the request, such as an
+    /// update of a signed attribute ([`ErrorKind::InvalidRequest`]), or an item read back
+    /// was altered or protected with another key and was not decoded ([`ErrorKind::Decode`]).
+    pub fn is_encryption_failure(&self) -> bool {
+        match self {
+            Error::Service(service) => service.is_encryption_failure(),
+            _ => false,
+        }
+    }
+
     /// True when a concurrent writer won: a version that moved on
     /// ([`Error::VersionConflict`]) or a transaction conflict. Read again, recompute and
     /// retry, as [`Db::modify`](crate::Db::modify) does.

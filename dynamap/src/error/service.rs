@@ -34,6 +34,29 @@ enum Failure {
     NotBuilt,
     /// Anything else: a waiter that gave up, an answer of an unexpected shape.
     Other,
+    /// The AWS Database Encryption SDK's interceptor refused the request before it was
+    /// sent: an update of a signed attribute, an expression on an encrypted one, an
+    /// attribute its configuration does not name.
+    EncryptionRefused,
+    /// The interceptor could not verify or decrypt an item DynamoDB returned: altered,
+    /// signed with another key, or written without encryption.
+    EncryptionUnverified,
+}
+
+/// The name the AWS Database Encryption SDK's interceptor reports itself by (its
+/// `Intercept::name`), which the SDK puts first in the message of an interceptor's error.
+const ENCRYPTION_INTERCEPTOR: &str = "DbEsdkInterceptor ";
+
+/// Whether the AWS Database Encryption SDK's interceptor failed the call.
+fn from_encryption_interceptor(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(err);
+    while let Some(inner) = cause {
+        if inner.to_string().starts_with(ENCRYPTION_INTERCEPTOR) {
+            return true;
+        }
+        cause = inner.source();
+    }
+    false
 }
 
 /// An error DynamoDB answered, or a failure to reach it: the payload of
@@ -83,6 +106,11 @@ impl ServiceError {
             | SdkError::ResponseError(_) => Failure::Transport,
             SdkError::ConstructionFailure(_) => Failure::NotBuilt,
             _ => Failure::Other,
+        };
+        let failure = match (failure, from_encryption_interceptor(&err)) {
+            (_, false) => failure,
+            (Failure::NotBuilt, true) => Failure::EncryptionRefused,
+            (_, true) => Failure::EncryptionUnverified,
         };
         ServiceError {
             operation,
@@ -149,6 +177,17 @@ impl ServiceError {
         self.failure == Failure::Transport
     }
 
+    /// True when the AWS Database Encryption SDK's interceptor failed the call: it refused
+    /// the request (an update of a signed attribute, an attribute its configuration does
+    /// not name), or an item read back could not be verified or decrypted (altered, or
+    /// protected with another key). Never retried.
+    pub fn is_encryption_failure(&self) -> bool {
+        matches!(
+            self.failure,
+            Failure::EncryptionRefused | Failure::EncryptionUnverified
+        )
+    }
+
     /// The SDK's own error, typed, when this came from a call whose operation error is `E`
     /// (`PutItemError`, `QueryError`, ...).
     pub fn sdk_error<E: std::error::Error + 'static>(&self) -> Option<&SdkError<E, HttpResponse>> {
@@ -159,7 +198,8 @@ impl ServiceError {
     pub(super) fn kind(&self) -> ErrorKind {
         match (self.failure, self.code()) {
             (Failure::Transport, _) => ErrorKind::Transport,
-            (Failure::NotBuilt, _) => ErrorKind::InvalidRequest,
+            (Failure::NotBuilt | Failure::EncryptionRefused, _) => ErrorKind::InvalidRequest,
+            (Failure::EncryptionUnverified, _) => ErrorKind::Decode,
             (_, Some("ConditionalCheckFailedException")) => ErrorKind::Condition,
             (_, Some("TransactionConflictException" | "TransactionInProgressException")) => {
                 ErrorKind::Conflict

@@ -31,12 +31,14 @@
 
 mod condition;
 mod encoder;
+mod encrypted;
 mod path;
 mod placeholders;
 mod set;
 pub(crate) mod update;
 
 pub use condition::{Attr, AttributeKind, Condition, Size};
+pub use encrypted::{EncryptedAttr, ReadableByDynamoDb};
 pub(crate) use path::DocPath;
 pub use path::{Path, SetValue, Target};
 pub use placeholders::{NameMap, Placeholders, Rendered, ValueMap};

@@ -61,6 +61,12 @@ fn unchanged(stored: &Item, check: Unchanged, p: &mut Placeholders) -> Vec<Strin
         .collect()
 }
 
+/// The condition alone that the item is what was scanned, within DynamoDB's limit.
+fn checked(stored: &Item, check: Unchanged) -> Result<RenderedCondition> {
+    let mut p = Placeholders::default();
+    within_limit(finish(unchanged(stored, check, &mut p), p), stored)
+}
+
 /// The stored item's primary key.
 pub(super) fn primary_key(schema: &TableSchema, item: &Item) -> Item {
     [Some(schema.pk), schema.sk]
@@ -136,12 +142,27 @@ pub(super) async fn apply<E: Entity>(
                 Err(err) => conflict_or(Error::service("UpdateItem", err)),
             }
         }
+        Decision::Replace { item } => {
+            let condition = checked(stored, write.unchanged)?;
+            let call = Call::new(db, "PutItem", E::ENTITY_TYPE, None);
+            let result = db
+                .client()
+                .put_item()
+                .table_name(db.table_name())
+                .set_item(Some(item))
+                .set_condition_expression(condition.expression)
+                .set_expression_attribute_names(condition.names)
+                .set_expression_attribute_values(condition.values)
+                .set_return_consumed_capacity(call.capacity_if(counted))
+                .send()
+                .await;
+            match call.end(result, |o| o.consumed_capacity()) {
+                Ok(out) => Ok((Applied::Done, units(out.consumed_capacity()))),
+                Err(err) => conflict_or(Error::service("PutItem", err)),
+            }
+        }
         Decision::Delete => {
-            let mut p = Placeholders::default();
-            let condition = within_limit(
-                finish(unchanged(stored, write.unchanged, &mut p), p),
-                stored,
-            )?;
+            let condition = checked(stored, write.unchanged)?;
             let call = Call::new(db, "DeleteItem", E::ENTITY_TYPE, None);
             let result = db
                 .client()
@@ -230,13 +251,7 @@ fn owner_actions<E: Entity>(
     new: &mut Item,
 ) -> Result<Vec<TransactWriteItem>> {
     let old = new.clone();
-    let unchanged = || {
-        let mut p = Placeholders::default();
-        within_limit(
-            finish(unchanged(stored, write.unchanged, &mut p), p),
-            stored,
-        )
-    };
+    let unchanged = || checked(stored, write.unchanged);
     let delete = || raw_delete(db, E::ENTITY_TYPE, old.clone(), unchanged()?).map(|a| a.write);
     Ok(match write.decision.clone() {
         Decision::Keep => Vec::new(),
@@ -256,6 +271,9 @@ fn owner_actions<E: Entity>(
                     message: err.to_string(),
                 })?;
             vec![TransactWriteItem::builder().update(update).build()]
+        }
+        Decision::Replace { item } => {
+            vec![raw_put(db, E::ENTITY_TYPE, "put", old.clone(), item, unchanged()?)?.write]
         }
         Decision::Move { item } => {
             *new = primary_key(schema, &item);

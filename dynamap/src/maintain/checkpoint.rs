@@ -11,11 +11,19 @@ use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity};
 
 use crate::codec::Item;
 use crate::span::Call;
-use crate::table::TableSchema;
+use crate::table::{ScalarType, TableSchema};
 use crate::{Db, Error, Result};
 
 /// The entity type of checkpoint items.
 pub(super) const CHECKPOINT_TYPE: &str = "_dynamap.checkpoint";
+
+/// A checkpoint's attributes: whether the segment is finished, and the key to scan on from.
+/// Named like dynamap's other bookkeeping (`_owner_pk`), so that no entity's field shares
+/// them and an encrypted table's configuration can list them.
+#[cfg(feature = "encryption")]
+pub(crate) const CHECKPOINT_ATTRIBUTES: [&str; 2] = [DONE, START];
+const DONE: &str = "_job_done";
+const START: &str = "_job_start";
 
 /// Where one segment is.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -33,23 +41,36 @@ pub(super) struct Job<'a> {
     pub(super) name: &'a str,
 }
 
-/// The key of segment `segment` of `total`'s checkpoint for `job`.
+/// The key of segment `segment` of `total`'s checkpoint for `job`, of the types the
+/// table declares for its key attributes.
 fn key(schema: &TableSchema, job: Job<'_>, segment: u32, total: u32) -> Item {
     let mut key = Item::new();
-    key.insert(
-        schema.pk.to_owned(),
-        AttributeValue::S(format!(
-            "_dynamap#job#{}#{}#{segment}/{total}",
-            job.entity, job.name
-        )),
-    );
+    let pk = format!("_dynamap#job#{}#{}#{segment}/{total}", job.entity, job.name);
+    key.insert(schema.pk.to_owned(), key_value(pk, schema.pk_type));
     if let Some(sk) = schema.sk {
         key.insert(
             sk.to_owned(),
-            AttributeValue::S("_dynamap#checkpoint".to_owned()),
+            key_value("_dynamap#checkpoint".to_owned(), schema.sk_type),
         );
     }
     key
+}
+
+/// A checkpoint key value of type `kind`: the text itself, its bytes, or for a number key a
+/// negative fraction made of the text's stable hash (`-0.` and 20 digits), which keys of
+/// ids, counts and timestamps do not take.
+fn key_value(text: String, kind: ScalarType) -> AttributeValue {
+    match kind {
+        ScalarType::String => AttributeValue::S(text),
+        ScalarType::Binary => AttributeValue::B(text.into_bytes().into()),
+        ScalarType::Number => {
+            // FNV-1a: stable across builds and platforms.
+            let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+                (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+            });
+            AttributeValue::N(format!("-0.{hash:020}"))
+        }
+    }
 }
 
 /// The checkpoint of one segment, if there is one.
@@ -76,9 +97,11 @@ pub(super) async fn load(
     let Some(item) = out.item else {
         return Ok(Saved::default());
     };
+    // Or under the names checkpoints had before: a job in progress across an upgrade resumes.
+    let get = |name, earlier| item.get(name).or_else(|| item.get(earlier));
     Ok(Saved {
-        done: matches!(item.get("done"), Some(AttributeValue::Bool(true))),
-        start: match item.get("start") {
+        done: matches!(get(DONE, "done"), Some(AttributeValue::Bool(true))),
+        start: match get(START, "start") {
             Some(AttributeValue::M(start)) => Some(start.clone()),
             _ => None,
         },
@@ -99,9 +122,9 @@ pub(super) async fn save(
         schema.entity_type.to_owned(),
         AttributeValue::S(CHECKPOINT_TYPE.to_owned()),
     );
-    item.insert("done".to_owned(), AttributeValue::Bool(saved.done));
+    item.insert(DONE.to_owned(), AttributeValue::Bool(saved.done));
     if let Some(start) = &saved.start {
-        item.insert("start".to_owned(), AttributeValue::M(start.clone()));
+        item.insert(START.to_owned(), AttributeValue::M(start.clone()));
     }
     let call = Call::new(db, "PutItem", CHECKPOINT_TYPE, None);
     let out = db

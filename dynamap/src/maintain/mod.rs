@@ -69,6 +69,8 @@ use futures_util::stream::{self, StreamExt, TryStreamExt};
 pub use audit::Audit;
 pub use audit_report::{AuditReport, Finding, FindingKind};
 pub use budget::Budget;
+#[cfg(feature = "encryption")]
+pub(crate) use checkpoint::CHECKPOINT_ATTRIBUTES;
 pub use report::{FailedItem, Progress, Report, Sample};
 pub(crate) use write_back::{write_back, write_back_decision};
 
@@ -314,11 +316,16 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     /// # Errors
     ///
     /// Fails before reading with [`Error::InvalidSetting`] for segments out of range or an
-    /// empty job name; with [`Error::Service`] when a scan or a checkpoint fails. An item
-    /// that cannot be read or written does not stop the job: it is in [`Report::failed`]
+    /// empty job name; with [`Error::Unsupported`] for an entity with encrypted fields
+    /// (`#[dynamap(encrypt)]`) but no version, whose items a job cannot check are unchanged
+    /// before writing them; with [`Error::Service`] when a scan or a checkpoint fails. An
+    /// item that cannot be read or written does not stop the job: it is in [`Report::failed`]
     /// (a lookup another item holds is an [`Error::LookupTaken`] there).
     pub async fn run(self) -> Result<Report> {
         let range = self.check()?;
+        if E::WRITE.version.is_none() && !E::WRITE.encrypted_attributes.is_empty() {
+            return Err(plan::unverifiable::<E>());
+        }
         let segments = range.end - range.start;
         let expected = self.items_expected(segments).await;
         let shared = Arc::new(Shared::new(self.budget, segments, expected));

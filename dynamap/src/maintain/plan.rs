@@ -8,7 +8,7 @@ use crate::batch::ItemKey;
 use crate::codec::{AttributeValue, Item};
 use crate::table::{SCHEMA_VERSION_ATTRIBUTE, Table, TableSchema};
 use crate::write::lookup_items::record;
-use crate::{Entity, Result};
+use crate::{Entity, Error, Result};
 
 /// What the job does with an item.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,6 +18,9 @@ pub(crate) enum Decision {
     /// Same primary key: set the attributes that differ, remove the key attributes the
     /// entity no longer renders (an index it left).
     Rewrite { set: Item, remove: Vec<String> },
+    /// Same primary key, written whole: a change of an attribute the entity signs or
+    /// encrypts, which the encryption SDK lets no update expression touch.
+    Replace { item: Item },
     /// Another primary key: put `item` there and delete the stored one, in one transaction.
     Move { item: Item },
     /// The user's function asked for the item to go.
@@ -88,17 +91,41 @@ pub(super) fn plan<E: Entity>(stored: &Item, entity: &E) -> Result<(Write, Reaso
     let mut decision = decide(&schema, stored, &rendered, E::WRITE.version, &records);
     let why = reason(&schema, stored, &rendered, &records);
     bump_version::<E>(&mut decision, &rendered);
+    whole_if_protected::<E>(&mut decision, stored);
     let lookups = match &decision {
         Decision::Keep | Decision::Delete => LookupMoves::default(),
         Decision::Move { .. } => LookupMoves::plan::<E>(stored, &wanted, true),
-        Decision::Rewrite { .. } => LookupMoves::plan::<E>(stored, &wanted, false),
+        Decision::Rewrite { .. } | Decision::Replace { .. } => {
+            LookupMoves::plan::<E>(stored, &wanted, false)
+        }
     };
     let write = Write {
         decision,
         lookups,
         unchanged: Unchanged::of::<E>(stored),
     };
+    if write.decision != Decision::Keep
+        && write.unchanged == Unchanged::EveryAttribute
+        && !E::WRITE.encrypted_attributes.is_empty()
+    {
+        return Err(unverifiable::<E>());
+    }
     Ok((write, why))
+}
+
+/// Why a job cannot write an item of `E` it cannot check is unchanged: DynamoDB holds
+/// ciphertext for the encrypted fields, which no condition may name (the encryption SDK
+/// refuses it), so only a version can tell that another writer changed one of them.
+pub(super) fn unverifiable<E: Entity>() -> Error {
+    Error::Unsupported {
+        operation: "Maintain",
+        reason: format!(
+            "`{}` has encrypted fields and this item has no version: a job checks that an \
+             item is unchanged before writing it, which on encrypted fields only a \
+             `#[dynamap(version)]` field can tell",
+            E::ENTITY_TYPE
+        ),
+    }
 }
 
 /// Why an item is rewritten, for the report.
@@ -213,6 +240,26 @@ fn bump_version<E: Entity>(decision: &mut Decision, rendered: &Item) {
     }
 }
 
+/// Makes a rewrite that changes an attribute `E` signs or encrypts (`#[dynamap(sign_only)]`,
+/// `#[dynamap(encrypt)]`) a whole-item write: the encryption SDK refuses update expressions
+/// on signed attributes, and only it can write their ciphertext and signature.
+fn whole_if_protected<E: Entity>(decision: &mut Decision, stored: &Item) {
+    let meta = &E::WRITE;
+    let protected = |name: &str| {
+        meta.encrypted_attributes.contains(&name) || meta.sign_only_attributes.contains(&name)
+    };
+    if let Decision::Rewrite { set, remove } = decision
+        && (set.keys().any(|name| protected(name)) || remove.iter().any(|name| protected(name)))
+    {
+        let mut item = stored.clone();
+        for name in remove.iter() {
+            item.remove(name);
+        }
+        item.extend(std::mem::take(set));
+        *decision = Decision::Replace { item };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,7 +277,16 @@ mod tests {
         Projection::All,
         false,
     )];
-    const SCHEMA: TableSchema = table_schema("App", "PK", Some("SK"), "_type", None, &GSI);
+    const SCHEMA: TableSchema = table_schema(
+        "App",
+        "PK",
+        Some("SK"),
+        ScalarType::String,
+        ScalarType::String,
+        "_type",
+        None,
+        &GSI,
+    );
 
     fn item(pairs: &[(&str, &str)]) -> Item {
         pairs

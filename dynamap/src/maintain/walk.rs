@@ -426,7 +426,7 @@ fn count(
             report.moved += 1;
             ("move", sample.map(|(schema, _)| item_key(schema, item)))
         }
-        Decision::Rewrite { .. } => match why {
+        Decision::Rewrite { .. } | Decision::Replace { .. } => match why {
             Reason::Keys => {
                 report.rekeyed += 1;
                 ("rekey", sample.map(|(_, key)| key.clone()))

@@ -59,6 +59,12 @@ impl Owner {
             projection.push(p.name(&recorded(name, "sk")));
         }
         let (names, _) = p.into_parts();
+        // Through the encryption interceptor the whole item, which it can verify.
+        let (projection, names) = if db.reads_whole_items() {
+            (None, None)
+        } else {
+            (Some(projection.join(", ")), names)
+        };
         let call = crate::span::Call::new(db, "GetItem", E::ENTITY_TYPE, None);
         let result = db
             .client()
@@ -66,7 +72,7 @@ impl Owner {
             .table_name(db.table_name())
             .set_key(Some(self.key.clone()))
             .consistent_read(true)
-            .projection_expression(projection.join(", "))
+            .set_projection_expression(projection)
             .set_expression_attribute_names(names)
             .set_return_consumed_capacity(call.capacity())
             .send()

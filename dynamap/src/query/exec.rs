@@ -185,7 +185,8 @@ impl<T: Decode, S> Query<T, S> {
             key_attributes.extend(index.pk_attributes().map(|(name, _)| name));
             key_attributes.extend(index.sk_attributes().map(|(name, _)| name));
         }
-        let projection = (!self.projection.is_empty()).then(|| {
+        // Through the encryption interceptor, whole items: it verifies every signed one.
+        let projection = (!self.projection.is_empty() && !self.db.reads_whole_items()).then(|| {
             let always = key_attributes
                 .iter()
                 .copied()
