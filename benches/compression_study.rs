@@ -38,6 +38,15 @@ mod hand_written;
 #[path = "compression_study/chart.rs"]
 mod chart;
 
+#[path = "compression_study/irregular.rs"]
+mod irregular;
+
+#[path = "compression_study/public_data.rs"]
+mod public_data;
+
+#[path = "compression_study/other_nights.rs"]
+mod other_nights;
+
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -644,6 +653,28 @@ fn main() {
         &rows[BZIP2_SEED].codec_only,
     );
     let hand_written = against_hand_written(&night, plan.rounds);
+    let other_nights = vec![
+        other_nights::measure(
+            &other_nights::Night {
+                name: "irregular",
+                source: "benches/compression_study/irregular.rs, seed 42: sensors every 30, 45 and 60 s, 5% dropped, starts +-40 ms, durations +-30 ms",
+                events: irregular::night(42),
+                encode: hand_written::encode,
+                decode: |stored| hand_written::decode(stored).ok(),
+            },
+            plan.rounds,
+        ),
+        other_nights::measure(
+            &other_nights::Night {
+                name: "public",
+                source: "statsmodels 0.15.0 wheel (PyPI, BSD-3-Clause): Mauna Loa weekly CO2 and El Nino monthly sea surface temperatures, both public domain; extract in benches/compression_study/data/",
+                events: public_data::night(),
+                encode: public_data::encode,
+                decode: public_data::decode,
+            },
+            plan.rounds,
+        ),
+    ];
 
     let total = run_start.elapsed();
     let result = json!({
@@ -682,6 +713,7 @@ fn main() {
             "codec_only": codec_only,
             "against_hand_written": hand_written,
         },
+        "other_nights": other_nights,
         "total_run_s": round3(total.as_secs_f64()),
     });
     let text = serde_json::to_string_pretty(&result).expect("json") + "\n";

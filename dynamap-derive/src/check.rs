@@ -11,7 +11,9 @@ use crate::ctx::Ctxt;
 use crate::event_rows::event_rows_model;
 use crate::evolution::{aliases, check_defaults, check_timestamps, constants, schema_model};
 use crate::field_storage::{check_key_use, check_ttl, field_storage};
-use crate::index_keys::{check_field_key, check_key_part_type, index_key, lookup_model};
+use crate::index_keys::{
+    check_field_key, check_key_part_type, check_primary_field_keys, index_key, lookup_model,
+};
 use crate::model::{ComputedPart, EntityModel, FieldModel, IndexKey, IndexModel, LookupModel};
 use crate::template::Template;
 
@@ -40,8 +42,11 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
             "entity needs a partition key template: add `#[dynamap(pk = \"PREFIX#{field}\")]`",
         );
     }
-    let pk = attrs.pk.as_ref().and_then(|t| Template::parse(cx, t));
-    let sk = optional_template(cx, attrs.sk.as_ref());
+    let pk = attrs.pk.as_ref().and_then(|spec| primary_key(cx, spec));
+    let sk = match attrs.sk.as_ref() {
+        None => Some(None),
+        Some(spec) => primary_key(cx, spec).map(Some),
+    };
     let entity_name = attrs
         .entity
         .as_ref()
@@ -72,7 +77,12 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
     let computed = computed_parts(cx, &attrs, &fields);
     let model_fields = &fields;
     if has_fields {
-        let primary: Vec<&Template> = pk.iter().chain(sk.iter().flatten()).collect();
+        let primary_keys: Vec<&IndexKey> = pk.iter().chain(sk.iter().flatten()).collect();
+        let primary: Vec<&Template> = primary_keys
+            .iter()
+            .filter_map(|key| key.template())
+            .collect();
+        check_primary_field_keys(cx, &primary_keys, &primary, model_fields, &lookups);
         let others: Vec<&Template> = indexes
             .iter()
             .flat_map(IndexModel::templates)
@@ -94,7 +104,7 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
                 );
             }
         }
-        for template in primary {
+        for template in &primary {
             check_holes(cx, template, model_fields, &computed, false);
         }
         for index in &indexes {
@@ -113,10 +123,10 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
                 check_holes(cx, template, model_fields, &computed, false);
             }
         }
-        check_defaults(cx, pk.iter().chain(sk.iter().flatten()), model_fields);
+        check_defaults(cx, primary.iter().copied(), model_fields);
         check_protected_keys(
             cx,
-            pk.iter().chain(sk.iter().flatten()),
+            &primary_keys,
             &indexes,
             &lookups,
             model_fields,
@@ -151,26 +161,28 @@ pub(crate) fn entity_model<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> Option<
 }
 
 /// No key DynamoDB reads may come from an encrypted field (`protection.rs`).
-fn check_protected_keys<'t>(
+fn check_protected_keys(
     cx: &mut Ctxt,
-    primary: impl Iterator<Item = &'t Template>,
-    indexes: &'t [IndexModel],
-    lookups: &'t [LookupModel],
+    primary: &[&IndexKey],
+    indexes: &[IndexModel],
+    lookups: &[LookupModel],
     fields: &[FieldModel<'_>],
     computed: &[ComputedPart],
 ) {
-    let templates = primary
-        .chain(indexes.iter().flat_map(IndexModel::templates))
-        .chain(lookups.iter().flat_map(LookupModel::templates));
+    let index_keys = indexes
+        .iter()
+        .flat_map(|index| std::iter::once(&index.pk).chain(index.sk.as_ref()));
+    let keys = primary.iter().copied().chain(index_keys);
+    let lookup_templates = lookups.iter().flat_map(LookupModel::templates);
+    let mut templates: Vec<&Template> = lookup_templates.collect();
+    for key in keys {
+        match key {
+            IndexKey::Field(key) => crate::protection::check_field_key(cx, key, fields),
+            key => templates.extend(key.template()),
+        }
+    }
     for template in templates {
         crate::protection::check_key_template(cx, template, fields, computed);
-    }
-    for index in indexes {
-        for key in std::iter::once(&index.pk).chain(index.sk.as_ref()) {
-            if let IndexKey::Field(key) = key {
-                crate::protection::check_field_key(cx, key, fields);
-            }
-        }
     }
 }
 
@@ -402,11 +414,18 @@ fn option_inner(ty: &Type) -> Option<&Type> {
     }
 }
 
-/// Parses an optional template: `Some(None)` when there is none, `None` when it is invalid.
-fn optional_template(cx: &mut Ctxt, source: Option<&LitStr>) -> Option<Option<Template>> {
-    match source {
-        None => Some(None),
-        Some(lit) => Template::parse(cx, lit).map(Some),
+/// A primary key: a template, or `field(x)` (one field: a table's key attribute is one
+/// attribute). `None` when it is invalid.
+fn primary_key(cx: &mut Ctxt, spec: &KeySpec) -> Option<IndexKey> {
+    match spec {
+        KeySpec::Fields { path, fields } if !path.is_ident("field") || fields.len() != 1 => {
+            cx.error_at(
+                path,
+                "a table's key attribute is one attribute: map it to one field with `field(x)`, or give a template",
+            );
+            None
+        }
+        spec => index_key(cx, spec),
     }
 }
 
@@ -438,7 +457,7 @@ fn index_models(
     declared: &[EntityIndex],
     kind: &str,
     example: &str,
-    entity_pk: Option<&Template>,
+    entity_pk: Option<&IndexKey>,
 ) -> Vec<IndexModel> {
     let mut models = Vec::new();
     let mut names = Vec::new();
@@ -474,15 +493,15 @@ fn index_models(
         }
         let pk = match (&index.pk, entity_pk) {
             // A local index shares the table's partition key, so the entity's own template.
-            (None, Some(entity_pk)) if index.local => Some(IndexKey::Template(entity_pk.clone())),
+            (None, Some(entity_pk)) if index.local => Some(entity_pk.clone()),
             (Some(spec), Some(entity_pk)) if index.local => {
                 let key = index_key(cx, spec);
                 match &key {
-                    Some(IndexKey::Template(t)) if t.text() == entity_pk.text() => key,
+                    Some(key) if key.describe() == entity_pk.describe() => Some(entity_pk.clone()),
                     _ => {
                         let message = format!(
                             "a local index shares the table's partition key, so its `pk` is the entity's own `{}`; leave `pk` out",
-                            entity_pk.text()
+                            entity_pk.describe()
                         );
                         match spec {
                             KeySpec::Template(lit) => cx.error_at(lit, message),

@@ -120,3 +120,54 @@ pub(crate) fn last_segment(ty: &Type) -> Option<String> {
         _ => None,
     }
 }
+
+/// `pk = field(x)` / `sk = field(x)`: the field's own attribute is the table's key
+/// attribute. Besides what [`check_field_key`] checks: the field is in every item (no
+/// `Option`, no `default`), in no primary key template as well (`key(...)` takes it once,
+/// as the attribute), and the entity has no lookup (a lookup item records its owner's key
+/// as text).
+pub(crate) fn check_primary_field_keys(
+    cx: &mut Ctxt,
+    keys: &[&IndexKey],
+    templates: &[&Template],
+    fields: &[FieldModel<'_>],
+    lookups: &[LookupModel],
+) {
+    for key in keys {
+        let IndexKey::Field(key) = key else { continue };
+        check_field_key(cx, key, fields);
+        for name in &key.fields {
+            let Some(field) = fields.iter().find(|f| f.ident == name) else {
+                continue;
+            };
+            if field.option_inner.is_some() {
+                cx.error_at(
+                    field.ty,
+                    format!("field `{name}` is the table's key attribute (`field({name})`), so it cannot be optional"),
+                );
+            }
+            if field.default.is_some() {
+                cx.error_at(
+                    field.ident,
+                    format!("field `{name}` is the table's key attribute, which every item has, so it cannot have a `default`"),
+                );
+            }
+            let in_template = templates
+                .iter()
+                .flat_map(|t| t.holes())
+                .any(|hole| name == hole.trim_start_matches("r#"));
+            if in_template {
+                cx.error_at(
+                    name,
+                    format!("field `{name}` is a key attribute of its own (`field({name})`) and a part of the other primary key template: use it in one of them"),
+                );
+            }
+        }
+        if let Some(lookup) = lookups.first() {
+            cx.error_at(
+                &lookup.name,
+                "a lookup item records its owner's key as text: an entity whose primary key is a field's own attribute (`field(...)`) cannot have lookups",
+            );
+        }
+    }
+}

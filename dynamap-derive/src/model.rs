@@ -14,8 +14,10 @@ pub(crate) struct EntityModel<'a> {
     pub(crate) entity_name: String,
     /// Earlier entity names that still read.
     pub(crate) aliases: Vec<String>,
-    pub(crate) pk: Template,
-    pub(crate) sk: Option<Template>,
+    /// The table's partition key: a template, or a field's own attribute (`field(x)`).
+    pub(crate) pk: IndexKey,
+    /// The table's sort key, as `pk`.
+    pub(crate) sk: Option<IndexKey>,
     pub(crate) indexes: Vec<IndexModel>,
     /// Items kept in sync with the entity, in the same table.
     pub(crate) lookups: Vec<LookupModel>,
@@ -87,7 +89,9 @@ pub(crate) struct IndexModel {
     pub(crate) local: bool,
 }
 
-/// One key of an index: rendered from a template, or a field's own attribute.
+/// One key of an index or of the table: rendered from a template, or a field's own
+/// attribute.
+#[derive(Clone)]
 pub(crate) enum IndexKey {
     Template(Template),
     Field(FieldKey),
@@ -95,6 +99,7 @@ pub(crate) enum IndexKey {
 
 /// `field(score)`: the index key attribute is the field's own attribute; `fields(a, b)`: the
 /// key's attributes are these fields' own, in key order (a multi-attribute key).
+#[derive(Clone)]
 pub(crate) struct FieldKey {
     /// The `field(...)`/`fields(...)` tokens, for spans.
     pub(crate) path: Path,
@@ -106,6 +111,43 @@ impl IndexKey {
         match self {
             IndexKey::Template(template) => Some(template),
             IndexKey::Field(_) => None,
+        }
+    }
+
+    /// The key as written: the template's text, or `field(x)` / `fields(x, y)`.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            IndexKey::Template(template) => template.text(),
+            IndexKey::Field(key) => {
+                let names: Vec<String> = key.fields.iter().map(ToString::to_string).collect();
+                format!(
+                    "{}({})",
+                    if key.fields.len() == 1 {
+                        "field"
+                    } else {
+                        "fields"
+                    },
+                    names.join(", ")
+                )
+            }
+        }
+    }
+}
+
+impl EntityModel<'_> {
+    /// The primary key's templates (not its attribute keys), partition key first.
+    pub(crate) fn primary_templates(&self) -> impl Iterator<Item = &Template> {
+        std::iter::once(&self.pk)
+            .chain(self.sk.as_ref())
+            .filter_map(IndexKey::template)
+    }
+
+    /// The field whose own attribute is the table's partition key (`pk`) or sort key.
+    pub(crate) fn primary_field(&self, pk: bool) -> Option<&FieldModel<'_>> {
+        let key = if pk { Some(&self.pk) } else { self.sk.as_ref() };
+        match key? {
+            IndexKey::Field(key) => key.fields.first().and_then(|f| self.field(&f.to_string())),
+            IndexKey::Template(_) => None,
         }
     }
 }

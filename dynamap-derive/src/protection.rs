@@ -100,7 +100,7 @@ pub(crate) fn check_field_key(cx: &mut Ctxt, key: &FieldKey, fields: &[FieldMode
         {
             cx.error_at(
                 name,
-                format!("field `{name}` is encrypted, so it cannot be an index key attribute: DynamoDB would index ciphertext"),
+                format!("field `{name}` is encrypted, so it cannot be a key attribute: DynamoDB would index ciphertext"),
             );
         }
     }

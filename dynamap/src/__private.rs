@@ -132,15 +132,25 @@ pub fn recover_key<E: Entity>(
     pk: Option<&AttributeValue>,
     sk: Option<&AttributeValue>,
 ) -> Result<Option<E::KeyParts>> {
-    let Some(AttributeValue::S(pk)) = pk else {
+    // Key values reach `parse_key` as text: a string's, a number's decimal text, a binary's
+    // base64.
+    fn text(value: Option<&AttributeValue>) -> Option<std::borrow::Cow<'_, str>> {
+        match value {
+            Some(value @ (AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_))) => {
+                Some(crate::key::key_text(value))
+            }
+            _ => None,
+        }
+    }
+    let Some(pk) = text(pk) else {
         return Ok(None);
     };
-    let sk = match sk {
-        Some(AttributeValue::S(sk)) => Some(sk.as_str()),
-        _ if <E::Table as Table>::SCHEMA.sk.is_some() => return Ok(None),
-        _ => None,
+    let sk = match text(sk) {
+        Some(sk) => Some(sk),
+        None if <E::Table as Table>::SCHEMA.sk.is_some() => return Ok(None),
+        None => None,
     };
-    Ok(Some(E::parse_key(pk, sk)?))
+    Ok(Some(E::parse_key(&pk, sk.as_deref())?))
 }
 
 /// True when an item of entity type `found` is the entity called `name` or one of `aliases`.
@@ -279,6 +289,8 @@ mod hole;
 pub use hole::{Hole, HoleStandIn};
 mod list_codec;
 pub use list_codec::{ColumnarList, SerdeList};
+mod primary_field;
+pub use primary_field::{parse_primary_attribute, primary_attribute};
 
 /// The types a `#[dynamap(ttl)]` field can have (besides `Option` of them).
 #[diagnostic::on_unimplemented(
@@ -344,6 +356,8 @@ pub const fn table_schema(
     type_name: &'static str,
     pk: &'static str,
     sk: Option<&'static str>,
+    pk_type: ScalarType,
+    sk_type: ScalarType,
     entity_type: &'static str,
     ttl: Option<&'static str>,
     indexes: &'static [IndexSchema],
@@ -352,6 +366,8 @@ pub const fn table_schema(
         type_name,
         pk,
         sk,
+        pk_type,
+        sk_type,
         entity_type,
         ttl,
         indexes,

@@ -45,11 +45,14 @@ pub(crate) fn unexpired_filter(schema: &TableSchema, p: &mut Placeholders) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::ScalarType;
 
     const SCHEMA: TableSchema = TableSchema {
         type_name: "App",
         pk: "PK",
         sk: None,
+        pk_type: ScalarType::String,
+        sk_type: ScalarType::String,
         entity_type: "_type",
         ttl: Some("expires_at"),
         indexes: &[],

@@ -36,6 +36,7 @@
 //! |---|---|---|
 //! | `pk = "PK"` | partition key attribute | required |
 //! | `sk = "SK"` | sort key attribute | none (partition key only) |
+//! | `pk_type = "N"`, `sk_type = "N"` | the type of the table's own key attribute: `"S"`, `"N"` or `"B"`. Entities fill a number or binary key with a field's own value (`sk = field(timestamp)`), as tables of other mappers have them | `"S"` |
 //! | `entity_type = "_type"` | attribute holding each item's entity name | `"_type"` |
 //! | `ttl = "expires_at"` | attribute DynamoDB's time to live reads | TTL off |
 //! | `index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK")` | a global secondary index; repeatable. Add `projection = "keys_only"` or `include("a", "b")`; the default projects all attributes | none |
@@ -43,8 +44,9 @@
 //! | `index(name = "ByStatus", pk("owner", "repo"), sk("status", "number"), sk_type("S", "N"))` | a multi-attribute index key: up to four attributes each for the partition and sort key, in key order, with one type per attribute (`pk_type(..)`, `sk_type(..)`, `"S"` by default); entities map it with `pk = fields(..)`, `sk = fields(..)`, and an entity that does not map it cannot store a field under its attribute names (see the multi-attribute-indexes guide) | none |
 //! | `index(..., sk = "TopScore", sk_type = "N")` | an index key attribute of type `"S"`, `"N"` or `"B"` (`pk_type`, `sk_type`), which entities fill with a field's own value (`sk = field(score)`) | `"S"` |
 //!
-//! The table's own key attributes are strings. [`Db::create_table`] creates the table from
-//! the layout, declaring every key attribute with its type.
+//! The table's own key attributes are strings unless `pk_type`/`sk_type` say otherwise.
+//! [`Db::create_table`] creates the table from the layout, declaring every key attribute
+//! with its type, and [`Db::verify_table`] reports a live table whose types differ.
 //!
 //! # `#[derive(Entity)]`
 //!
@@ -59,6 +61,7 @@
 //! | `const_attr(name = "__edb_v__", value = "1")` | an attribute with a fixed text value (repeatable), written by every write that stores the item and checked by every whole read (missing or different: an error naming the item); for items shared with other mappers |
 //! | `pk = "SENSOR#{id}"` | partition key template (required) |
 //! | `sk = "READ#{at}"` | sort key template; required exactly when the table has a sort key |
+//! | `pk = field(user_id)`, `sk = field(timestamp)` | instead of a template: the field's own attribute is the table's key attribute, stored once, under the key attribute's name (rename the field to it) and as the type the table declares (`pk_type`/`sk_type`; a template needs `"S"`). `key(...)` and `partition(...)` take the field's value; sort conditions on a number or binary key take values of the field's type (`sk_ge(1_700_000_000_000i64)`, no `sk_prefix` on a number). The field is never an `Option` nor defaulted, is in no other primary key template, and the entity has no lookups |
 //! | `index(name = "GSI1", pk = "...", sk = "...")` | templates for one of the table's indexes; fields may be `Option`s, and the item is left out of the index while any is `None`. Instead of a template, `pk = field(x)` / `sk = field(x)` makes field `x`'s own attribute the index key (its type must fit the table's `pk_type`/`sk_type`, its attribute name the index's key attribute), so updates of it, increments included, move the item in the index |
 //! | `index(name = "ByDate", pk = field(city), sk = fields(year, month))` | a multi-attribute index key: each listed field's own attribute, in key order. Queries take the leading sort attributes by name from the generated builder `Entity::by_date_sk()` (`.year(2024)`, then `.month(3)`), whose type `EntityByDateSk` is generated beside the entity; never as a tuple (see the multi-attribute-indexes guide) |
 //! | `local_index(name = "ByDate", sk = "...")` | the sort key template of one of the table's local indexes (its partition key is the entity's own `pk`); queried with the generated `Entity::by_date(...)`, consistent reads allowed |
@@ -240,6 +243,7 @@ mod sealed;
 mod span;
 #[cfg(feature = "streams")]
 pub mod streams;
+mod string_key;
 mod table;
 pub mod timeseries;
 pub mod transact;

@@ -1,10 +1,12 @@
 //! Keys named by hand: [`Key::from_raw`], for items whose keys the entity's templates
 //! cannot render (written by another service, or by an older layout).
 
+use crate::codec::AttributeValue;
 use crate::entity::Entity;
-use crate::key::{Key, KeyError, KeyErrorKind, KeyPartError};
+use crate::key::primary_type_code as type_code;
+use crate::key::{Key, KeyError, KeyErrorKind, check_key_value};
 use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
-use crate::table::Table;
+use crate::table::{ScalarType, Table};
 
 impl<E: Entity> Key<E> {
     /// The key of an item of `E` from its stored key values, as they are, for an item whose
@@ -16,7 +18,8 @@ impl<E: Entity> Key<E> {
     /// sort key value for a table with a sort key and none otherwise, neither empty, and
     /// within DynamoDB's size limits (2,048 bytes for partition keys, 1,024 for sort keys).
     /// Like every key, a bad one is reported by the operation it is used in (or by
-    /// [`values`](Key::values)), naming what is wrong.
+    /// [`values`](Key::values)), naming what is wrong. The table's key attributes must be
+    /// strings; [`from_raw_values`](Key::from_raw_values) takes numbers and binaries.
     ///
     /// # Examples
     ///
@@ -36,6 +39,51 @@ impl<E: Entity> Key<E> {
     /// # Ok::<(), dynamap::KeyError>(())
     /// ```
     pub fn from_raw(pk: &str, sk: Option<&str>) -> Key<E> {
+        Self::from_raw_values(
+            AttributeValue::S(pk.to_owned()),
+            sk.map(|sk| AttributeValue::S(sk.to_owned())),
+        )
+    }
+
+    /// The key of an item of `E` from its stored key values of any type: strings, numbers
+    /// (`AttributeValue::N`, decimal text) or binaries, as the table declares its key
+    /// attributes (`pk_type`, `sk_type`). [`from_raw`](Key::from_raw) is this for string
+    /// keys.
+    ///
+    /// Checked as `from_raw`'s values are, and each value's type against the table's
+    /// declared type for the attribute ([`KeyErrorKind::WrongType`]); a number must be one
+    /// DynamoDB can store (finite, at most 38 significant digits).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use dynamap::{Entity, Key, Table};
+    /// use dynamap::codec::AttributeValue;
+    /// use dynamap::key::KeyErrorKind;
+    ///
+    /// #[derive(Table)]
+    /// #[dynamap(pk = "userId", sk = "timestamp", sk_type = "N")]
+    /// struct Events;
+    ///
+    /// #[derive(Entity)]
+    /// #[dynamap(table = Events, entity = "Event", pk = field(user_id), sk = field(timestamp))]
+    /// struct Event {
+    ///     #[dynamap(rename = "userId")]
+    ///     user_id: String,
+    ///     timestamp: i64,
+    /// }
+    ///
+    /// let key = Key::<Event>::from_raw_values(
+    ///     AttributeValue::S("u1".into()),
+    ///     Some(AttributeValue::N("1700000000000".into())),
+    /// );
+    /// assert_eq!(key, Event::key("u1", 1_700_000_000_000i64));
+    ///
+    /// // The sort key is a number: a string is refused.
+    /// let err = Key::<Event>::from_raw("u1", Some("1700000000000")).attribute_values().unwrap_err();
+    /// assert!(matches!(err.kind, KeyErrorKind::WrongType { expected: "N", found: "S" }));
+    /// ```
+    pub fn from_raw_values(pk: AttributeValue, sk: Option<AttributeValue>) -> Key<E> {
         let schema = <E::Table as Table>::SCHEMA;
         let error = |attribute: &'static str, kind: KeyErrorKind| KeyError {
             entity: E::ENTITY_TYPE,
@@ -43,24 +91,34 @@ impl<E: Entity> Key<E> {
             field: None,
             kind,
         };
-        let check = |attribute: &'static str, value: &str, limit: usize| {
-            if value.is_empty() {
-                Err(error(attribute, KeyErrorKind::Part(KeyPartError::Empty)))
-            } else if value.len() > limit {
-                Err(error(
-                    attribute,
-                    KeyErrorKind::TooLong {
-                        len: value.len(),
-                        limit,
-                    },
-                ))
-            } else {
-                Ok(value.to_owned())
-            }
-        };
-        let pk = check(schema.pk, pk, MAX_PARTITION_KEY_BYTES);
+        let check =
+            |attribute: &'static str, kind: ScalarType, value: AttributeValue, limit: usize| {
+                let found = type_code(&value);
+                if found != kind.code() {
+                    return Err(error(
+                        attribute,
+                        KeyErrorKind::WrongType {
+                            expected: kind.code(),
+                            found,
+                        },
+                    ));
+                }
+                let len = match &value {
+                    AttributeValue::S(text) => text.len(),
+                    AttributeValue::B(bytes) => bytes.as_ref().len(),
+                    _ => 0,
+                };
+                if len > limit {
+                    return Err(error(attribute, KeyErrorKind::TooLong { len, limit }));
+                }
+                check_key_value(value, limit)
+                    .map_err(|err| error(attribute, KeyErrorKind::Part(err)))
+            };
+        let pk = check(schema.pk, schema.pk_type, pk, MAX_PARTITION_KEY_BYTES);
         let sk = match (schema.sk, sk) {
-            (Some(attribute), Some(value)) => Some(check(attribute, value, MAX_SORT_KEY_BYTES)),
+            (Some(attribute), Some(value)) => {
+                Some(check(attribute, schema.sk_type, value, MAX_SORT_KEY_BYTES))
+            }
             (None, None) => None,
             (attribute, _) => Some(Err(error(
                 attribute.unwrap_or(schema.pk),
@@ -69,6 +127,6 @@ impl<E: Entity> Key<E> {
                 },
             ))),
         };
-        Key::from_rendered(pk, sk)
+        Key::from_attributes(pk, sk)
     }
 }

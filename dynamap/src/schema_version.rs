@@ -76,12 +76,14 @@ pub(crate) fn read_older<V: DeserializeOwned>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::TableSchema;
+    use crate::table::{ScalarType, TableSchema};
 
     const SCHEMA: TableSchema = TableSchema {
         type_name: "App",
         pk: "PK",
         sk: Some("SK"),
+        pk_type: ScalarType::String,
+        sk_type: ScalarType::String,
         entity_type: "_type",
         ttl: None,
         indexes: &[],

@@ -29,9 +29,10 @@ pub trait Table: 'static {
     const KEY_FORMAT: KeyFormat = KeyFormat::ESCAPED;
 }
 
-/// The layout of a table. The table's own key attributes are strings (`S`); an index's key
-/// attributes are strings unless declared otherwise (`sk_type = "N"`), so that an entity can
-/// map an index key straight to one of its fields (`sk = field(score)`).
+/// The layout of a table. Key attributes, the table's own and its indexes', are strings
+/// (`S`) unless declared otherwise (`pk_type = "N"`, `sk_type = "B"`), so that an entity can
+/// map a key straight to one of its fields (`sk = field(score)`), as tables written by
+/// other mappers often do.
 ///
 /// # Examples
 ///
@@ -54,6 +55,12 @@ pub struct TableSchema {
     pub pk: &'static str,
     /// The sort key attribute, if the table has one.
     pub sk: Option<&'static str>,
+    /// The DynamoDB type of the partition key attribute (`S` unless declared with
+    /// `pk_type`).
+    pub pk_type: ScalarType,
+    /// The DynamoDB type of the sort key attribute (`S` unless declared with `sk_type`;
+    /// meaningless without a sort key).
+    pub sk_type: ScalarType,
     /// The attribute holding each item's entity type (default `_type`).
     pub entity_type: &'static str,
     /// The attribute DynamoDB's time to live reads, if TTL is enabled.
@@ -213,7 +220,7 @@ impl IndexSchema {
 /// assert_eq!(App::SCHEMA.index("Leaderboard").unwrap().sk_type, ScalarType::Number);
 /// assert_eq!(ScalarType::Number.code(), "N");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum ScalarType {
     /// `S`: a string. Every template-rendered key is one.
     #[default]

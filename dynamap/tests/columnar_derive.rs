@@ -101,7 +101,7 @@ fn lists_round_trip_with_every_codec() {
         let (header, _) = Header::read(&stored).expect("has a header");
         assert_eq!(
             (header.format, header.version, header.codec),
-            (Format::Columnar, 2, codec)
+            (Format::Columnar, 3, codec)
         );
         assert_same(&decompress_list::<Event>(&stored).expect("reads"), &written);
     }

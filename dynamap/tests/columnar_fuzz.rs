@@ -1,4 +1,4 @@
-//! Fuzzing the decoder of generated columns (columnar version 2): damaged copies of real
+//! Fuzzing the decoder of generated columns (columnar versions 2 and 3): damaged copies of real
 //! lists and random bytes must give an error or a value, never a panic, a hang or a huge
 //! allocation. The damage is applied to the columns behind a header whose checksum is
 //! recomputed, so it reaches the column decoder instead of stopping at the checksum; damage
@@ -34,6 +34,8 @@ struct Place {
 struct Event {
     kind: Kind,
     start: i64,
+    /// Stored against `start`, grouped by `kind`.
+    end: i64,
     level: f64,
     /// Stored as its difference from `level`.
     max: f64,
@@ -47,6 +49,19 @@ struct Event {
     rooms: std::collections::BTreeMap<String, Vec<Kind>>,
 }
 
+/// The shape of `columnar_fixtures.rs`'s lists (the version 2 sample).
+#[derive(Columnar, Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Reading {
+    kind: Kind,
+    sensor: u8,
+    start: i64,
+    end: i64,
+    value: f64,
+    max: f64,
+    flag: Option<String>,
+    samples: Vec<i16>,
+}
+
 fn cases() -> u32 {
     std::env::var("DYNAMAP_FUZZ_CASES")
         .ok()
@@ -54,12 +69,22 @@ fn cases() -> u32 {
         .unwrap_or(2_000)
 }
 
+/// Three sensors at different intervals, taking no fixed turns, and durations jittered, so
+/// that version 3's forms are written: `start` grouped by `kind`, `end` stored against
+/// `start` (checked by [`columns`]).
 fn events() -> Vec<Event> {
+    let mut clocks = [0_i64; 3];
     (0..50)
-        .map(|i| Event {
-            kind: [Kind::Motion, Kind::Noise, Kind::Light][(i % 3) as usize].clone(),
-            start: 1_700_000_000_000 + i * 60_000,
-            level: i as f64 / 10.0,
+        .map(|i| {
+            let kind = [0, 1, 0, 2, 0, 1, 0][(i % 7) as usize];
+            clocks[kind] += [20_000, 45_000, 60_000][kind];
+            (i, kind, 1_700_000_000_000 + clocks[kind])
+        })
+        .map(|(i, kind, start)| Event {
+            kind: [Kind::Motion, Kind::Noise, Kind::Light][kind].clone(),
+            start,
+            end: start + [19_000, 44_000, 59_000][kind] + (i * 13 % 23),
+            level: (i + kind as i64 * 100) as f64 / 10.0,
             max: (i + i % 3 + (i % 7) * (i % 7)) as f64 / 10.0,
             ratio: if i % 4 == 0 { 0.1 } else { 1.0 / 3.0 },
             count: (i * 7) as u8,
@@ -83,14 +108,62 @@ fn columns() -> Vec<u8> {
     let stored =
         compress_list(&events(), &Compression::DEFAULT.codec(Codec::None)).expect("compresses");
     let (header, payload) = dynamap::codec::Header::read(&stored).expect("header");
+    assert_eq!(header.version, 3);
+    // After each column's count (50, one byte): the forms the damage must reach.
+    for (name, form) in [("start", GROUPED), ("end", AGAINST)] {
+        assert_eq!(column(payload, name)[1], form, "`{name}`'s form");
+    }
+    payload.to_vec()
+}
+
+/// Integer stream forms of version 3.
+const GROUPED: u8 = 3;
+const AGAINST: u8 = 4;
+
+/// The bytes of column `name` of the top record in `payload` (a value stored without
+/// compression, header cut off): its name's length and bytes, then its length-prefixed
+/// bytes (lengths below 128 and 16,384 here).
+fn column<'a>(payload: &'a [u8], name: &str) -> &'a [u8] {
+    let mut label = vec![name.len() as u8];
+    label.extend_from_slice(name.as_bytes());
+    let at = payload
+        .windows(label.len())
+        .position(|w| w == label.as_slice())
+        .expect("the column is stored")
+        + label.len();
+    let (len, at) = if payload[at] < 0x80 {
+        (usize::from(payload[at]), at + 1)
+    } else {
+        (
+            usize::from(payload[at] & 0x7f) | usize::from(payload[at + 1]) << 7,
+            at + 2,
+        )
+    };
+    &payload[at..at + len]
+}
+
+/// The columns of a version 2 list written by an earlier release (a fixture of
+/// `columnar_fixtures.rs`), which the same decoder reads.
+fn version_2_columns() -> Vec<u8> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/columnar_v2_none.bin"
+    );
+    let stored = std::fs::read(path).expect("the fixture is committed");
+    let (header, payload) = dynamap::codec::Header::read(&stored).expect("header");
     assert_eq!(header.version, 2);
     payload.to_vec()
 }
 
-/// A stored value with `columns` behind a valid header: format 4 (columnar version 2),
+/// A stored value with `columns` behind a valid header: format 5 (columnar version 3),
 /// no compression, the right size and checksum.
 fn behind_a_valid_header(columns: &[u8]) -> Vec<u8> {
-    let mut bytes = vec![b'd', b'm', 1, 4, 0];
+    behind_a_header(columns, 5)
+}
+
+/// As [`behind_a_valid_header`], with format byte `format` (4 for version 2).
+fn behind_a_header(columns: &[u8], format: u8) -> Vec<u8> {
+    let mut bytes = vec![b'd', b'm', 1, format, 0];
     let mut size = columns.len() as u64;
     while size >= 0x80 {
         bytes.push((size as u8) | 0x80);
@@ -119,6 +192,7 @@ fn stored_samples() -> Vec<Vec<u8>> {
 /// it returns.
 fn decode_everything(bytes: &[u8]) {
     let _ = decompress_list::<Event>(bytes);
+    let _ = decompress_list::<Reading>(bytes);
     let _ = decompress_list::<Place>(bytes);
     let _ = decompress_list::<i64>(bytes);
     let _ = decompress_list::<Option<String>>(bytes);
@@ -127,16 +201,21 @@ fn decode_everything(bytes: &[u8]) {
 
 #[test]
 fn damaged_columns_never_panic() {
-    let columns = columns();
+    // Version 3's columns (three in four cases) and a version 2 list of an earlier release.
+    let samples = [(columns(), 5), (version_2_columns(), 4)];
     let mut runner = TestRunner::new(Config {
         cases: cases(),
         ..Config::default()
     });
     runner
-        .run(&proptest::collection::vec(damage(), 1..4), |damage| {
-            decode_everything(&behind_a_valid_header(&apply(columns.clone(), &damage)));
-            Ok(())
-        })
+        .run(
+            &(0..4usize, proptest::collection::vec(damage(), 1..4)),
+            |(pick, damage)| {
+                let (columns, format) = &samples[pick / 3];
+                decode_everything(&behind_a_header(&apply(columns.clone(), &damage), *format));
+                Ok(())
+            },
+        )
         .expect("no panic");
 }
 

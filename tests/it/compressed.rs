@@ -140,7 +140,7 @@ async fn lists_of_columnar_types_are_written_by_generated_code_and_old_items_rea
     let events = header(&raw, "events");
     assert_eq!(
         (events.format, events.version),
-        (Format::Columnar, 2),
+        (Format::Columnar, 3),
         "{events}"
     );
     assert!(events.stored_bytes < 4096, "{events}");

@@ -24,7 +24,7 @@ async fn sleep_events_example_stores_the_night_as_one_compressed_attribute() {
             "no size printed for {codec}:\n{stdout}"
         );
     }
-    assert!(stdout.contains("header: columnar v2 + zstd"), "{stdout}");
+    assert!(stdout.contains("header: columnar v3 + zstd"), "{stdout}");
 
     let client = DynamoLocal::shared().expect("running").client();
     let scan = client
@@ -63,7 +63,7 @@ async fn sleep_events_example_stores_the_night_as_one_compressed_attribute() {
     // Written column by column by the code `#[derive(Columnar)]` generates.
     assert_eq!(
         (header.format, header.version, header.codec),
-        (Format::Columnar, 2, Codec::DEFAULT)
+        (Format::Columnar, 3, Codec::DEFAULT)
     );
     assert_eq!(header.codec.name(), "zstd");
     assert_eq!(header.stored_bytes, bytes.len());

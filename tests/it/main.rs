@@ -64,6 +64,8 @@ mod transact_get;
 mod transaction_lookups;
 mod transaction_races;
 mod ttl;
+mod typed_primary_keys;
+mod typed_primary_keys_jobs;
 mod updates;
 mod updates_that_create;
 mod upserts;

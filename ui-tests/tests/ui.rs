@@ -24,7 +24,10 @@
 //! a tuple, which could pass a month for a year of the same type, a sort key builder
 //! skipping an attribute, used on another index's query or with no attribute given, an
 //! entity storing an index's key attribute without mapping the index);
-//! `Db::modify` on an entity without a version field; an update's `set` given an `Option`
+//! primary keys mapped to fields (`pk = field(x)`: of another type or name than the
+//! table's key attribute, a template on a number key, `fields(...)`, an optional or
+//! defaulted field, a field also in the other template, with lookups; a table's own key
+//! type unknown or without its key); `Db::modify` on an entity without a version field; an update's `set` given an `Option`
 //! for an `Option` field (one error pointing to `set_option`); a `KeyPart` mistake reported
 //! once although entities use the type; projections (a `#[derive(EntityProjection)]` field
 //! the entity lacks or of another type, no `entity`, one entity's projection on another's

@@ -20,6 +20,10 @@ use entity_options::{
 pub(crate) struct TableAttrs {
     pub(crate) pk: Option<LitStr>,
     pub(crate) sk: Option<LitStr>,
+    /// `pk_type = "N"`: the partition key attribute's DynamoDB type (default `S`).
+    pub(crate) pk_type: Option<LitStr>,
+    /// `sk_type = "N"`: the sort key attribute's DynamoDB type (default `S`).
+    pub(crate) sk_type: Option<LitStr>,
     pub(crate) entity_type: Option<LitStr>,
     pub(crate) ttl: Option<LitStr>,
     pub(crate) indexes: Vec<TableIndex>,
@@ -55,8 +59,9 @@ pub(crate) struct TableIndex {
 pub(crate) struct EntityAttrs {
     pub(crate) table: Option<Path>,
     pub(crate) entity: Option<LitStr>,
-    pub(crate) pk: Option<LitStr>,
-    pub(crate) sk: Option<LitStr>,
+    /// A template, or `field(x)`: the field's own attribute is the table's key attribute.
+    pub(crate) pk: Option<KeySpec>,
+    pub(crate) sk: Option<KeySpec>,
     pub(crate) indexes: Vec<EntityIndex>,
     /// `lookup(name = "...", pk = "...", sk = "...")`: items kept in sync with the entity.
     pub(crate) lookups: Vec<EntityIndex>,
@@ -154,8 +159,7 @@ impl Given {
     }
 }
 
-const TABLE_KEYS: &str =
-    "`pk`, `sk`, `entity_type`, `ttl`, `index`, `local_index`, `key_format`, `crate`";
+const TABLE_KEYS: &str = "`pk`, `sk`, `pk_type`, `sk_type`, `entity_type`, `ttl`, `index`, `local_index`, `key_format`, `crate`";
 const TABLE_INDEX_KEYS: &str = "`name`, `pk`, `sk`, `pk_type`, `sk_type`, `projection`, `include`";
 const ENTITY_KEYS: &str = "`table`, `entity`, `alias`, `pk`, `sk`, `index`, `local_index`, `lookup`, `computed`, `shard`, `event_rows`, `const_attr`, `schema_version`, `upgrade`, `key_format`, `crate`";
 const ENTITY_INDEX_KEYS: &str = "`name`, `pk`, `sk`";
@@ -171,6 +175,10 @@ impl TableAttrs {
                 set_once(cx, &mut out.pk, meta, parse_str(meta)?);
             } else if meta.path.is_ident("sk") {
                 set_once(cx, &mut out.sk, meta, parse_str(meta)?);
+            } else if meta.path.is_ident("pk_type") {
+                set_once(cx, &mut out.pk_type, meta, parse_str(meta)?);
+            } else if meta.path.is_ident("sk_type") {
+                set_once(cx, &mut out.sk_type, meta, parse_str(meta)?);
             } else if meta.path.is_ident("entity_type") {
                 set_once(cx, &mut out.entity_type, meta, parse_str(meta)?);
             } else if meta.path.is_ident("ttl") {
@@ -246,9 +254,9 @@ impl EntityAttrs {
             } else if meta.path.is_ident("alias") {
                 out.aliases.push(parse_str(meta)?);
             } else if meta.path.is_ident("pk") {
-                set_once(cx, &mut out.pk, meta, parse_str(meta)?);
+                set_once(cx, &mut out.pk, meta, parse_key_spec(meta, true)?);
             } else if meta.path.is_ident("sk") {
-                set_once(cx, &mut out.sk, meta, parse_str(meta)?);
+                set_once(cx, &mut out.sk, meta, parse_key_spec(meta, true)?);
             } else if meta.path.is_ident("index") {
                 out.indexes.push(EntityIndex::parse(cx, meta, false)?);
             } else if meta.path.is_ident("local_index") {
@@ -299,9 +307,9 @@ impl EntityIndex {
             if meta.path.is_ident("name") {
                 set_once(cx, &mut out.name, meta, parse_str(meta)?);
             } else if meta.path.is_ident("pk") {
-                set_once(cx, &mut out.pk, meta, parse_key_spec(meta)?);
+                set_once(cx, &mut out.pk, meta, parse_key_spec(meta, false)?);
             } else if meta.path.is_ident("sk") {
-                set_once(cx, &mut out.sk, meta, parse_key_spec(meta)?);
+                set_once(cx, &mut out.sk, meta, parse_key_spec(meta, false)?);
             } else {
                 unknown(meta, ENTITY_INDEX_KEYS)?;
             }
@@ -439,17 +447,24 @@ fn parse_str_or_list(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
 }
 
 /// A key template (`pk = "CITY#{city}"`), a field's own attribute (`sk = field(score)`), or
-/// the fields of a multi-attribute key (`sk = fields(status, number)`).
-fn parse_key_spec(meta: &ParseNestedMeta<'_>) -> syn::Result<KeySpec> {
+/// the fields of a multi-attribute key (`sk = fields(status, number)`, not on the table's
+/// own key: `primary`).
+fn parse_key_spec(meta: &ParseNestedMeta<'_>, primary: bool) -> syn::Result<KeySpec> {
     let name = path_name(&meta.path);
     let value = meta.value()?;
     if value.peek(LitStr) {
         return value.parse().map(KeySpec::Template);
     }
     let expected = || {
-        format!(
-            "`{name}` takes a template or fields: `{name} = \"PREFIX#{{field}}\"`, `{name} = field(score)` or `{name} = fields(status, number)`"
-        )
+        if primary {
+            format!(
+                "`{name}` takes a template or a field: `{name} = \"PREFIX#{{field}}\"` or `{name} = field(user_id)`"
+            )
+        } else {
+            format!(
+                "`{name}` takes a template or fields: `{name} = \"PREFIX#{{field}}\"`, `{name} = field(score)` or `{name} = fields(status, number)`"
+            )
+        }
     };
     let path: Path = value.parse().map_err(|_| value.error(expected()))?;
     let single = path.is_ident("field");

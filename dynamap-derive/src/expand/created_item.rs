@@ -7,7 +7,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::render::{
-    encode_value, fields_of, insert_index_key, key_fields, key_parts_pattern, schema, via_traits,
+    encode_value, fields_of, insert_index_key, is_primary_field, key_fields, key_parts_pattern,
+    schema, via_traits,
 };
 use crate::model::{EntityModel, FieldModel, IndexKey, IndexModel};
 
@@ -19,9 +20,14 @@ pub(super) fn created_attributes(model: &EntityModel<'_>) -> TokenStream {
         let var = var(f);
         Some(quote!(#var))
     });
+    // A field mapped to a table key attribute (`field(x)`) is in the key, not set.
     let encodes = key_fields.iter().filter(|f| !f.skip).map(|f| {
         let var = var(f);
-        encode_value(entity, f, &quote!(#var))
+        if is_primary_field(model, f) {
+            quote!(let _ = &#var;)
+        } else {
+            encode_value(entity, f, &quote!(#var))
+        }
     });
     let index_keys = model
         .indexes

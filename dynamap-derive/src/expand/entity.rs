@@ -7,8 +7,8 @@ use syn::DeriveInput;
 use super::entity_checks::{key_part_assertions, layout_checks};
 use super::keys::{parse, part_var, type_span};
 use super::render::{
-    encode_value, fields_of, hole_type, insert_index_key, key_fields, key_holes, part_type,
-    render_template, schema, via_traits,
+    encode_value, fields_of, hole_type, insert_index_key, is_primary_field, key_fields, key_holes,
+    part_type, render_template, schema, via_traits,
 };
 use crate::check::entity_model;
 use crate::ctx::Ctxt;
@@ -124,7 +124,11 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
     let vis = model.vis;
     let param = |f: &&FieldModel<'_>| {
         let (name, ty) = (f.ident, part_type(f));
-        quote_spanned!(type_span(ty)=> #name: impl ::dynamap::__private::KeyArg<#ty>)
+        if is_primary_field(model, f) {
+            quote_spanned!(type_span(ty)=> #name: impl ::dynamap::__private::KeyAttributeArg<#ty>)
+        } else {
+            quote_spanned!(type_span(ty)=> #name: impl ::dynamap::__private::KeyArg<#ty>)
+        }
     };
     let by_name = |f: &FieldModel<'_>| {
         let name = f.ident;
@@ -140,11 +144,20 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
     {
         let schema = schema(model);
         let entity = &model.entity_name;
-        let names: Vec<_> = key_fields.iter().map(|f| f.ident).collect();
-        let types: Vec<_> = key_fields.iter().map(|f| part_type(f)).collect();
-        let reads = key_fields.iter().map(|f| {
+        // A field mapped with `field(x)` is no template part: its argument is used as given.
+        let template_fields: Vec<_> = key_fields
+            .iter()
+            .filter(|f| !is_primary_field(model, f))
+            .collect();
+        let names: Vec<_> = template_fields.iter().map(|f| f.ident).collect();
+        let types: Vec<_> = template_fields.iter().map(|f| part_type(f)).collect();
+        let reads = template_fields.iter().map(|f| {
             let (name, ty, field) = (f.ident, part_type(f), f.ident.to_string());
-            let attribute = if model.pk.holes().any(|h| f.ident == h) {
+            let in_pk = model
+                .pk
+                .template()
+                .is_some_and(|t| t.holes().any(|h| f.ident == h));
+            let attribute = if in_pk {
                 quote!(#schema.pk)
             } else {
                 quote!(match #schema.sk { ::core::option::Option::Some(sk) => sk, ::core::option::Option::None => "" })
@@ -165,11 +178,11 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
     let key_doc = format!(
         "The primary key of the `{}` with these key fields: partition key `{}`{}.",
         model.entity_name,
-        model.pk.text(),
+        model.pk.describe(),
         model
             .sk
             .as_ref()
-            .map(|sk| format!(", sort key `{}`", sk.text()))
+            .map(|sk| format!(", sort key `{}`", sk.describe()))
             .unwrap_or_default()
     );
     let partition_builders = super::partition::partition_builders(model);
@@ -188,26 +201,38 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
     }
 }
 
-/// The primary key rendered from its fields' values (`value` gives each field's expression).
+/// The primary key rendered from its fields' values (`value` gives each field's expression):
+/// a template renders a string; a field mapped with `field(x)` is its own value.
 fn rendered_key(
     model: &EntityModel<'_>,
     value: impl Fn(&FieldModel<'_>) -> TokenStream + Copy,
 ) -> TokenStream {
-    let pk = render_template(
-        model,
+    let entity = &model.entity_name;
+    let key_value = |key: &IndexKey, attribute: TokenStream, limit: TokenStream| match key {
+        IndexKey::Template(template) => {
+            let rendered = render_template(model, template, attribute, limit, value);
+            quote!(::core::result::Result::map(#rendered, ::dynamap::__private::AttributeValue::S))
+        }
+        IndexKey::Field(key) => {
+            let Some(field) = key.fields.first().and_then(|f| model.field(&f.to_string())) else {
+                return quote!(::core::unreachable!());
+            };
+            let (ty, name) = (part_type(field), field.ident.to_string());
+            let expr = value(field);
+            quote!(::dynamap::__private::primary_attribute::<#ty>(&#expr, #entity, #attribute, #name, ::dynamap::__private::#limit))
+        }
+    };
+    let pk = key_value(
         &model.pk,
         quote!(__dynamap_schema.pk),
         quote!(MAX_PARTITION_KEY_BYTES),
-        value,
     );
     let sk = match &model.sk {
         Some(sk) => {
-            let sk = render_template(
-                model,
+            let sk = key_value(
                 sk,
                 quote!(__dynamap_sk_attribute),
                 quote!(MAX_SORT_KEY_BYTES),
-                value,
             );
             quote! {
                 ::core::option::Option::Some({
@@ -224,7 +249,7 @@ fn rendered_key(
     let schema = schema(model);
     quote! {
         let __dynamap_schema = &#schema;
-        ::dynamap::__private::Key::from_rendered(#pk, #sk)
+        ::dynamap::__private::Key::from_attributes(#pk, #sk)
     }
 }
 
@@ -236,10 +261,11 @@ fn to_item(model: &EntityModel<'_>) -> TokenStream {
         .indexes
         .iter()
         .map(|index| index_attributes(model, index));
+    // A field mapped to a table key attribute (`field(x)`) is in the item as that key.
     let fields = model
         .fields
         .iter()
-        .filter(|f| !f.skip)
+        .filter(|f| !f.skip && !is_primary_field(model, f))
         .map(|f| encode_field(entity, f));
     let via = via_traits();
     let schema_version = model.schema.as_ref().map(|schema| {
@@ -265,14 +291,11 @@ fn to_item(model: &EntityModel<'_>) -> TokenStream {
         fn to_item(&self) -> ::dynamap::__private::Result<::dynamap::__private::Item> {
             #via
             let __dynamap_schema = &#schema;
-            let (__dynamap_pk, __dynamap_sk) = ::dynamap::__private::Entity::primary_key(self).into_values()?;
+            let (__dynamap_pk, __dynamap_sk) = ::dynamap::__private::Key::into_attribute_values(::dynamap::__private::Entity::primary_key(self))?;
             let mut __dynamap_item = ::dynamap::__private::Item::with_capacity(#capacity);
-            __dynamap_item.insert(
-                ::core::convert::From::from(__dynamap_schema.pk),
-                ::dynamap::__private::AttributeValue::S(__dynamap_pk),
-            );
+            __dynamap_item.insert(::core::convert::From::from(__dynamap_schema.pk), __dynamap_pk);
             if let (::core::option::Option::Some(attribute), ::core::option::Option::Some(value)) = (__dynamap_schema.sk, __dynamap_sk) {
-                __dynamap_item.insert(::core::convert::From::from(attribute), ::dynamap::__private::AttributeValue::S(value));
+                __dynamap_item.insert(::core::convert::From::from(attribute), value);
             }
             __dynamap_item.insert(
                 ::core::convert::From::from(__dynamap_schema.entity_type),
@@ -364,22 +387,26 @@ fn parse_key(model: &EntityModel<'_>) -> TokenStream {
         (ty, model.key_format(hole))
     };
     let mut bound = Vec::new();
-    let pk = parse(
-        entity,
-        &quote!(__dynamap_schema.pk),
-        &quote!(pk),
-        &model.pk,
-        &mut bound,
-        ty,
-    );
+    let mut steps = |key: &IndexKey, attribute: TokenStream, text: TokenStream| match key {
+        IndexKey::Template(template) => parse(entity, &attribute, &text, template, &mut bound, ty),
+        IndexKey::Field(key) => {
+            let Some(field) = key.fields.first().and_then(|f| model.field(&f.to_string())) else {
+                return TokenStream::new();
+            };
+            let name = field.ident.to_string();
+            let (ty, var) = (part_type(field), part_var(&name));
+            bound.push(name.clone());
+            quote! {
+                let #var: #ty = ::dynamap::__private::parse_primary_attribute::<#ty>(#entity, #attribute, #name, #text)?;
+            }
+        }
+    };
+    let pk = steps(&model.pk, quote!(__dynamap_schema.pk), quote!(pk));
     let sk = model.sk.as_ref().map(|sk| {
-        let steps = parse(
-            entity,
-            &quote!(__dynamap_sk_attribute),
-            &quote!(__dynamap_sk_text),
+        let steps = steps(
             sk,
-            &mut bound,
-            ty,
+            quote!(__dynamap_sk_attribute),
+            quote!(__dynamap_sk_text),
         );
         quote! {
             let __dynamap_sk_attribute = match __dynamap_schema.sk {

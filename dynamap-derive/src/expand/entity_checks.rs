@@ -17,7 +17,7 @@ pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
     let table_sk = match &model.sk {
         Some(sk) => require(
             model,
-            sk.source.span(),
+            key_span(sk),
             "TableSortKeyAllowed",
             quote!(#schema.sk.is_some()),
         ),
@@ -28,6 +28,7 @@ pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
             quote!(#schema.sk.is_none()),
         ),
     };
+    let primary = primary_key_checks(model);
     let fields = model
         .fields
         .iter()
@@ -94,6 +95,7 @@ pub(super) fn layout_checks(model: &EntityModel<'_>) -> TokenStream {
     });
     quote! {
         #table_sk
+        #primary
         #(#constants)*
         #(#fields)*
         #(#indexes)*
@@ -148,11 +150,62 @@ fn key_span(key: &IndexKey) -> Span {
 /// True for a field mapped to an index key with `field(...)` or `fields(...)`: it is stored
 /// under the index's key attribute on purpose.
 fn is_field_key(model: &EntityModel<'_>, field: &FieldModel<'_>) -> bool {
-    model.indexes.iter().any(|index| {
-        std::iter::once(&index.pk)
-            .chain(index.sk.as_ref())
-            .any(|key| matches!(key, IndexKey::Field(k) if k.fields.contains(field.ident)))
-    })
+    let primary = std::iter::once(&model.pk).chain(model.sk.as_ref());
+    let indexes = model
+        .indexes
+        .iter()
+        .flat_map(|index| std::iter::once(&index.pk).chain(index.sk.as_ref()));
+    primary
+        .chain(indexes)
+        .any(|key| matches!(key, IndexKey::Field(k) if k.fields.contains(field.ident)))
+}
+
+/// The table's key types fit the entity's primary key: a template renders a string; a
+/// field mapped with `field(x)` is stored under the key attribute's name, as its type.
+fn primary_key_checks(model: &EntityModel<'_>) -> TokenStream {
+    let schema = schema(model);
+    let keys = [(true, Some(&model.pk)), (false, model.sk.as_ref())];
+    let checks = keys.into_iter().filter_map(|(is_pk, key)| {
+        let key = key?;
+        let (name, kind) = if is_pk {
+            (quote!(::core::option::Option::Some(#schema.pk)), quote!(#schema.pk_type))
+        } else {
+            (quote!(#schema.sk), quote!(#schema.sk_type))
+        };
+        Some(match key {
+            IndexKey::Template(template) => require(
+                model,
+                template.source.span(),
+                "TableKeyIsString",
+                quote!(#kind.is(::dynamap::__private::ScalarType::String)),
+            ),
+            IndexKey::Field(key) => {
+                let field = key.fields.first().and_then(|f| model.field(&f.to_string()))?;
+                let attribute = &field.attribute;
+                let ty = part_type(field);
+                let ty_span = Span::call_site().located_at(ty.span());
+                let field_kind =
+                    quote_spanned!(ty_span=> <#ty as ::dynamap::__private::KeyAttribute>::TYPE);
+                let name_check = require(
+                    model,
+                    field.attribute_span,
+                    "TableKeyAttributeName",
+                    quote!(match #name {
+                        ::core::option::Option::Some(name) => ::dynamap::__private::str_eq(name, #attribute),
+                        ::core::option::Option::None => true,
+                    }),
+                );
+                let type_check = require(
+                    model,
+                    ty.span(),
+                    "TableKeyAttributeType",
+                    quote!(#field_kind.is(#kind)),
+                );
+                quote!(#name_check #type_check)
+            }
+        })
+    });
+    quote!(#(#checks)*)
 }
 
 /// An index key's declared type fits what the entity stores there: a template renders a
@@ -253,8 +306,8 @@ fn field_storage_checks(model: &EntityModel<'_>, field: &FieldModel<'_>) -> Toke
 /// Every hole's type must be a key part; the error points at the field's type, once per
 /// field (the same check beside each hole's code is the same error, shown once).
 pub(super) fn key_part_assertions(model: &EntityModel<'_>) -> TokenStream {
-    let templates = std::iter::once(&model.pk)
-        .chain(model.sk.as_ref())
+    let templates = model
+        .primary_templates()
         .chain(model.indexes.iter().flat_map(|i| i.templates()))
         .chain(model.lookups.iter().flat_map(|l| l.templates()));
     let asserts = holes_of(model, templates)

@@ -90,7 +90,13 @@ fn prelude(model: &EntityModel<'_>, whole: impl Fn(TokenStream) -> TokenStream) 
     let slots = stored.iter().map(|(i, _)| slot(*i));
     let arms = stored.iter().map(|(i, f)| {
         let (slot, attribute) = (slot(*i), &f.attribute);
-        quote!(#attribute => #slot = ::core::option::Option::Some(__dynamap_value),)
+        // A field mapped to a table key attribute (`field(x)`) is also the key kept aside,
+        // which names the item in errors.
+        let key = [(true, quote!(__dynamap_key_pk)), (false, quote!(__dynamap_key_sk))]
+            .into_iter()
+            .find(|(pk, _)| model.primary_field(*pk).is_some_and(|k| k.ident == f.ident))
+            .map(|(_, key)| quote!(#key = ::core::option::Option::Some(::core::clone::Clone::clone(&__dynamap_value));));
+        quote!(#attribute => { #key #slot = ::core::option::Option::Some(__dynamap_value); })
     });
     let keys = key_fields(model);
     // The key attributes, kept aside (moved, not copied): to read key fields back from, and

@@ -17,22 +17,29 @@ use crate::template::{Segment, Template};
 /// `partition(...)` for the table, `<index>(...)` (the index name in snake case) for
 /// each index the entity declares templates for, and `by_<lookup>(...)` for each lookup.
 pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
-    let table_sk = model.sk.clone().map(IndexKey::Template);
-    let table = partition_builder(
-        model,
-        &format_ident!("partition"),
-        quote!(Self),
-        &model.pk,
-        table_sk.as_ref(),
-        template_shape(model, model.sk.as_ref()),
-        quote!(__dynamap_schema.pk),
-        quote!(::core::option::Option::None),
-        format!(
-            "Every `{}` item of the partition `{}` with these fields: a query's starting point.",
-            model.entity_name,
-            model.pk.text()
-        ),
+    let table_doc = format!(
+        "Every `{}` item of the partition `{}` with these fields: a query's starting point.",
+        model.entity_name,
+        model.pk.describe()
     );
+    let table_shape = key_shape(model, model.sk.as_ref());
+    let table = match &model.pk {
+        IndexKey::Template(pk) => partition_builder(
+            model,
+            &format_ident!("partition"),
+            quote!(Self),
+            pk,
+            model.sk.as_ref(),
+            table_shape,
+            quote!(__dynamap_schema.pk),
+            quote!(::core::option::Option::None),
+            table_doc,
+        ),
+        IndexKey::Field(_) => match model.primary_field(true) {
+            Some(field) => table_attribute_partition_builder(model, field, table_shape, table_doc),
+            None => TokenStream::new(),
+        },
+    };
     let indexes = model.indexes.iter().map(|index| {
         let name = &index.name;
         let method = format_ident!("{}", snake_case(&name.value()), span = name.span());
@@ -171,6 +178,39 @@ fn attribute_partition_builder(
     }
 }
 
+/// The builder of a table partition whose key is a field's own attribute
+/// (`pk = field(user_id)`): it takes the field's value itself.
+fn table_attribute_partition_builder(
+    model: &EntityModel<'_>,
+    field: &FieldModel<'_>,
+    shape: TokenStream,
+    doc: String,
+) -> TokenStream {
+    let vis = model.vis;
+    let schema = schema(model);
+    let entity = &model.entity_name;
+    let (name, ty) = (field.ident, part_type(field));
+    let field_name = name.to_string();
+    let param =
+        quote_spanned!(type_span(ty)=> #name: impl ::dynamap::__private::KeyAttributeArg<#ty>);
+    let segments = model
+        .sk
+        .as_ref()
+        .and_then(IndexKey::template)
+        .map(|template| sort_segments(model, template))
+        .unwrap_or_default();
+    quote! {
+        #[doc = #doc]
+        #vis fn partition(#param) -> ::dynamap::__private::PartitionKey<Self, #shape> {
+            let value = ::dynamap::__private::partition_attribute::<#ty>(&#name, #entity, #schema.pk, #field_name);
+            ::dynamap::__private::PartitionKey::from_attribute(value, ::core::option::Option::None, {
+                const __DYNAMAP_SORT: &[::dynamap::__private::Segment] = &[#(#segments),*];
+                __DYNAMAP_SORT
+            })
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)] // what differs between the table's, indexes' and lookups'
 fn partition_builder(
     model: &EntityModel<'_>,
@@ -251,6 +291,12 @@ fn sort_shape(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream {
         let ty = key.type_ident(model);
         return quote!(#ty);
     }
+    key_shape(model, sk)
+}
+
+/// The sort-key shape of a single-attribute sort key: `AttributeKey<T>` for a field's own
+/// attribute of type `T`, the template's part types otherwise.
+fn key_shape(model: &EntityModel<'_>, sk: Option<&IndexKey>) -> TokenStream {
     if let Some(IndexKey::Field(key)) = sk {
         let ty = key
             .fields

@@ -7,7 +7,7 @@ use syn::Type;
 use syn::spanned::Spanned;
 
 use super::keys::{HoleValue, render, type_span};
-use crate::model::{Computation, ComputedPart, EntityModel, FieldModel, Hole};
+use crate::model::{Computation, ComputedPart, EntityModel, FieldModel, Hole, IndexKey};
 use crate::template::Template;
 
 /// `<Table as Table>::SCHEMA`: the entity's table layout, for constants and lookups.
@@ -57,9 +57,36 @@ pub(super) fn holes_of<'m, 't>(
     out.into_iter().map(|(_, hole)| hole).collect()
 }
 
-/// The primary key's holes, in the order of `Entity::KeyParts` and `parse_key`.
+/// The primary key's holes, in the order of `Entity::KeyParts` and `parse_key`: each
+/// template's holes, and a field whose own attribute is a key attribute (`field(x)`) where
+/// its key is.
 pub(super) fn key_holes<'m>(model: &'m EntityModel<'_>) -> Vec<Hole<'m>> {
-    holes_of(model, std::iter::once(&model.pk).chain(model.sk.as_ref()))
+    let mut out: Vec<Hole<'m>> = Vec::new();
+    for key in std::iter::once(&model.pk).chain(model.sk.as_ref()) {
+        let holes = match key {
+            IndexKey::Template(template) => holes_of(model, std::iter::once(template)),
+            IndexKey::Field(key) => key
+                .fields
+                .iter()
+                .filter_map(|f| model.field(&f.to_string()))
+                .map(Hole::Field)
+                .collect(),
+        };
+        for hole in holes {
+            if !out.iter().any(|seen| hole_ident(*seen) == hole_ident(hole)) {
+                out.push(hole);
+            }
+        }
+    }
+    out
+}
+
+/// True for a field whose own attribute is the table's key attribute (`pk = field(x)`).
+pub(super) fn is_primary_field(model: &EntityModel<'_>, field: &FieldModel<'_>) -> bool {
+    [model.primary_field(true), model.primary_field(false)]
+        .into_iter()
+        .flatten()
+        .any(|f| f.ident == field.ident)
 }
 
 /// The fields the primary key's holes name, in `Entity::KeyParts` order. Its computed

@@ -30,6 +30,7 @@ pub(crate) fn expand_table(input: &DeriveInput) -> TokenStream {
     {
         check_name(&mut cx, lit);
     }
+    check_table_key_types(&mut cx, &attrs);
     check_local_indexes(&mut cx, &attrs);
     let mut index_names = BTreeSet::new();
     for index in &attrs.indexes {
@@ -66,9 +67,13 @@ pub(crate) fn expand_table(input: &DeriveInput) -> TokenStream {
                     .unwrap_or_else(|| LitStr::new("", proc_macro2::Span::call_site())),
             ]
         });
+        let table_pk_type = index
+            .local
+            .then(|| attrs.pk_type.clone().map(|kind| vec![kind]))
+            .flatten();
         let pk = key_attributes(
             table_pk.as_ref().or(index.pk.as_ref()),
-            index.pk_type.as_ref(),
+            table_pk_type.as_ref().or(index.pk_type.as_ref()),
         );
         let sk = key_attributes(index.sk.as_ref(), index.sk_type.as_ref());
         let (pk_first, pk_type) = match pk.first() {
@@ -102,6 +107,17 @@ pub(crate) fn expand_table(input: &DeriveInput) -> TokenStream {
             #name, #pk_first, #sk_first, #pk_type, #sk_type, #pk_more, #sk_more, #projection, #local,
         ))
     });
+    let table_type = |kind: Option<&LitStr>| {
+        let variant = kind
+            .and_then(|kind| parse_scalar_type(&kind.value()))
+            .unwrap_or("String");
+        let variant = syn::Ident::new(variant, proc_macro2::Span::call_site());
+        quote!(::dynamap::__private::ScalarType::#variant)
+    };
+    let (pk_type, sk_type) = (
+        table_type(attrs.pk_type.as_ref()),
+        table_type(attrs.sk_type.as_ref()),
+    );
     let key_format = attrs.key_format.as_ref().map(|format| {
         let format = format.apply(quote!(::dynamap::__private::KeyFormat::ESCAPED));
         quote!(const KEY_FORMAT: ::dynamap::__private::KeyFormat = #format;)
@@ -110,11 +126,26 @@ pub(crate) fn expand_table(input: &DeriveInput) -> TokenStream {
         const _: () = {
             impl ::dynamap::__private::Table for #ident {
                 const SCHEMA: ::dynamap::__private::TableSchema = ::dynamap::__private::table_schema(
-                    #type_name, #pk, #sk, #entity_type, #ttl, &[#(#indexes),*],
+                    #type_name, #pk, #sk, #pk_type, #sk_type, #entity_type, #ttl, &[#(#indexes),*],
                 );
                 #key_format
             }
         };
+    }
+}
+
+/// The table's own key types: `S`, `N` or `B`, and a sort key type only with a sort key.
+fn check_table_key_types(cx: &mut Ctxt, attrs: &TableAttrs) {
+    for kind in [&attrs.pk_type, &attrs.sk_type].into_iter().flatten() {
+        if parse_scalar_type(&kind.value()).is_none() {
+            cx.error_at(
+                kind,
+                "a key attribute's type is \"S\" (string), \"N\" (number) or \"B\" (binary)",
+            );
+        }
+    }
+    if let (None, Some(kind)) = (&attrs.sk, &attrs.sk_type) {
+        cx.error_at(kind, "`sk_type` needs a sort key attribute: `sk = \"SK\"`");
     }
 }
 
@@ -240,9 +271,14 @@ fn check_index(cx: &mut Ctxt, index: &TableIndex) {
 /// One attribute cannot be a string key in one place and a number key in another.
 fn check_key_types(cx: &mut Ctxt, attrs: &TableAttrs) {
     let mut types: Vec<(String, &'static str)> = Vec::new();
-    let table_keys = [&attrs.pk, &attrs.sk].into_iter().flatten();
-    for name in table_keys {
-        types.push((name.value(), "String"));
+    let table_keys = [(&attrs.pk, &attrs.pk_type), (&attrs.sk, &attrs.sk_type)];
+    for (name, kind) in table_keys {
+        let Some(name) = name else { continue };
+        let kind = kind
+            .as_ref()
+            .and_then(|kind| parse_scalar_type(&kind.value()))
+            .unwrap_or("String");
+        types.push((name.value(), kind));
     }
     for index in &attrs.indexes {
         let pk = key_types(index.pk.as_ref(), index.pk_type.as_ref());

@@ -20,7 +20,13 @@ pub(crate) fn write_meta(model: &EntityModel<'_>) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
-    let key_attributes = attributes_of(model, std::iter::once(&model.pk).chain(model.sk.as_ref()));
+    // A field mapped to a table key attribute (`field(x)`) is a key attribute itself.
+    let mut key_attributes = attributes_of(model, model.primary_templates());
+    for pk in [true, false] {
+        if let Some(field) = model.primary_field(pk) {
+            key_attributes.push(field.attribute.clone());
+        }
+    }
     let optional = model
         .fields
         .iter()

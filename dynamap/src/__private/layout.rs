@@ -160,6 +160,43 @@ pub trait IndexKeyAttributeType<Table> {
 #[diagnostic::do_not_recommend]
 impl<Table, F: Holds> IndexKeyAttributeType<Table> for F {}
 
+/// A primary key template renders a string, so the table's key attribute is one.
+#[diagnostic::on_unimplemented(
+    message = "table `{Table}` declares this key attribute a number or a binary, and a template renders a string",
+    label = "map the key to a field of that type with `field(...)`, or declare the attribute a string"
+)]
+pub trait TableKeyIsString<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> TableKeyIsString<Table> for F {}
+
+/// A field mapped to the table's key attribute (`pk = field(x)`) is stored under that
+/// attribute's name.
+#[diagnostic::on_unimplemented(
+    message = "this field is stored under another name than table `{Table}`'s key attribute it is mapped to",
+    label = "rename the field with #[dynamap(rename = \"...\")] to the key attribute's name"
+)]
+pub trait TableKeyAttributeName<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> TableKeyAttributeName<Table> for F {}
+
+/// A field mapped to the table's key attribute has the attribute's declared type.
+#[diagnostic::on_unimplemented(
+    message = "this field's type is not the type table `{Table}` declares for the key attribute it is mapped to",
+    label = "the table declares its key attributes' types with `pk_type`/`sk_type` (\"S\" by default): a number field needs \"N\", a `Binary` \"B\", a `String` \"S\""
+)]
+pub trait TableKeyAttributeType<Table> {
+    /// Named by the derive; exists only when the check passes.
+    const OK: () = ();
+}
+#[diagnostic::do_not_recommend]
+impl<Table, F: Holds> TableKeyAttributeType<Table> for F {}
+
 /// A `const_attr` is not named as an attribute the table uses for keys or the entity type.
 #[diagnostic::on_unimplemented(
     message = "table `{Table}` uses this attribute name for keys or the entity type",
@@ -448,6 +485,8 @@ mod tests {
         type_name: "Hub",
         pk: "PK",
         sk: Some("SK"),
+        pk_type: ScalarType::String,
+        sk_type: ScalarType::String,
         entity_type: "_type",
         ttl: None,
         indexes: &[BY_STATUS],

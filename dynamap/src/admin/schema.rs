@@ -13,9 +13,9 @@ pub(super) fn key_attribute_types(
     schema: &TableSchema,
 ) -> Result<BTreeMap<&'static str, ScalarType>> {
     let mut types = BTreeMap::new();
-    types.insert(schema.pk, ScalarType::String);
+    types.insert(schema.pk, schema.pk_type);
     if let Some(sk) = schema.sk {
-        types.insert(sk, ScalarType::String);
+        types.insert(sk, schema.sk_type);
     }
     for index in schema.indexes {
         for (name, kind) in index.pk_attributes().chain(index.sk_attributes()) {

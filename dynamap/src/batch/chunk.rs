@@ -139,10 +139,7 @@ mod tests {
     use aws_sdk_dynamodb::types::WriteRequest;
 
     fn write(pk: &str) -> Prepared {
-        let key = ItemKey {
-            pk: pk.to_owned(),
-            sk: Some("SK".to_owned()),
-        };
+        let key = ItemKey::strings(pk.to_owned(), Some("SK".to_owned()));
         Ok(PendingWrite {
             index: 99,
             entity: "Test",

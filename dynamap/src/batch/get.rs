@@ -128,8 +128,7 @@ impl<T: Decode> BatchGet<T> {
     /// # Ok(()) }
     /// ```
     pub fn key<E: Entity<Table = T::Table>>(mut self, key: Key<E>) -> Self {
-        self.keys
-            .push(key.into_values().map(|(pk, sk)| ItemKey { pk, sk }));
+        self.keys.push(key.item_key());
         self
     }
 

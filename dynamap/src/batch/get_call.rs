@@ -1,6 +1,6 @@
 //! One `BatchGetItem` call, and the key maps it sends and reads back.
 
-use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
+use aws_sdk_dynamodb::types::KeysAndAttributes;
 use tracing::Instrument;
 
 use super::ItemKey;
@@ -95,23 +95,20 @@ pub(super) async fn call(
 
 fn key_map(key: &ItemKey, names: KeyNames) -> Item {
     let mut map = Item::with_capacity(2);
-    map.insert(names.0.to_owned(), AttributeValue::S(key.pk.clone()));
-    if let (Some(name), Some(sk)) = (names.1, &key.sk) {
-        map.insert(name.to_owned(), AttributeValue::S(sk.clone()));
+    let (pk, sk) = key.attribute_values();
+    map.insert(names.0.to_owned(), pk);
+    if let (Some(name), Some(sk)) = (names.1, sk) {
+        map.insert(name.to_owned(), sk);
     }
     map
 }
 
 /// The key an item holds under the attribute names `names`.
 pub(super) fn key_of(item: &Item, names: KeyNames) -> Option<ItemKey> {
-    let string = |name| match item.get(name) {
-        Some(AttributeValue::S(s)) => Some(s.clone()),
-        _ => None,
-    };
-    let pk = string(names.0)?;
+    let pk = item.get(names.0)?;
     let sk = match names.1 {
-        Some(name) => Some(string(name)?),
+        Some(name) => Some(item.get(name)?),
         None => None,
     };
-    Some(ItemKey { pk, sk })
+    Some(ItemKey::from_values(Some(pk), sk))
 }

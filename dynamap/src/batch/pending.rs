@@ -51,9 +51,10 @@ pub(super) fn has_key(
     names: (&'static str, Option<&'static str>),
     key: &ItemKey,
 ) -> bool {
-    let is = |name: &str, value: &str| matches!(item.get(name), Some(AttributeValue::S(s)) if s == value);
-    is(names.0, &key.pk)
-        && match (names.1, &key.sk) {
+    let (pk, sk) = key.attribute_values();
+    let is = |name: &str, value: &AttributeValue| item.get(name) == Some(value);
+    is(names.0, &pk)
+        && match (names.1, &sk) {
             (Some(name), Some(sk)) => is(name, sk),
             _ => true,
         }
@@ -104,8 +105,8 @@ fn unconditional<E: Entity>() -> Result<(), Error> {
 /// Converts a put, checking its key and size.
 pub(super) fn prepare_put<E: Entity>(entity: &E) -> Prepared {
     let put = WriteAction::Put;
-    let key = match entity.primary_key().into_values() {
-        Ok((pk, sk)) => ItemKey { pk, sk },
+    let key = match entity.primary_key().item_key() {
+        Ok(key) => key,
         Err(err) => return Err(invalid::<E>(put, None, err.into())),
     };
     let request = unconditional::<E>()
@@ -138,22 +139,23 @@ pub(super) fn prepare_delete<E: Entity>(key: Key<E>) -> Prepared {
             "entity `{}` has lookup items to delete with it, which a batch write cannot do: delete it with `Db::delete`",
             E::ENTITY_TYPE
         );
-        let key = key.into_values().ok().map(|(pk, sk)| ItemKey { pk, sk });
+        let key = key.item_key().ok();
         let error = Error::Unsupported {
             operation: "BatchWriteItem",
             reason,
         };
         return Err(invalid::<E>(delete, key, error));
     }
-    let key = match key.into_values() {
-        Ok((pk, sk)) => ItemKey { pk, sk },
+    let key = match key.item_key() {
+        Ok(key) => key,
         Err(err) => return Err(invalid::<E>(delete, None, err.into())),
     };
     let names = key_names::<E>();
     let mut map = Item::with_capacity(2);
-    map.insert(names.0.to_owned(), AttributeValue::S(key.pk.clone()));
-    if let (Some(name), Some(sk)) = (names.1, &key.sk) {
-        map.insert(name.to_owned(), AttributeValue::S(sk.clone()));
+    let (pk, sk) = key.attribute_values();
+    map.insert(names.0.to_owned(), pk);
+    if let (Some(name), Some(sk)) = (names.1, sk) {
+        map.insert(name.to_owned(), sk);
     }
     match DeleteRequest::builder().set_key(Some(map)).build() {
         Ok(request) => Ok(PendingWrite {

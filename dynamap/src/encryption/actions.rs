@@ -111,8 +111,12 @@ impl<T: Table> TableEncryption<T> {
     #[must_use]
     pub fn entity<E: Entity<Table = T>>(mut self) -> Self {
         let meta = E::WRITE;
+        let schema = &T::SCHEMA;
         let action = |attribute: &str| {
-            if meta.encrypted_attributes.contains(&attribute) {
+            // A field stored as the table's key (`pk = field(user_id)`) is signed, as keys are.
+            if attribute == schema.pk || Some(attribute) == schema.sk {
+                Action::SignOnly
+            } else if meta.encrypted_attributes.contains(&attribute) {
                 Action::Encrypt
             } else if meta.sign_only_attributes.contains(&attribute) {
                 Action::SignOnly

@@ -62,6 +62,7 @@ mod item_key;
 mod numbers;
 mod part;
 mod partitions;
+mod primary;
 mod shard;
 mod sort;
 mod sort_attributes;
@@ -80,6 +81,8 @@ pub use part::{KeyArg, KeyPart, KeyPartError};
 #[cfg(feature = "time")]
 pub(crate) use part::{format_timestamp, parse_timestamp};
 pub(crate) use partitions::Groups;
+pub use primary::Key;
+pub(crate) use primary::{key_text, type_code as primary_type_code};
 #[doc(hidden)]
 pub use shard::ShardHash;
 pub use sort::SortArgs;
@@ -158,6 +161,15 @@ pub enum KeyErrorKind {
         /// Whether the table has a sort key.
         table_has_one: bool,
     },
+    /// A key value whose DynamoDB type is not the one the table declares for the attribute
+    /// (a string given for a number key, say, to [`Key::from_raw_values`]), or a number or
+    /// binary key asked for as text ([`Key::values`]).
+    WrongType {
+        /// The type expected: `S`, `N` or `B`.
+        expected: &'static str,
+        /// The type found (DynamoDB's code: `S`, `N`, `B`, `BOOL`, ...).
+        found: &'static str,
+    },
     /// Partitions read as one ([`PartitionKey::across`], sharded partitions) that cannot be:
     /// none given, or partitions of different indexes or sort key templates.
     Partitions {
@@ -216,6 +228,10 @@ impl fmt::Display for KeyError {
                 ": the table has no sort key, and a value was given for one"
             ),
             KeyErrorKind::Partitions { reason } => write!(f, ": {reason}"),
+            KeyErrorKind::WrongType { expected, found } => write!(
+                f,
+                ": expected a value of type {expected}, found one of type {found}"
+            ),
             KeyErrorKind::NoMatch { key, template } => {
                 write!(
                     f,
@@ -227,133 +243,6 @@ impl fmt::Display for KeyError {
 }
 
 impl std::error::Error for KeyError {}
-
-/// The primary key of one item of entity `E`, built by the generated `E::key(...)`.
-///
-/// Building a key never fails on the spot: a bad part (an empty string, say) is kept and
-/// returned by the operation the key is used in, or by [`Key::values`].
-///
-/// # Examples
-///
-/// ```
-/// # use dynamap::{Entity, Table};
-/// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-/// #[derive(Entity)]
-/// #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{seq}")]
-/// struct Reading { sensor_id: String, seq: u32 }
-///
-/// let key = Reading::key("S1", 7u32);
-/// let (pk, sk) = key.values()?;
-/// assert_eq!(pk, "SENSOR#S1");
-/// let (sensor_id, seq) = Reading::parse_key(pk, sk)?;
-/// assert_eq!((sensor_id.as_str(), seq), ("S1", 7));
-/// # Ok::<(), dynamap::Error>(())
-/// ```
-pub struct Key<E> {
-    values: Result<(String, Option<String>), KeyError>,
-    entity: PhantomData<fn() -> E>,
-}
-
-impl<E> Key<E> {
-    /// Wraps rendered key values. Used by generated code.
-    #[doc(hidden)]
-    #[inline]
-    pub fn from_rendered(
-        pk: Result<String, KeyError>,
-        sk: Option<Result<String, KeyError>>,
-    ) -> Self {
-        let values = match (pk, sk.transpose()) {
-            (Ok(pk), Ok(sk)) => Ok((pk, sk)),
-            (Err(err), _) | (_, Err(err)) => Err(err),
-        };
-        Self {
-            values,
-            entity: PhantomData,
-        }
-    }
-
-    /// The rendered partition key value and sort key value (if the table has a sort key).
-    ///
-    /// # Errors
-    ///
-    /// Fails with the [`KeyError`] met while rendering the key (a bad part, or a key over
-    /// DynamoDB's size limit).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # use dynamap::{Entity, Table};
-    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{seq}")]
-    /// # struct Reading { sensor_id: String, seq: u32 }
-    /// let key = Reading::key("S1", 7u32);
-    /// let (pk, sk) = key.values()?;
-    /// assert_eq!(pk, "SENSOR#S1");
-    /// assert!(sk.is_some_and(|sk| sk.starts_with("READ#")));
-    /// # Ok::<(), dynamap::KeyError>(())
-    /// ```
-    pub fn values(&self) -> Result<(&str, Option<&str>), KeyError> {
-        match &self.values {
-            Ok((pk, sk)) => Ok((pk, sk.as_deref())),
-            Err(err) => Err(err.clone()),
-        }
-    }
-
-    /// The rendered values, taken out of the key.
-    ///
-    /// # Errors
-    ///
-    /// Fails with the [`KeyError`] met while rendering the key (a bad part, or a key over
-    /// DynamoDB's size limit).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # use dynamap::{Entity, Table};
-    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{seq}")]
-    /// # struct Reading { sensor_id: String, seq: u32 }
-    /// let (pk, sk) = Reading::key("S1", 7u32).into_values()?;
-    /// assert_eq!(pk, "SENSOR#S1");
-    /// # Ok::<(), dynamap::KeyError>(())
-    /// ```
-    #[inline]
-    pub fn into_values(self) -> Result<(String, Option<String>), KeyError> {
-        self.values
-    }
-}
-
-impl<E> Clone for Key<E> {
-    fn clone(&self) -> Self {
-        Self {
-            values: self.values.clone(),
-            entity: PhantomData,
-        }
-    }
-}
-
-impl<E> fmt::Debug for Key<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Key")
-            .field("entity", &std::any::type_name::<E>())
-            .field("values", &self.values)
-            .finish()
-    }
-}
-
-impl<E> PartialEq for Key<E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.values == other.values
-    }
-}
-
-impl<E> Eq for Key<E> {}
-
-impl<E> std::hash::Hash for Key<E> {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.values.hash(state);
-    }
-}
 
 /// One partition of entity `E`, in the table or in one of its indexes: what a query reads.
 /// Built by the generated `E::partition(...)` (the table) and `E::<index>(...)` (an index,
@@ -578,19 +467,5 @@ impl<E, S> fmt::Debug for PartitionKey<E, S> {
 impl<E, S> PartialEq for PartitionKey<E, S> {
     fn eq(&self, other: &Self) -> bool {
         self.values == other.values && self.index == other.index && self.groups == other.groups
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn keys_with_the_same_values_are_equal_and_hash_alike() {
-        let key = |pk: &str| Key::<()>::from_rendered(Ok(pk.to_owned()), Some(Ok("SK".to_owned())));
-        let keys: std::collections::HashSet<_> =
-            [key("A"), key("B"), key("A")].into_iter().collect();
-        assert_eq!(keys.len(), 2);
-        assert!(keys.contains(&key("B")));
     }
 }

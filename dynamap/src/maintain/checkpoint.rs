@@ -11,7 +11,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity};
 
 use crate::codec::Item;
 use crate::span::Call;
-use crate::table::TableSchema;
+use crate::table::{ScalarType, TableSchema};
 use crate::{Db, Error, Result};
 
 /// The entity type of checkpoint items.
@@ -41,23 +41,36 @@ pub(super) struct Job<'a> {
     pub(super) name: &'a str,
 }
 
-/// The key of segment `segment` of `total`'s checkpoint for `job`.
+/// The key of segment `segment` of `total`'s checkpoint for `job`, of the types the
+/// table declares for its key attributes.
 fn key(schema: &TableSchema, job: Job<'_>, segment: u32, total: u32) -> Item {
     let mut key = Item::new();
-    key.insert(
-        schema.pk.to_owned(),
-        AttributeValue::S(format!(
-            "_dynamap#job#{}#{}#{segment}/{total}",
-            job.entity, job.name
-        )),
-    );
+    let pk = format!("_dynamap#job#{}#{}#{segment}/{total}", job.entity, job.name);
+    key.insert(schema.pk.to_owned(), key_value(pk, schema.pk_type));
     if let Some(sk) = schema.sk {
         key.insert(
             sk.to_owned(),
-            AttributeValue::S("_dynamap#checkpoint".to_owned()),
+            key_value("_dynamap#checkpoint".to_owned(), schema.sk_type),
         );
     }
     key
+}
+
+/// A checkpoint key value of type `kind`: the text itself, its bytes, or for a number key a
+/// negative fraction made of the text's stable hash (`-0.` and 20 digits), which keys of
+/// ids, counts and timestamps do not take.
+fn key_value(text: String, kind: ScalarType) -> AttributeValue {
+    match kind {
+        ScalarType::String => AttributeValue::S(text),
+        ScalarType::Binary => AttributeValue::B(text.into_bytes().into()),
+        ScalarType::Number => {
+            // FNV-1a: stable across builds and platforms.
+            let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+                (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+            });
+            AttributeValue::N(format!("-0.{hash:020}"))
+        }
+    }
 }
 
 /// The checkpoint of one segment, if there is one.

@@ -277,7 +277,16 @@ mod tests {
         Projection::All,
         false,
     )];
-    const SCHEMA: TableSchema = table_schema("App", "PK", Some("SK"), "_type", None, &GSI);
+    const SCHEMA: TableSchema = table_schema(
+        "App",
+        "PK",
+        Some("SK"),
+        ScalarType::String,
+        ScalarType::String,
+        "_type",
+        None,
+        &GSI,
+    );
 
     fn item(pairs: &[(&str, &str)]) -> Item {
         pairs

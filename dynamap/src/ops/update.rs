@@ -479,7 +479,8 @@ impl<E: Entity> Update<E> {
                 _ => {}
             }
         }
-        let key = self.key.values()?;
+        let texts = self.key.texts()?;
+        let key = (texts.0.as_ref(), texts.1.as_deref());
         let created = if self.create {
             create::creation_changes::<E>(&changes, key)?
         } else {

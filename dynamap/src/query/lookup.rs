@@ -49,7 +49,7 @@ impl<E, const LOOKUP: usize> OwnerKey<E, LOOKUP> {
 
 impl<E, const LOOKUP: usize> fmt::Debug for OwnerKey<E, LOOKUP> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.key.values() {
+        match self.key.attribute_values() {
             Ok((pk, sk)) => f
                 .debug_struct("OwnerKey")
                 .field("pk", &pk)

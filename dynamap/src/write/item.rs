@@ -28,11 +28,11 @@ fn stamped_item<E: Entity>(entity: &E) -> Result<Item> {
 /// The key attributes that address the item `key` names.
 pub(crate) fn key_item<E: Entity>(key: Key<E>) -> Result<Item> {
     let schema = <E::Table as Table>::SCHEMA;
-    let (pk, sk) = key.into_values()?;
+    let (pk, sk) = key.into_attribute_values()?;
     let mut item = Item::with_capacity(2);
-    item.insert(schema.pk.to_owned(), AttributeValue::S(pk));
+    item.insert(schema.pk.to_owned(), pk);
     if let (Some(name), Some(sk)) = (schema.sk, sk) {
-        item.insert(name.to_owned(), AttributeValue::S(sk));
+        item.insert(name.to_owned(), sk);
     }
     Ok(item)
 }

@@ -1,12 +1,14 @@
 //! The limits DynamoDB enforces on a transaction, checked before sending: at most 100
 //! actions, at most 4 MB of payload, no two actions on one item.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::TransactWriteItem;
 
 use super::Action;
 use crate::codec::Item;
+use crate::key::{key_text, primary_type_code};
 use crate::limits::item_size;
 use crate::{Error, Result};
 
@@ -97,14 +99,18 @@ pub(super) fn validate(actions: &[Action]) -> Result<()> {
     Ok(())
 }
 
+/// One key attribute: its name, its value's type and its value as text.
+type KeyPart<'a> = (&'a String, &'static str, Cow<'a, str>);
+
 /// The positions of the first key that comes again, and of its repeat: DynamoDB refuses a
 /// transaction (write or read) naming one item twice.
 pub(crate) fn first_repeat<'a>(keys: impl Iterator<Item = &'a Item>) -> Option<(usize, usize)> {
-    let mut seen: HashMap<Vec<(&String, &str)>, usize> = HashMap::new();
+    let mut seen: HashMap<Vec<KeyPart<'_>>, usize> = HashMap::new();
     for (index, key) in keys.enumerate() {
-        let mut parts: Vec<(&String, &str)> = key
+        // Key values of every type: a number and a string of the same text differ.
+        let mut parts: Vec<KeyPart<'_>> = key
             .iter()
-            .map(|(name, value)| (name, value.as_s().map_or("", String::as_str)))
+            .map(|(name, value)| (name, primary_type_code(value), key_text(value)))
             .collect();
         parts.sort();
         if let Some(first) = seen.insert(parts, index) {

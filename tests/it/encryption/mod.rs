@@ -4,6 +4,7 @@
 
 mod at_rest;
 mod config;
+mod field_keys;
 mod interop;
 mod maintenance;
 mod paths;

@@ -1,4 +1,5 @@
-// An encrypted field can be neither in an index key template nor an index key attribute.
+// An encrypted field can be neither in an index key template nor a key attribute (of an
+// index or of the table).
 use dynamap::{Entity, Table};
 
 #[derive(Table)]
@@ -15,6 +16,17 @@ struct User {
     email: String,
     #[dynamap(encrypt)]
     score: u64,
+}
+
+#[derive(Table)]
+#[dynamap(pk = "userId", sk = "SK")]
+struct Shared;
+
+#[derive(Entity)]
+#[dynamap(table = Shared, entity = "Account", pk = field(user_id), sk = "ACCOUNT")]
+struct Account {
+    #[dynamap(rename = "userId", encrypt)]
+    user_id: String,
 }
 
 fn main() {}

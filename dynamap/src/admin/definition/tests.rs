@@ -29,6 +29,8 @@ const RICH: TableSchema = TableSchema {
     type_name: "HelpDesk",
     pk: "PK",
     sk: Some("SK"),
+    pk_type: ScalarType::String,
+    sk_type: ScalarType::String,
     entity_type: "_type",
     ttl: Some("expires_at"),
     indexes: &[
@@ -58,6 +60,8 @@ const PLAIN: TableSchema = TableSchema {
     type_name: "App",
     pk: "PK",
     sk: None,
+    pk_type: ScalarType::String,
+    sk_type: ScalarType::String,
     entity_type: "_type",
     ttl: None,
     indexes: &[],

@@ -117,7 +117,7 @@ impl ColumnWriter {
         put_block(out, &self.tags);
         put_block(out, &self.lens);
         ints::put_ints(out, &self.ints, Forms::Version1);
-        floats::put_floats(out, floats, earlier, Forms::Version1);
+        floats::put_floats(out, floats, earlier, Forms::Version1, &[]);
         put_block(out, &self.text);
     }
 }

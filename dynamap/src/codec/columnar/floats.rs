@@ -5,8 +5,14 @@
 //! the one `lag` places back, split into eight byte planes, so the sign, exponent and top
 //! mantissa bits of slowly drifting values become runs of zeros.
 
+use std::borrow::Cow;
+
 use super::CodecError;
-use super::ints::{Forms, IntForm, MAX_LAG, read_int_body, read_lag, series_order};
+pub(crate) use super::earlier::missing_reference;
+use super::earlier::{Earlier, NoEarlier};
+use super::ints::{
+    AGAINST, Forms, GroupColumn, IntForm, MAX_LAG, int_heads, read_int_body, read_lag, series_order,
+};
 use super::varint::{self, Reader};
 
 const XOR_PLANES: u8 = 2;
@@ -45,29 +51,29 @@ impl<'a> Floats<'a> {
     }
 }
 
-/// The float columns read before the one being read, which it may be stored against.
-pub(crate) trait EarlierFloats {
-    /// The values of earlier column `index` (as the writer numbered them, from 0) times
-    /// `10^scale`, as integers; an error unless it holds `count` values.
-    fn scaled(&mut self, index: usize, scale: usize, count: usize) -> Result<Vec<u64>, CodecError>;
-}
-
 /// Earlier columns already read, in order (the serde columnar format).
-impl EarlierFloats for [&[u64]] {
-    fn scaled(&mut self, index: usize, scale: usize, count: usize) -> Result<Vec<u64>, CodecError> {
+impl Earlier for [&[u64]] {
+    fn scaled(
+        &mut self,
+        index: usize,
+        scale: usize,
+        count: usize,
+    ) -> Result<Cow<'_, [u64]>, CodecError> {
         match self.get(index) {
-            Some(column) if column.len() == count => Ok(scaled(column, scale)),
+            Some(column) if column.len() == count => Ok(Cow::Owned(scaled(column, scale))),
             _ => Err(missing_reference()),
         }
     }
 }
 
 /// Reads the scaled integers of a decimal float column of `count` values at `scale`,
-/// stored against no other: the column another is stored against.
-pub(crate) fn read_decimal_alone(
+/// stored against no other: the column another is stored against. Its integers may be
+/// grouped by a column in `earlier` (version 3).
+pub(crate) fn read_decimal_alone<E: Earlier + ?Sized>(
     reader: &mut Reader<'_>,
     scale: usize,
     count: usize,
+    earlier: &mut E,
 ) -> Result<Vec<u64>, CodecError> {
     if reader.len()? != count
         || reader.byte()? != DECIMAL
@@ -76,29 +82,61 @@ pub(crate) fn read_decimal_alone(
     {
         return Err(missing_reference());
     }
-    read_int_body(reader, count)
+    read_int_body(reader, count, earlier)
+}
+
+/// Calls `mark` with each column a number column's head names, its bytes read both as an
+/// integer stream and as a decimal float stream (form 3 is grouped for one and decimal for
+/// the other): what a later column may be stored against or grouped by. For any other
+/// column's bytes the columns are a guess, which only costs the reader a copy.
+pub(crate) fn heads(column: &[u8], mark: &mut impl FnMut(usize)) {
+    let mut reader = Reader::new(column);
+    if reader.len().is_err() {
+        return;
+    }
+    int_heads(reader, mark);
+    if matches!(reader.byte(), Ok(DECIMAL))
+        && reader.byte().is_ok()
+        && let Ok(reference) = reader.len()
+    {
+        if let Some(index) = reference.checked_sub(1) {
+            mark(index);
+        }
+        int_heads(reader, mark);
+    }
+}
+
+/// The scale of a decimal float column's bytes (its count, then its stream) stored against
+/// no other column and no other integer column: what [`read_decimal_alone`] reads.
+pub(crate) fn decimal_alone(column: &Reader<'_>) -> Option<usize> {
+    let mut reader = *column;
+    reader.len().ok()?;
+    if !matches!(reader.byte(), Ok(DECIMAL)) {
+        return None;
+    }
+    let scale = usize::from(reader.byte().ok()?);
+    if scale >= POWERS_OF_TEN.len() || reader.len().ok()? != 0 {
+        return None;
+    }
+    (!matches!(reader.byte(), Ok(AGAINST))).then_some(scale)
 }
 
 /// Reads a float column stored against no other.
 pub(crate) fn read_floats_alone(reader: &mut Reader<'_>) -> Result<Vec<u64>, CodecError> {
-    let none: &mut [&[u64]] = &mut [];
-    read_floats(reader, none)
-}
-
-#[cold]
-pub(crate) fn missing_reference() -> CodecError {
-    CodecError::Corrupt("float column refers to a missing column")
+    read_floats(reader, &mut NoEarlier)
 }
 
 /// Appends the floats to `out`, and returns the earlier column it is stored against, if
 /// any. `earlier` holds the floats of the columns written before this one: a decimal column
 /// may be stored as its difference from an earlier decimal column of the same length and
-/// scale (a reading's `max` from its `value`). `forms` as for [`IntForm::choose`].
+/// scale (a reading's `max` from its `value`). `forms` and `groups` as for
+/// [`IntForm::choose`].
 pub(crate) fn put_floats(
     out: &mut Vec<u8>,
     floats: &Floats<'_>,
     earlier: &[Floats<'_>],
     forms: Forms,
+    groups: &[GroupColumn<'_>],
 ) -> Option<usize> {
     let values = floats.bits;
     varint::put(out, values.len() as u64);
@@ -106,7 +144,7 @@ pub(crate) fn put_floats(
         return None;
     }
     if let Some((scale, scaled)) = &floats.decimal {
-        let mut best = (IntForm::choose(scaled, forms), None, None);
+        let mut best = (IntForm::choose(scaled, forms, groups), None, None);
         for (index, column) in earlier.iter().enumerate() {
             let Some((theirs, base)) = &column.decimal else {
                 continue;
@@ -119,7 +157,7 @@ pub(crate) fn put_floats(
                 .zip(base)
                 .map(|(mine, theirs)| mine.wrapping_sub(*theirs))
                 .collect();
-            let form = IntForm::choose(&residuals, forms);
+            let form = IntForm::choose(&residuals, forms, groups);
             if form.sample_cost() < best.0.sample_cost() {
                 best = (form, Some(index), Some(residuals));
             }
@@ -127,7 +165,7 @@ pub(crate) fn put_floats(
         let (form, reference, residuals) = best;
         out.extend_from_slice(&[DECIMAL, *scale as u8]);
         varint::put(out, reference.map_or(0, |r| r as u64 + 1));
-        form.write(out, residuals.as_deref().unwrap_or(scaled));
+        form.write(out, residuals.as_deref().unwrap_or(scaled), groups);
         return reference;
     }
     // The lag whose XORs leave the fewest significant bytes.
@@ -169,6 +207,22 @@ fn scaled(values: &[u64], scale: usize) -> Vec<u64> {
         .collect()
 }
 
+/// Each scaled integer divided by `power`, as `f64` bit patterns.
+pub(crate) fn unscaled(scaled: &[u64], power: f64) -> Vec<u64> {
+    scaled
+        .iter()
+        .map(|&n| unscale(n as i64, power).to_bits())
+        .collect()
+}
+
+/// `10^scale`, for a scale a decimal stream may hold.
+pub(crate) fn power_of_ten(scale: usize) -> Result<f64, CodecError> {
+    POWERS_OF_TEN
+        .get(scale)
+        .copied()
+        .ok_or(CodecError::Corrupt("decimal scale out of range"))
+}
+
 /// Each value XOR the value `lag` places back (0 before the start).
 fn xors(values: &[u64], lag: usize) -> impl Iterator<Item = u64> + '_ {
     values
@@ -178,7 +232,7 @@ fn xors(values: &[u64], lag: usize) -> impl Iterator<Item = u64> + '_ {
 }
 
 /// Reads what [`put_floats`] wrote, as `f64` bit patterns; `earlier` as when writing.
-pub(crate) fn read_floats<E: EarlierFloats + ?Sized>(
+pub(crate) fn read_floats<E: Earlier + ?Sized>(
     reader: &mut Reader<'_>,
     earlier: &mut E,
 ) -> Result<Vec<u64>, CodecError> {
@@ -189,23 +243,16 @@ pub(crate) fn read_floats<E: EarlierFloats + ?Sized>(
     match reader.byte()? {
         DECIMAL => {
             let scale = usize::from(reader.byte()?);
-            let power = *POWERS_OF_TEN
-                .get(scale)
-                .ok_or(CodecError::Corrupt("decimal scale out of range"))?;
-            let reference = match reader.len()? {
-                0 => None,
-                n => Some(earlier.scaled(n - 1, scale, count)?),
-            };
-            let mut scaled = read_int_body(reader, count)?;
-            if let Some(reference) = reference {
-                for (value, base) in scaled.iter_mut().zip(reference) {
-                    *value = value.wrapping_add(base);
+            let power = power_of_ten(scale)?;
+            let reference = reader.len()?;
+            let mut scaled = read_int_body(reader, count, earlier)?;
+            if let Some(index) = reference.checked_sub(1) {
+                let base = earlier.scaled(index, scale, count)?;
+                for (value, base) in scaled.iter_mut().zip(base.iter()) {
+                    *value = value.wrapping_add(*base);
                 }
             }
-            Ok(scaled
-                .into_iter()
-                .map(|n| unscale(n as i64, power).to_bits())
-                .collect())
+            Ok(unscaled(&scaled, power))
         }
         XOR_PLANES => {
             let lag = read_lag(reader)?;
@@ -295,7 +342,7 @@ mod tests {
     fn floats_round_trip(values: &[f64]) -> usize {
         let bits: Vec<u64> = values.iter().map(|v| v.to_bits()).collect();
         let mut out = Vec::new();
-        put_floats(&mut out, &Floats::new(&bits), &[], Forms::Version1);
+        put_floats(&mut out, &Floats::new(&bits), &[], Forms::Version1, &[]);
         let mut reader = Reader::new(&out);
         assert_eq!(read_floats_alone(&mut reader).expect("reads"), bits);
         assert!(reader.is_empty());
@@ -318,13 +365,14 @@ mod tests {
             .map(|&v| (f64::from_bits(v) + 0.5).to_bits())
             .collect();
         let mut alone = Vec::new();
-        put_floats(&mut alone, &Floats::new(&max), &[], Forms::Version1);
+        put_floats(&mut alone, &Floats::new(&max), &[], Forms::Version1, &[]);
         let mut referenced = Vec::new();
         let reference = put_floats(
             &mut referenced,
             &Floats::new(&max),
             &[Floats::new(&value)],
             Forms::Version1,
+            &[],
         );
         assert_eq!(reference, Some(0));
         // `max` is `value + 0.5`: the differences are one repeated number, which the
@@ -379,6 +427,7 @@ mod tests {
             &Floats::new(&[1.5f64.to_bits(); 3]),
             &[],
             Forms::Version1,
+            &[],
         );
         assert!(read_floats_alone(&mut Reader::new(&out[..out.len() - 1])).is_err());
         assert!(read_floats_alone(&mut Reader::new(&[1, DECIMAL, 200, 0])).is_err());

@@ -12,11 +12,19 @@
 //! common divisor: a reading's `max` above its `value`, in each sensor's own resolution.
 
 use super::CodecError;
+use super::cost::{charge, cost};
+use super::divisors::{ExactDivisor, series_divisor};
+use super::earlier::{Earlier, NoEarlier};
+use super::groups::{self, Groups};
 use super::varint::{self, Reader};
 
 const PLAIN: u8 = 0;
 const DELTA: u8 = 1;
 const SERIES: u8 = 2;
+/// Version 3: the values group by group, the groups read from an earlier column.
+const GROUPED: u8 = 3;
+/// Version 3: differences from an earlier integer column, then another form of them.
+pub(super) const AGAINST: u8 = 4;
 
 /// The furthest back a difference (or a float XOR) may reach.
 pub(super) const MAX_LAG: usize = 8;
@@ -39,7 +47,61 @@ pub(crate) fn put_ints(out: &mut Vec<u8>, values: &[u64], forms: Forms) {
     if values.is_empty() {
         return;
     }
-    IntForm::choose(values, forms).write(out, values);
+    IntForm::choose(values, forms, &[]).write(out, values, &[]);
+}
+
+/// An earlier column of the record that partitions it into groups, which a number column
+/// may be written by (version 3).
+#[derive(Clone, Copy)]
+pub(crate) struct GroupColumn<'g> {
+    /// Its kind, as [`groups::DICTIONARY`] or [`groups::INTEGERS`].
+    pub(crate) kind: u8,
+    /// Its position among the record's stored columns.
+    pub(crate) column: usize,
+    pub(crate) groups: &'g Groups,
+}
+
+/// Writes `values` against earlier integer column `base` (its values `base_values`), in
+/// the cheapest form of the differences, or alone when that is cheaper; `bases` are the
+/// candidate columns. Returns how it was written: whether alone (against no column), and
+/// whether grouped.
+pub(crate) fn put_ints_against(
+    out: &mut Vec<u8>,
+    values: &[u64],
+    bases: &[(usize, &[u64])],
+    groups: &[GroupColumn<'_>],
+) -> (bool, bool) {
+    varint::put(out, values.len() as u64);
+    if values.is_empty() {
+        return (true, false);
+    }
+    let mut best = (IntForm::choose(values, Forms::Version2, groups), None);
+    for &(column, base) in bases {
+        if base.len() != values.len() {
+            continue;
+        }
+        let residuals: Vec<u64> = values
+            .iter()
+            .zip(base)
+            .map(|(mine, theirs)| mine.wrapping_sub(*theirs))
+            .collect();
+        let form = IntForm::choose(&residuals, Forms::Version2, groups);
+        if form.sample_cost < best.0.sample_cost {
+            best = (form, Some((column, residuals)));
+        }
+    }
+    match best {
+        (form, None) => {
+            form.write(out, values, groups);
+            (true, form.is_grouped())
+        }
+        (form, Some((column, residuals))) => {
+            out.push(AGAINST);
+            varint::put(out, column as u64);
+            form.write(out, &residuals, groups);
+            (false, form.is_grouped())
+        }
+    }
 }
 
 /// How a column of integers is written: as they are (`lag` 0); or, in series of every
@@ -53,11 +115,18 @@ pub(super) struct IntForm {
     /// The [`cost`] of the sample the form was chosen on, by which forms of different
     /// values are compared (a float column alone or as differences from another).
     sample_cost: usize,
+    /// Written group by group instead (version 3): which of the candidate group columns.
+    grouped: Option<usize>,
 }
 
 impl IntForm {
     pub(super) fn sample_cost(&self) -> usize {
         self.sample_cost
+    }
+
+    /// Whether the form reads another column's groups.
+    pub(crate) fn is_grouped(&self) -> bool {
+        self.grouped.is_some()
     }
 
     /// The form with the lowest [`cost`] on the first [`SAMPLE`] values, each lag costed in
@@ -70,12 +139,15 @@ impl IntForm {
     /// common divisor: they suit values that do not drift (residuals, codes) but share a
     /// factor within each series. Against them the differences are costed with their
     /// divisors, since the factors need not be the same.
-    pub(super) fn choose(values: &[u64], forms: Forms) -> IntForm {
+    ///
+    /// With `groups` (version 3), each candidate group column's grouped forms compete as
+    /// well, against the other forms costed with their divisors.
+    pub(super) fn choose(values: &[u64], forms: Forms, groups: &[GroupColumn<'_>]) -> IntForm {
         let sample = &values[..values.len().min(SAMPLE)];
         let mut previous = u64::MAX;
         let plain: usize = sample
             .iter()
-            .map(|&v| repeat_or_len(&mut previous, varint::zigzag(v as i64)))
+            .map(|&v| charge(&mut previous, varint::zigzag(v as i64)))
             .sum();
         let best_lag = (1..=MAX_LAG.min(sample.len()))
             .map(|lag| (lag, lag_cost(sample, lag)))
@@ -106,6 +178,38 @@ impl IntForm {
                 }
             }
         }
+        let mut grouped = None;
+        if !groups.is_empty() {
+            if best.divisors.is_none() && best.lag > 0 {
+                best = Trial::new(sample, best.lag, best.differenced);
+            }
+            for (candidate, column) in groups.iter().enumerate() {
+                if column.groups.records() != values.len() {
+                    continue;
+                }
+                for differenced in [true, false] {
+                    let (cost, divisors) = groups::trial(sample, column.groups, differenced);
+                    if cost < best.cost {
+                        best = Trial {
+                            lag: 0,
+                            differenced,
+                            cost,
+                            divisors: Some(divisors),
+                        };
+                        grouped = Some(candidate);
+                    }
+                }
+            }
+        }
+        if grouped.is_some() {
+            return IntForm {
+                lag: 0,
+                divisors: best.divisors.unwrap_or_default(),
+                differenced: best.differenced,
+                sample_cost: best.cost,
+                grouped,
+            };
+        }
         let divisors = (0..best.lag)
             .map(|offset| {
                 let known = best.divisors.as_ref().map_or(0, |d| d[offset]);
@@ -117,11 +221,25 @@ impl IntForm {
             divisors,
             differenced: best.differenced,
             sample_cost: best.cost,
+            grouped: None,
         }
     }
 
-    /// The form byte, the lag and divisors for series, then the varints.
-    pub(super) fn write(&self, out: &mut Vec<u8>, values: &[u64]) {
+    /// The form byte, the lag and divisors for series, then the varints; `groups` as given
+    /// to [`IntForm::choose`].
+    pub(super) fn write(&self, out: &mut Vec<u8>, values: &[u64], groups: &[GroupColumn<'_>]) {
+        if let Some(column) = self.grouped.and_then(|g| groups.get(g)) {
+            out.push(GROUPED);
+            groups::write(
+                out,
+                values,
+                column.groups,
+                (column.kind, column.column),
+                self.differenced,
+                &self.divisors,
+            );
+            return;
+        }
         if self.lag == 0 {
             out.push(PLAIN);
             for &v in values {
@@ -203,105 +321,10 @@ fn series(
         })
 }
 
-/// The greatest common divisor of a series, at least 1, given the divisor of its first
-/// values when `known` (0 when not). Noisy series reach 1 within a few values, and the scan
-/// stops there (or does not start); a value the divisor so far divides (most, in a series
-/// that has one) is passed by a multiplication instead of a GCD.
-fn series_divisor(values: impl Iterator<Item = i64>, known: u64) -> u64 {
-    let mut divisor = known;
-    let mut test = ExactDivisor::new(known);
-    for value in values {
-        if divisor == 1 {
-            break;
-        }
-        let value = value.unsigned_abs();
-        if divisor != 0 && test.divides(value) {
-            continue;
-        }
-        divisor = gcd(divisor, value);
-        test = ExactDivisor::new(divisor);
-    }
-    divisor.max(1)
-}
-
-/// Binary GCD: shifts and subtractions, no division.
-fn gcd(a: u64, b: u64) -> u64 {
-    if a == 0 || b == 0 {
-        return a | b;
-    }
-    let shift = (a | b).trailing_zeros();
-    let (mut a, mut b) = (a >> a.trailing_zeros(), b);
-    while b != 0 {
-        b >>= b.trailing_zeros();
-        if a > b {
-            (a, b) = (b, a);
-        }
-        b -= a;
-    }
-    a << shift
-}
-
-/// Division by a number known to divide every dividend exactly (a series' common
-/// divisor), as a shift and a multiplication: dividing out the divisor's factors of two is
-/// an exact arithmetic shift, and the odd rest is undone by multiplying by its inverse
-/// modulo 2^64, which is exact for multiples of it (in two's complement, negative ones too).
-#[derive(Clone, Copy)]
-struct ExactDivisor {
-    shift: u32,
-    inverse: u64,
-    /// The largest quotient of the odd part: a number is a multiple of it exactly when its
-    /// product with the inverse is at most this.
-    limit: u64,
-}
-
-impl ExactDivisor {
-    fn new(divisor: u64) -> Self {
-        let divisor = divisor.max(1);
-        let shift = divisor.trailing_zeros();
-        let odd = divisor >> shift;
-        // Newton's iteration doubles the correct low bits each step: 3, 6, 12, 24, 48, 96.
-        let mut inverse = odd;
-        for _ in 0..5 {
-            inverse = inverse.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(inverse)));
-        }
-        ExactDivisor {
-            shift,
-            inverse,
-            limit: u64::MAX / odd,
-        }
-    }
-
-    /// Whether the divisor divides `value`.
-    fn divides(self, value: u64) -> bool {
-        value.trailing_zeros() >= self.shift
-            && (value >> self.shift).wrapping_mul(self.inverse) <= self.limit
-    }
-
-    fn divide(self, difference: i64) -> i64 {
-        ((difference >> self.shift) as u64).wrapping_mul(self.inverse) as i64
-    }
-}
-
 /// Positions `0..len`, every `lag`-th one starting at each offset in turn: the values of one
 /// interleaved series, then the next.
 pub(super) fn series_order(len: usize, lag: usize) -> impl Iterator<Item = usize> {
     (0..lag).flat_map(move |offset| (offset..len).step_by(lag))
-}
-
-/// A guess at how well a stream of varints compresses: its size, except that a value equal
-/// to the one before costs nothing, since the compressor afterwards turns runs into almost
-/// nothing. (Timestamps of three interleaved series: differences to the neighbour alternate
-/// between 0 and a minute, which is smaller raw; differences within each series are a
-/// minute every time, which compresses away.)
-fn cost(stream: impl Iterator<Item = u64>) -> usize {
-    let mut previous = None;
-    stream
-        .map(|value| {
-            let repeat = previous == Some(value);
-            previous = Some(value);
-            if repeat { 0 } else { varint_len(value) }
-        })
-        .sum()
 }
 
 /// The [`cost`] of differencing `sample` at `lag`, before any divisor: a varint that repeats
@@ -313,7 +336,7 @@ fn lag_cost(sample: &[u64], lag: usize) -> usize {
     let mut total = 0;
     for (i, &value) in sample.iter().enumerate() {
         let back = i.checked_sub(lag).map_or(0, |j| sample[j]);
-        total += repeat_or_len(
+        total += charge(
             &mut previous[series],
             varint::zigzag(value.wrapping_sub(back) as i64),
         );
@@ -335,31 +358,50 @@ fn changes(sample: &[u64], lag: usize) -> usize {
     sample.len() - repeats
 }
 
-/// What [`cost`] charges for `value` after `previous` in its stream, updating `previous`.
-fn repeat_or_len(previous: &mut u64, value: u64) -> usize {
-    let repeat = *previous == value;
-    *previous = value;
-    if repeat { 0 } else { varint_len(value) }
-}
-
-fn varint_len(value: u64) -> usize {
-    (64 - value.leading_zeros() as usize).max(1).div_ceil(7)
-}
-
 /// Reads what [`put_ints`] wrote.
 pub(crate) fn read_ints(reader: &mut Reader<'_>) -> Result<Vec<u64>, CodecError> {
+    read_ints_with(reader, &mut NoEarlier)
+}
+
+/// Reads what [`put_ints`] or [`put_ints_against`] wrote, with the record's earlier columns.
+pub(crate) fn read_ints_with<E: Earlier + ?Sized>(
+    reader: &mut Reader<'_>,
+    earlier: &mut E,
+) -> Result<Vec<u64>, CodecError> {
     let count = reader.len()?;
     if count == 0 {
         return Ok(Vec::new());
     }
-    read_int_body(reader, count)
+    read_int_body(reader, count, earlier)
 }
 
-pub(super) fn read_int_body(reader: &mut Reader<'_>, count: usize) -> Result<Vec<u64>, CodecError> {
+pub(super) fn read_int_body<E: Earlier + ?Sized>(
+    reader: &mut Reader<'_>,
+    count: usize,
+    earlier: &mut E,
+) -> Result<Vec<u64>, CodecError> {
+    if reader.clone().byte()? == AGAINST {
+        reader.byte()?;
+        let column = reader.len()?;
+        if reader.clone().byte()? == AGAINST {
+            return Err(CodecError::Corrupt("an integer column refers twice"));
+        }
+        let mut values = read_int_body(reader, count, earlier)?;
+        let base = earlier.ints(column, count)?;
+        for (value, base) in values.iter_mut().zip(base) {
+            *value = value.wrapping_add(*base);
+        }
+        return Ok(values);
+    }
     let (lag, differenced) = match reader.byte()? {
         PLAIN => (0, false),
         DELTA => (read_lag(reader)?, true),
         SERIES => (read_lag(reader)?, false),
+        GROUPED => {
+            let (differenced, kind, column) = groups::read_head(reader)?;
+            let groups = earlier.groups(column, kind, count)?;
+            return groups::read_values(reader, groups, differenced);
+        }
         _ => return Err(CodecError::Corrupt("unknown integer stream form")),
     };
     let divisors = (0..lag)
@@ -391,6 +433,33 @@ pub(super) fn read_int_body(reader: &mut Reader<'_>, count: usize) -> Result<Vec
     Ok(values)
 }
 
+/// Calls `mark` with each column the head of an integer stream (after its count) names:
+/// the column it is stored against, and the one it is grouped by.
+pub(super) fn int_heads(mut reader: Reader<'_>, mark: &mut impl FnMut(usize)) {
+    let mut form = reader.byte();
+    if matches!(form, Ok(AGAINST)) {
+        match reader.len() {
+            Ok(column) => mark(column),
+            Err(_) => return,
+        }
+        form = reader.byte();
+    }
+    if matches!(form, Ok(GROUPED))
+        && reader.byte().is_ok()
+        && reader.byte().is_ok()
+        && let Ok(column) = reader.len()
+    {
+        mark(column);
+    }
+}
+
+/// Whether an integer column's bytes (its count, then its stream) are stored against
+/// another column.
+pub(crate) fn stored_against(column: &Reader<'_>) -> bool {
+    let mut reader = *column;
+    reader.len().is_ok() && matches!(reader.byte(), Ok(AGAINST))
+}
+
 pub(super) fn read_lag(reader: &mut Reader<'_>) -> Result<usize, CodecError> {
     match usize::from(reader.byte()?) {
         lag @ 1..=MAX_LAG => Ok(lag),
@@ -401,57 +470,6 @@ pub(super) fn read_lag(reader: &mut Reader<'_>) -> Result<usize, CodecError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn exact_division_by_multiplication_matches_division() {
-        let divisors = [
-            1u64,
-            2,
-            3,
-            10,
-            100,
-            60_000,
-            86_400_000,
-            1 << 40,
-            999_999_937,
-        ];
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        for divisor in divisors {
-            let exact = ExactDivisor::new(divisor);
-            for _ in 0..10_000 {
-                state = state
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1);
-                let quotient = (state as i64) >> (divisor.ilog2() + 1);
-                let difference = quotient * divisor as i64;
-                assert_eq!(
-                    exact.divide(difference),
-                    quotient,
-                    "{difference} / {divisor}"
-                );
-            }
-        }
-        for divisor in divisors {
-            let exact = ExactDivisor::new(divisor);
-            for value in [
-                0,
-                1,
-                divisor,
-                divisor + 1,
-                divisor * 7,
-                u64::MAX,
-                u64::MAX - 1,
-            ] {
-                assert_eq!(
-                    exact.divides(value),
-                    value % divisor == 0,
-                    "{value} % {divisor}"
-                );
-            }
-        }
-        let top = ExactDivisor::new(1 << 63);
-        assert_eq!((top.divide(i64::MIN), top.divide(0)), (-1, 0));
-    }
 
     /// Round-trips `values` written with each set of forms; the size with `Version1`.
     fn ints_round_trip(values: &[u64]) -> usize {
@@ -493,7 +511,9 @@ mod tests {
             out
         };
         let (version1, version2) = (written(Forms::Version1), written(Forms::Version2));
-        assert_eq!(&version2[2..4], &[SERIES, 3], "series of period 3");
+        // Series of the records' period, 3, or a multiple of it (the same series, split).
+        assert_eq!(version2[2], SERIES);
+        assert!(version2[3].is_multiple_of(3), "period {}", version2[3]);
         assert!(version1[2] != SERIES);
         assert!(
             version2.len() * 10 < version1.len() * 9,
@@ -522,26 +542,6 @@ mod tests {
         put_ints(&mut out, &values, Forms::Version1);
         assert_eq!(&out[2..4], &[DELTA, 3], "lag 3 chosen");
         assert!(ints_round_trip(&values) < 900 + 20, "about a byte a value");
-    }
-
-    #[test]
-    fn binary_gcd_agrees_with_euclid() {
-        let euclid = |mut a: u64, mut b: u64| {
-            while b != 0 {
-                (a, b) = (b, a % b);
-            }
-            a
-        };
-        for (a, b) in [
-            (0, 0),
-            (0, 9),
-            (12, 18),
-            (1 << 63, 1 << 40),
-            (u64::MAX, 3),
-            (97, 89),
-        ] {
-            assert_eq!(gcd(a, b), euclid(a, b), "gcd({a}, {b})");
-        }
     }
 
     #[test]

@@ -18,8 +18,12 @@
 //! every value carries a one-byte tag. Decoding checks every read and never panics.
 
 mod column;
+mod cost;
 mod de;
+mod divisors;
+pub(crate) mod earlier;
 pub(crate) mod floats;
+pub(crate) mod groups;
 pub(crate) mod ints;
 mod ser;
 mod shape;

@@ -37,6 +37,7 @@
 mod collections;
 mod numbers;
 mod record;
+mod referred;
 mod scalars;
 
 pub use record::{
@@ -81,7 +82,7 @@ use super::columnar::Reader;
 ///     })
 ///     .collect();
 /// let stored = compress_list(&night, &Compression::DEFAULT)?;
-/// assert_eq!(Header::read(&stored)?.0.version, 2);
+/// assert_eq!(Header::read(&stored)?.0.version, 3);
 /// assert_eq!(decompress_list::<Event>(&stored)?, night);
 /// # Ok::<(), dynamap::codec::CodecError>(())
 /// ```
@@ -122,6 +123,11 @@ pub trait Columnar: Sized {
         Self::decode_column(column.input(), count)
     }
 }
+
+/// The version of the generated columnar format written now (the header's format version).
+/// Version 3 added grouped number streams and integer columns stored against another; its
+/// reader reads version 2 too.
+pub(crate) const VERSION: u8 = 3;
 
 /// Writes `values` in the generated columnar format (without the compressed-value header).
 pub(crate) fn encode_list<T: Columnar>(values: &[T]) -> Vec<u8> {

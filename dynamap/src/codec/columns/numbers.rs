@@ -32,13 +32,33 @@ macro_rules! integers {
             }
 
             fn decode_column(input: &mut Reader<'_>, count: usize) -> Result<Vec<Self>, CodecError> {
-                read_counted(input, count)?
-                    .into_iter()
-                    .map(|v| Self::try_from(v as i64).map_err(|_| CodecError::Corrupt("integer out of range")))
-                    .collect()
+                narrow(read_counted(input, count)?)
+            }
+
+            fn encode_field<'a, I>(values: I, column: &mut FieldWriter<'_>)
+            where
+                I: Iterator<Item = &'a Self> + Clone,
+                Self: 'a,
+            {
+                column.ints(values.map(|v| *v as i64 as u64).collect());
+            }
+
+            fn decode_field(
+                column: &mut FieldReader<'_, '_>,
+                count: usize,
+            ) -> Result<Vec<Self>, CodecError> {
+                narrow(column.ints(count)?)
             }
         }
     )*};
+}
+
+/// Sign-extended 64-bit values back to a narrower type, refusing those out of its range.
+fn narrow<T: TryFrom<i64>>(values: Vec<u64>) -> Result<Vec<T>, CodecError> {
+    values
+        .into_iter()
+        .map(|v| T::try_from(v as i64).map_err(|_| CodecError::Corrupt("integer out of range")))
+        .collect()
 }
 
 integers!(i8, i16, i32, i64, isize, u8, u16, u32, usize);
@@ -56,11 +76,26 @@ impl Columnar for u64 {
     fn decode_column(input: &mut Reader<'_>, count: usize) -> Result<Vec<Self>, CodecError> {
         read_counted(input, count)
     }
+
+    fn encode_field<'a, I>(values: I, column: &mut FieldWriter<'_>)
+    where
+        I: Iterator<Item = &'a Self> + Clone,
+        Self: 'a,
+    {
+        column.ints(values.copied().collect());
+    }
+
+    fn decode_field(
+        column: &mut FieldReader<'_, '_>,
+        count: usize,
+    ) -> Result<Vec<Self>, CodecError> {
+        column.ints(count)
+    }
 }
 
 /// Writes a float column from the values' `f64` bit patterns.
 fn encode_floats(bits: &[u64], out: &mut Vec<u8>) {
-    floats::put_floats(out, &floats::Floats::new(bits), &[], Forms::Version2);
+    floats::put_floats(out, &floats::Floats::new(bits), &[], Forms::Version2, &[]);
 }
 
 /// Reads a float column of exactly `count` values, as `f64` bit patterns.

@@ -2,11 +2,14 @@
 //! names with a code for each value.
 
 use super::numbers::counted;
+use super::referred::{Memo, StoredBefore};
 use super::{Columnar, check_count};
 use crate::codec::CodecError;
 use crate::codec::columnar::floats::{
-    EarlierFloats, Floats, missing_reference, put_floats, read_decimal_alone, read_floats,
+    Floats, decimal_alone, power_of_ten, put_floats, read_decimal_alone, read_floats, unscaled,
 };
+use crate::codec::columnar::groups::{self, Groups};
+use crate::codec::columnar::ints::{GroupColumn, put_ints_against, read_ints_with, stored_against};
 use crate::codec::columnar::varint::put;
 use crate::codec::columnar::{Forms, Reader};
 
@@ -19,12 +22,39 @@ fn read_text<'a>(input: &mut Reader<'a>) -> Result<&'a str, CodecError> {
     std::str::from_utf8(input.block()?).map_err(|_| CodecError::Corrupt("a name is not UTF-8"))
 }
 
+/// What later columns of a record may be stored against, one entry per column written.
+#[derive(Default)]
+struct Offers {
+    /// The decimal values of float columns stored alone (or grouped).
+    floats: Vec<Floats<'static>>,
+    /// The values of integer columns stored against no other.
+    ints: Vec<Option<Vec<u64>>>,
+    /// The groups of columns that partition the records into a few: dictionary columns
+    /// (enums, strings), and integer columns stored alone and not grouped.
+    groups: Vec<Option<(u8, Groups)>>,
+}
+
+impl Offers {
+    fn group_columns(&self) -> Vec<GroupColumn<'_>> {
+        self.groups
+            .iter()
+            .enumerate()
+            .filter_map(|(column, offer)| {
+                offer.as_ref().map(|(kind, groups)| GroupColumn {
+                    kind: *kind,
+                    column,
+                    groups,
+                })
+            })
+            .collect()
+    }
+}
+
 /// Writes a struct's columns: the field count, then each field's name and column.
 pub struct RecordWriter<'o> {
     out: &'o mut Vec<u8>,
     column: Vec<u8>,
-    /// For each column written so far, what a later float column may be stored against.
-    earlier: Vec<Floats<'static>>,
+    earlier: Offers,
 }
 
 impl<'o> RecordWriter<'o> {
@@ -34,7 +64,7 @@ impl<'o> RecordWriter<'o> {
         RecordWriter {
             out,
             column: Vec::new(),
-            earlier: Vec::with_capacity(fields),
+            earlier: Offers::default(),
         }
     }
 
@@ -46,21 +76,44 @@ impl<'o> RecordWriter<'o> {
         let mut column = FieldWriter {
             out: &mut self.column,
             earlier: &self.earlier,
-            offer: Floats::NONE,
+            floats: Floats::NONE,
+            ints: None,
+            groups: None,
+            numeric: false,
         };
         write(&mut column);
-        let offer = column.offer;
+        let FieldWriter {
+            floats,
+            ints,
+            mut groups,
+            numeric,
+            ..
+        } = column;
+        if !numeric {
+            // Any other column is offered as groups when its bytes read as a dictionary
+            // column of a few codes: the reader reads the same bytes the same way, so the
+            // groups agree whatever type wrote them (an enum or a string column, by design).
+            groups = groups::dictionary_codes(&self.column)
+                .ok()
+                .and_then(|codes| Groups::new(codes.into_iter()))
+                .map(|g| (groups::DICTIONARY, g));
+        }
         put(self.out, self.column.len() as u64);
         self.out.extend_from_slice(&self.column);
-        self.earlier.push(offer);
+        self.earlier.floats.push(floats);
+        self.earlier.ints.push(ints);
+        self.earlier.groups.push(groups);
     }
 }
 
 /// A struct's field column being written, with the struct's earlier columns.
 pub struct FieldWriter<'w> {
     out: &'w mut Vec<u8>,
-    earlier: &'w [Floats<'static>],
-    offer: Floats<'static>,
+    earlier: &'w Offers,
+    floats: Floats<'static>,
+    ints: Option<Vec<u64>>,
+    groups: Option<(u8, Groups)>,
+    numeric: bool,
 }
 
 impl FieldWriter<'_> {
@@ -69,12 +122,45 @@ impl FieldWriter<'_> {
         self.out
     }
 
-    /// Writes a float column from `f64` bit patterns, stored against an earlier column when
-    /// that is cheaper. A column stored alone may be stored against in turn.
+    /// Writes a float column from `f64` bit patterns, stored against an earlier column or
+    /// grouped by one when that is cheaper. A column stored against no other may be stored
+    /// against in turn.
     pub(crate) fn floats(&mut self, bits: &[u64]) {
+        self.numeric = true;
         let floats = Floats::new(bits);
-        if put_floats(self.out, &floats, self.earlier, Forms::Version2).is_none() {
-            self.offer = floats.into_reference();
+        let groups = self.earlier.group_columns();
+        if put_floats(
+            self.out,
+            &floats,
+            &self.earlier.floats,
+            Forms::Version2,
+            &groups,
+        )
+        .is_none()
+        {
+            self.floats = floats.into_reference();
+        }
+    }
+
+    /// Writes an integer column (values sign-extended to 64 bits), stored against an
+    /// earlier integer column (`end` against `start`) or grouped by an earlier column when
+    /// that is cheaper.
+    pub(crate) fn ints(&mut self, values: Vec<u64>) {
+        self.numeric = true;
+        let groups = self.earlier.group_columns();
+        let bases: Vec<(usize, &[u64])> = self
+            .earlier
+            .ints
+            .iter()
+            .enumerate()
+            .filter_map(|(column, base)| base.as_deref().map(|base| (column, base)))
+            .collect();
+        let (alone, grouped) = put_ints_against(self.out, &values, &bases, &groups);
+        if alone {
+            if !grouped {
+                self.groups = Groups::new(values.iter().copied()).map(|g| (groups::INTEGERS, g));
+            }
+            self.ints = Some(values);
         }
     }
 }
@@ -83,6 +169,10 @@ impl FieldWriter<'_> {
 pub struct FieldReader<'r, 'a> {
     input: Reader<'a>,
     earlier: StoredBefore<'r, 'a>,
+    /// The column's position among the record's, and whether its values are kept for
+    /// later columns that refer to it.
+    position: usize,
+    kept: bool,
 }
 
 impl<'a> FieldReader<'_, 'a> {
@@ -94,32 +184,34 @@ impl<'a> FieldReader<'_, 'a> {
     /// Reads a float column of `count` values written by [`FieldWriter::floats`], as `f64`
     /// bit patterns.
     pub(crate) fn floats(&mut self, count: usize) -> Result<Vec<u64>, CodecError> {
+        if self.kept
+            && let Some(scale) = decimal_alone(&self.input)
+        {
+            // Decoded as a later column reads it, and kept for that column.
+            let scaled = read_decimal_alone(&mut self.input, scale, count, &mut self.earlier)?;
+            if self.input.is_empty() {
+                self.earlier.memo.keep_scaled(self.position, scale, &scaled);
+            }
+            return Ok(unscaled(&scaled, power_of_ten(scale)?));
+        }
         counted(read_floats(&mut self.input, &mut self.earlier)?, count)
     }
-}
 
-/// The columns stored before the one being read. A column it is stored against is read
-/// from its own bytes, as the scaled integers of a decimal column stored alone: the writer
-/// refers to no other kind, so a reader decodes at most one other column for it.
-struct StoredBefore<'r, 'a> {
-    columns: &'r [(&'a str, &'a [u8])],
-}
-
-impl EarlierFloats for StoredBefore<'_, '_> {
-    fn scaled(&mut self, index: usize, scale: usize, count: usize) -> Result<Vec<u64>, CodecError> {
-        let &(_, bytes) = self.columns.get(index).ok_or_else(missing_reference)?;
-        let mut input = Reader::new(bytes);
-        let scaled = read_decimal_alone(&mut input, scale, count)?;
-        if !input.is_empty() {
-            return Err(CodecError::Corrupt("bytes after a column's values"));
+    /// Reads an integer column of `count` values written by [`FieldWriter::ints`].
+    pub(crate) fn ints(&mut self, count: usize) -> Result<Vec<u64>, CodecError> {
+        let keep = self.kept && !stored_against(&self.input);
+        let values = counted(read_ints_with(&mut self.input, &mut self.earlier)?, count)?;
+        if keep && self.input.is_empty() {
+            self.earlier.memo.keep_ints(self.position, &values);
         }
-        Ok(scaled)
+        Ok(values)
     }
 }
 
 /// A struct's stored columns, found by name.
 pub struct RecordReader<'a> {
     columns: Vec<(&'a str, &'a [u8])>,
+    memo: Memo,
 }
 
 impl<'a> RecordReader<'a> {
@@ -149,7 +241,8 @@ impl<'a> RecordReader<'a> {
         if first_known.1.len() < count {
             return Err(CodecError::Corrupt("value count exceeds the column's data"));
         }
-        Ok(RecordReader { columns })
+        let memo = Memo::new(&columns);
+        Ok(RecordReader { columns, memo })
     }
 
     /// The `count` values of field `name`'s column, or `None` when the record has no such
@@ -169,9 +262,12 @@ impl<'a> RecordReader<'a> {
         };
         let mut column = FieldReader {
             input: Reader::new(self.columns[position].1),
+            kept: self.memo.is_referred(position),
             earlier: StoredBefore {
                 columns: &self.columns[..position],
+                memo: &mut self.memo,
             },
+            position,
         };
         let values = T::decode_field(&mut column, count)?;
         if !column.input.is_empty() {
@@ -277,14 +373,76 @@ mod tests {
         let mut read = RecordReader::read(&mut input, 300, &["max"]).expect("reads");
         // `max`: its count, the decimal form, scale 1, and a reference to column 1 (+ 1).
         assert_eq!(&read.columns[2].1[..5], &[0xac, 0x02, 3, 1, 2]);
+        assert_eq!(
+            read.column::<f64>("value", 300).expect("reads"),
+            Some(value)
+        );
         assert_eq!(read.column::<f64>("max", 300).expect("reads"), Some(max));
+        assert_eq!(read.memo.held(), (0, 1, 0), "`value` kept as it was read");
         // A reference to a column that is not a decimal float column is an error.
         read.columns.swap(0, 1);
+        read.memo = Memo::new(&read.columns);
         assert!(read.column::<f64>("max", 300).is_err());
         read.columns.swap(0, 1);
         read.columns.truncate(1);
         read.columns.push(("max", &out[out.len() - 10..]));
+        read.memo = Memo::new(&read.columns);
         assert!(read.column::<f64>("max", 300).is_err());
+    }
+
+    #[test]
+    fn irregular_series_are_grouped_and_integers_stored_against_earlier_ones() {
+        // Two sensors at 20 s and 45 s, and each reading's end about 1 s before the next:
+        // no fixed lag lines a sensor's readings up, the sensor column does.
+        let (mut kinds, mut start, mut end, mut clocks) = (vec![], vec![], vec![], [0i64; 2]);
+        for i in 0..400i64 {
+            let kind = usize::from(i % 13 < 9);
+            clocks[kind] += [45_000, 20_000][kind];
+            kinds.push(["NOISE", "MOTION"][kind].to_string());
+            start.push(clocks[kind]);
+            end.push(clocks[kind] + [44_000, 19_000][kind] + i * 11 % 17);
+        }
+        let mut out = Vec::new();
+        let mut record = RecordWriter::new(&mut out, 3);
+        record.field("kind", |column| String::encode_field(kinds.iter(), column));
+        record.field("start", |column| i64::encode_field(start.iter(), column));
+        record.field("end", |column| i64::encode_field(end.iter(), column));
+        let mut input = Reader::new(&out);
+        let mut read =
+            RecordReader::read(&mut input, 400, &["kind", "start", "end"]).expect("reads");
+        // `start`: its count (400), grouped, differenced, by dictionary column 0.
+        assert_eq!(&read.columns[1].1[..6], &[0x90, 0x03, 3, 1, 0, 0]);
+        // `end`: its count, against integer column 1, then grouped by column 0.
+        assert_eq!(&read.columns[2].1[..5], &[0x90, 0x03, 4, 1, 3]);
+        // Read in order, `start` is kept as it is read and `kind`'s groups found once.
+        assert_eq!(
+            read.column::<i64>("start", 400).expect("reads"),
+            Some(start.clone())
+        );
+        assert_eq!(read.memo.held(), (1, 0, 1));
+        assert_eq!(
+            read.column::<i64>("end", 400).expect("reads"),
+            Some(end.clone())
+        );
+        assert_eq!(read.memo.held(), (1, 0, 1));
+        // Out of order, a referred column is decoded from its bytes, once.
+        read.memo = Memo::new(&read.columns);
+        assert_eq!(
+            read.column::<i64>("end", 400).expect("reads"),
+            Some(end.clone())
+        );
+        assert_eq!(read.memo.held(), (1, 0, 1));
+        assert_eq!(
+            read.column::<i64>("start", 400).expect("reads"),
+            Some(start)
+        );
+        // Without the columns referred to, the data is corrupt, not a panic.
+        read.columns.swap(0, 1);
+        read.memo = Memo::new(&read.columns);
+        assert!(read.column::<i64>("end", 400).is_err());
+        read.columns.remove(0);
+        read.memo = Memo::new(&read.columns);
+        assert!(read.column::<i64>("end", 400).is_err());
     }
 
     #[test]

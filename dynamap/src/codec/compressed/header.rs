@@ -4,8 +4,11 @@
 //! "dm"  version  format  codec  uncompressed size (LEB128)  CRC-32 (4 bytes, LE)  payload...
 //! ```
 //!
-//! The format byte is 1 for columnar, 2 for row, 3 for JSON, and 4 for columnar version 2:
-//! a list written by code generated with `#[derive(Columnar)]`.
+//! The format byte is 1 for columnar, 2 for row, 3 for JSON, 4 for columnar version 2 (a
+//! list written by code generated with `#[derive(Columnar)]`), and 5 for columnar version
+//! 3: the same columns, whose number streams may also be grouped by an earlier column or
+//! stored against an earlier integer column. Readers that know only version 2 refuse it
+//! (an unknown format) rather than misread it.
 //!
 //! The CRC-32 covers the serialized bytes before compression, so damage anywhere, in a codec
 //! without a checksum of its own (Snappy, none) or in one with (gzip, bzip2), is caught
@@ -24,6 +27,8 @@ const MAGIC: &[u8; 2] = b"dm";
 const VERSION: u8 = 1;
 /// The format byte of columnar version 2.
 const GENERATED_COLUMNAR: u8 = 4;
+/// The format byte of columnar version 3.
+const GENERATED_COLUMNAR_V3: u8 = 5;
 
 /// The most bytes a compressed value may inflate to (64 MiB). DynamoDB items are at most
 /// 400 KB, so anything claiming more is corrupt or hostile.
@@ -46,8 +51,9 @@ pub const MAX_UNCOMPRESSED_BYTES: u64 = 64 << 20;
 pub struct Header {
     /// How the value was serialized (never [`Format::Auto`]).
     pub format: Format,
-    /// The format's version: 1, or 2 for a [`Format::Columnar`] list written by code that
-    /// `#[derive(Columnar)]` generated ([`compress_list`](crate::codec::compress_list)).
+    /// The format's version: 1, or 2 or 3 for a [`Format::Columnar`] list written by code
+    /// that `#[derive(Columnar)]` generated ([`compress_list`](crate::codec::compress_list);
+    /// 3 since number columns may be grouped or stored against an integer column).
     pub version: u8,
     /// How the serialized bytes were compressed (levels are not recorded).
     pub codec: Codec,
@@ -79,6 +85,7 @@ impl Header {
         }
         let (format, format_version) = match reader.byte()? {
             GENERATED_COLUMNAR => (Format::Columnar, 2),
+            GENERATED_COLUMNAR_V3 => (Format::Columnar, 3),
             id => (Format::from_id(id)?, 1),
         };
         let codec = Codec::from_id(reader.byte()?)?;
@@ -119,6 +126,7 @@ impl Header {
     ) {
         let format = match (format, format_version) {
             (Format::Columnar, 2) => GENERATED_COLUMNAR,
+            (Format::Columnar, 3) => GENERATED_COLUMNAR_V3,
             (format, _) => format.id(),
         };
         out.extend_from_slice(MAGIC);
@@ -139,11 +147,13 @@ impl Header {
 
 impl std::fmt::Display for Header {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let version = if self.version == 1 { "" } else { " v2" };
+        write!(f, "{}", self.format.name())?;
+        if self.version > 1 {
+            write!(f, " v{}", self.version)?;
+        }
         write!(
             f,
-            "{}{version} + {}, {} bytes stored, {} uncompressed",
-            self.format.name(),
+            " + {}, {} bytes stored, {} uncompressed",
             self.codec.name(),
             self.stored_bytes,
             self.uncompressed_bytes

@@ -212,7 +212,7 @@ pub fn compress_list<T: Columnar + Serialize>(
     match settings.format {
         Format::Auto | Format::Columnar => {
             let raw = columns::encode_list(values);
-            finish(Format::Columnar, 2, &raw, settings)
+            finish(Format::Columnar, columns::VERSION, &raw, settings)
         }
         Format::Row | Format::Json => compress(values, settings),
     }
@@ -230,7 +230,8 @@ pub fn decompress_list<T: Columnar + DeserializeOwned>(
 ) -> Result<Vec<T>, CodecError> {
     let (header, raw) = decompressed(stored)?;
     match header.version {
-        2 => columns::decode_list(&raw),
+        // Version 3's streams are version 2's and more: one reader reads both.
+        2 | 3 => columns::decode_list(&raw),
         _ => deserialize(header.format, &raw),
     }
 }
@@ -274,7 +275,7 @@ fn json_not_enabled() -> CodecError {
 /// ```
 pub fn decompress<T: DeserializeOwned>(stored: &[u8]) -> Result<T, CodecError> {
     let (header, raw) = decompressed(stored)?;
-    if header.version == 2 {
+    if header.version > 1 {
         return Err(CodecError::Deserialize(
             "a list written by #[derive(Columnar)] code: read it with decompress_list".into(),
         ));

@@ -158,20 +158,14 @@ fn an_item_key_is_named_once_and_shown() {
         item: None,
     };
     assert_eq!(err.item_key(), None);
-    let key = || ItemKey {
-        pk: "REPO#a".into(),
-        sk: Some("ISSUE#1".into()),
-    };
+    let key = || ItemKey::strings("REPO#a".into(), Some("ISSUE#1".into()));
     let err = err.at_item(key);
     assert_eq!(err.item_key(), Some(&key()));
     assert_eq!(
         err.to_string(),
         "item (REPO#a, ISSUE#1) of entity `Issue` has no attribute `owner`"
     );
-    let other = ItemKey {
-        pk: "other".into(),
-        sk: None,
-    };
+    let other = ItemKey::strings("other".into(), None);
     assert_eq!(
         err.at_item(|| other).item_key(),
         Some(&key()),
