@@ -159,7 +159,6 @@ pub(crate) fn decode(stored: &[u8]) -> Option<Vec<Reading>> {
         None
     };
     let count = usize::try_from(varint()?).ok()?;
-    drop(varint);
     let sources: Vec<Source> = raw
         .get(at..at.checked_add(count)?)?
         .iter()

@@ -73,5 +73,9 @@ async fn keys_that_are_fields_are_signed_and_the_rest_round_trips() {
         .item
         .expect("stored");
     assert!(matches!(stored.get("page"), Some(B(_))), "ciphertext");
-    assert_eq!(stored.get("timestamp"), Some(&N("20".into())), "readable key");
+    assert_eq!(
+        stored.get("timestamp"),
+        Some(&N("20".into())),
+        "readable key"
+    );
 }
