@@ -107,6 +107,29 @@ fn units(consumed: Option<&ConsumedCapacity>) -> f64 {
         .unwrap_or(0.0)
 }
 
+/// Sends one write of entity `E` (an `UpdateItem`, `PutItem` or `DeleteItem` request
+/// without its table) on `condition`, the item being unchanged: a failed condition is a
+/// conflict to redo. A macro because the SDK's three request builders share method names,
+/// not a trait.
+macro_rules! send_checked {
+    ($db:expr, $operation:literal, $request:expr, $condition:expr, $counted:expr) => {{
+        let condition: RenderedCondition = $condition;
+        let call = Call::new($db, $operation, E::ENTITY_TYPE, None);
+        let result = $request
+            .table_name($db.table_name())
+            .set_condition_expression(condition.expression)
+            .set_expression_attribute_names(condition.names)
+            .set_expression_attribute_values(condition.values)
+            .set_return_consumed_capacity(call.capacity_if($counted))
+            .send()
+            .await;
+        match call.end(result, |o| o.consumed_capacity()) {
+            Ok(out) => Ok((Applied::Done, units(out.consumed_capacity()))),
+            Err(err) => conflict_or(Error::service($operation, err)),
+        }
+    }};
+}
+
 /// Sends `write` for `stored`; returns the write units it consumed when `counted` (DynamoDB
 /// is asked only then: asking costs time), 0 otherwise.
 pub(super) async fn apply<E: Entity>(
@@ -124,61 +147,19 @@ pub(super) async fn apply<E: Entity>(
         Decision::Keep => Ok((Applied::Done, 0.0)),
         Decision::Rewrite { set, remove } => {
             let (expression, condition) = rewrite(stored, write.unchanged, set, &remove)?;
-            let call = Call::new(db, "UpdateItem", E::ENTITY_TYPE, None);
-            let result = db
-                .client()
-                .update_item()
-                .table_name(db.table_name())
-                .set_key(Some(key))
-                .update_expression(expression)
-                .set_condition_expression(condition.expression)
-                .set_expression_attribute_names(condition.names)
-                .set_expression_attribute_values(condition.values)
-                .set_return_consumed_capacity(call.capacity_if(counted))
-                .send()
-                .await;
-            match call.end(result, |o| o.consumed_capacity()) {
-                Ok(out) => Ok((Applied::Done, units(out.consumed_capacity()))),
-                Err(err) => conflict_or(Error::service("UpdateItem", err)),
-            }
+            let request = db.client().update_item().set_key(Some(key));
+            let request = request.update_expression(expression);
+            send_checked!(db, "UpdateItem", request, condition, counted)
         }
         Decision::Replace { item } => {
+            let request = db.client().put_item().set_item(Some(item));
             let condition = checked(stored, write.unchanged)?;
-            let call = Call::new(db, "PutItem", E::ENTITY_TYPE, None);
-            let result = db
-                .client()
-                .put_item()
-                .table_name(db.table_name())
-                .set_item(Some(item))
-                .set_condition_expression(condition.expression)
-                .set_expression_attribute_names(condition.names)
-                .set_expression_attribute_values(condition.values)
-                .set_return_consumed_capacity(call.capacity_if(counted))
-                .send()
-                .await;
-            match call.end(result, |o| o.consumed_capacity()) {
-                Ok(out) => Ok((Applied::Done, units(out.consumed_capacity()))),
-                Err(err) => conflict_or(Error::service("PutItem", err)),
-            }
+            send_checked!(db, "PutItem", request, condition, counted)
         }
         Decision::Delete => {
+            let request = db.client().delete_item().set_key(Some(key));
             let condition = checked(stored, write.unchanged)?;
-            let call = Call::new(db, "DeleteItem", E::ENTITY_TYPE, None);
-            let result = db
-                .client()
-                .delete_item()
-                .table_name(db.table_name())
-                .set_key(Some(key))
-                .set_condition_expression(condition.expression)
-                .set_expression_attribute_names(condition.names)
-                .set_expression_attribute_values(condition.values)
-                .set_return_consumed_capacity(call.capacity_if(counted))
-                .send()
-                .await;
-            match call.end(result, |o| o.consumed_capacity()) {
-                Ok(out) => Ok((Applied::Done, units(out.consumed_capacity()))),
-                Err(err) => conflict_or(Error::service("DeleteItem", err)),
-            }
+            send_checked!(db, "DeleteItem", request, condition, counted)
         }
         Decision::Move { .. } => transact::<E>(db, &schema, stored, write, counted).await,
     }
