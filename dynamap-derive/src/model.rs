@@ -205,7 +205,7 @@ pub(crate) struct FieldModel<'a> {
     /// `key_format(...)`: how this field's key parts are written, over the entity's.
     pub(crate) key_format: Option<KeyFormatAttr>,
     /// `encrypt` / `sign_only`.
-    pub(crate) protection: crate::protection::Protection,
+    pub(crate) protection: Protection,
 }
 
 impl EntityModel<'_> {
@@ -254,4 +254,17 @@ pub(crate) struct EventRowsModel {
     pub(crate) cap: Option<proc_macro2::Literal>,
     /// The field whose value is the event's time, and its type's span.
     pub(crate) time: Option<(Ident, TokenStream)>,
+}
+
+/// What the SDK does with a field's attribute. Unmarked fields are left alone (the SDK's
+/// `DO_NOTHING`), so that updates, which the SDK refuses on signed attributes, keep working
+/// on them; a field whose integrity matters says `sign_only`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Protection {
+    /// Neither encrypted nor signed.
+    Plain,
+    /// `sign_only`: readable by DynamoDB, tampering detected.
+    SignOnly,
+    /// `encrypt`: encrypted and signed.
+    Encrypted,
 }

@@ -5,7 +5,7 @@
 use syn::Path;
 
 use crate::ctx::Ctxt;
-use crate::model::{ComputedPart, FieldKey, FieldModel};
+use crate::model::{ComputedPart, FieldKey, FieldModel, Protection};
 use crate::template::Template;
 
 /// The two flags as written on a field.
@@ -13,19 +13,6 @@ use crate::template::Template;
 pub(crate) struct ProtectionAttrs {
     pub(crate) encrypt: Option<Path>,
     pub(crate) sign_only: Option<Path>,
-}
-
-/// What the SDK does with a field's attribute. Unmarked fields are left alone (the SDK's
-/// `DO_NOTHING`), so that updates, which the SDK refuses on signed attributes, keep working
-/// on them; a field whose integrity matters says `sign_only`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Protection {
-    /// Neither encrypted nor signed.
-    Plain,
-    /// `sign_only`: readable by DynamoDB, tampering detected.
-    SignOnly,
-    /// `encrypt`: encrypted and signed.
-    Encrypted,
 }
 
 /// Which other field flags an encrypted field cannot carry, and why: dynamap or DynamoDB

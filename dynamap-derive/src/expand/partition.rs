@@ -382,7 +382,7 @@ pub(crate) fn field_attrs(model: &EntityModel<'_>) -> TokenStream {
             encode
         }));
         let value = if f.list { quote!(#value.stored_as_list()) } else { value };
-        if f.protection == crate::protection::Protection::Encrypted {
+        if f.protection == crate::model::Protection::Encrypted {
             let doc = format!("Attribute `{attribute}` (field `{}`), encrypted: no expression can use it.", f.ident);
             return quote! {
                 #[doc = #doc]
