@@ -287,6 +287,10 @@ pub mod layout;
 
 mod hole;
 pub use hole::{Hole, HoleStandIn};
+#[cfg(feature = "time")]
+mod rendered;
+#[cfg(feature = "time")]
+pub use rendered::RenderedTimestamp;
 mod list_codec;
 pub use list_codec::{ColumnarList, SerdeList};
 mod primary_field;

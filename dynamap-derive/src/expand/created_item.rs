@@ -83,10 +83,16 @@ fn key_only_index_keys(
                 .all(|f| key_fields.iter().any(|k| k.ident == f.ident))
         })
         .map(|(is_pk, template)| {
-            insert_index_key(model, is_pk, template, |f| {
-                let var = var(f);
-                quote!(#var)
-            })
+            insert_index_key(
+                model,
+                is_pk,
+                template,
+                |f| {
+                    let var = var(f);
+                    quote!(#var)
+                },
+                &|_| None,
+            )
         })
         .collect::<Vec<_>>();
     if writes.is_empty() {

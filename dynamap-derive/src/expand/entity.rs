@@ -1,18 +1,17 @@
 //! `#[derive(Entity)]`.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::DeriveInput;
 
 use super::entity_checks::{key_part_assertions, layout_checks};
 use super::keys::{parse, part_var, type_span};
 use super::render::{
-    encode_value, fields_of, hole_type, insert_index_key, is_primary_field, key_fields, key_holes,
-    part_type, render_template, schema, via_traits,
+    hole_type, is_primary_field, key_fields, key_holes, part_type, render_template_from, schema,
 };
 use crate::check::entity_model;
 use crate::ctx::Ctxt;
-use crate::model::{EntityModel, FieldModel, Hole, IndexKey, IndexModel};
+use crate::model::{EntityModel, FieldModel, Hole, IndexKey};
 
 pub(crate) fn expand_entity(input: &DeriveInput) -> TokenStream {
     let mut cx = Ctxt::default();
@@ -37,11 +36,8 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     });
     // Rendered here rather than through `Self::key`, whose arguments need the key fields'
     // types to be key parts: a type that is not is reported once, at the field's type.
-    let primary_key = rendered_key(model, |f| {
-        let ident = f.ident;
-        quote!(self.#ident)
-    });
-    let to_item = to_item(model);
+    let primary_key = rendered_key(model, self_field, &|_| None);
+    let to_item = super::to_item::to_item(model);
     let from_item = super::from_item::from_item(model);
     let entity_fields = super::entity_fields::entity_fields(model);
     let parse_key = parse_key(model);
@@ -136,7 +132,7 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
     };
     let key_fields = key_fields(model);
     let key_params = key_fields.iter().map(param);
-    let key = rendered_key(model, by_name);
+    let key = rendered_key(model, by_name, &|_| None);
     // Computed parts are computed from values: the arguments are read back into them first.
     let key = if key_holes(model)
         .iter()
@@ -201,17 +197,25 @@ fn key_builders(model: &EntityModel<'_>) -> TokenStream {
     }
 }
 
-/// The primary key rendered from its fields' values (`value` gives each field's expression):
-/// a template renders a string; a field mapped with `field(x)` is its own value.
-fn rendered_key(
+/// `self.field`: a field's value in methods on the entity.
+pub(super) fn self_field(field: &FieldModel<'_>) -> TokenStream {
+    let ident = field.ident;
+    quote!(self.#ident)
+}
+
+/// The primary key rendered from its fields' values (`value` gives each field's expression,
+/// `rendered` an already rendered value of a field for its holes, if any): a template
+/// renders a string; a field mapped with `field(x)` is its own value.
+pub(super) fn rendered_key(
     model: &EntityModel<'_>,
     value: impl Fn(&FieldModel<'_>) -> TokenStream + Copy,
+    rendered: &dyn Fn(&FieldModel<'_>) -> Option<TokenStream>,
 ) -> TokenStream {
     let entity = &model.entity_name;
     let key_value = |key: &IndexKey, attribute: TokenStream, limit: TokenStream| match key {
         IndexKey::Template(template) => {
-            let rendered = render_template(model, template, attribute, limit, value);
-            quote!(::core::result::Result::map(#rendered, ::dynamap::__private::AttributeValue::S))
+            let key = render_template_from(model, template, attribute, limit, value, rendered);
+            quote!(::core::result::Result::map(#key, ::dynamap::__private::AttributeValue::S))
         }
         IndexKey::Field(key) => {
             let Some(field) = key.fields.first().and_then(|f| model.field(&f.to_string())) else {
@@ -251,130 +255,6 @@ fn rendered_key(
         let __dynamap_schema = &#schema;
         ::dynamap::__private::Key::from_attributes(#pk, #sk)
     }
-}
-
-fn to_item(model: &EntityModel<'_>) -> TokenStream {
-    let schema = schema(model);
-    let entity = &model.entity_name;
-    let capacity = model.fields.len() + 3 + 2 * model.indexes.len();
-    let indexes = model
-        .indexes
-        .iter()
-        .map(|index| index_attributes(model, index));
-    // A field mapped to a table key attribute (`field(x)`) is in the item as that key.
-    let fields = model
-        .fields
-        .iter()
-        .filter(|f| !f.skip && !is_primary_field(model, f))
-        .map(|f| encode_field(entity, f));
-    let via = via_traits();
-    let schema_version = model.schema.as_ref().map(|schema| {
-        let version = schema.current.to_string();
-        quote! {
-            __dynamap_item.insert(
-                ::core::convert::From::from(::dynamap::__private::SCHEMA_VERSION_ATTRIBUTE),
-                ::dynamap::__private::AttributeValue::N(::core::convert::From::from(#version)),
-            );
-        }
-    });
-    let constants = model.constants.iter().map(|(name, value)| {
-        let name = name.value();
-        quote! {
-            __dynamap_item.insert(
-                ::core::convert::From::from(#name),
-                ::dynamap::__private::AttributeValue::S(::core::convert::From::from(#value)),
-            );
-        }
-    });
-    let constants = quote!(#(#constants)*);
-    quote! {
-        fn to_item(&self) -> ::dynamap::__private::Result<::dynamap::__private::Item> {
-            #via
-            let __dynamap_schema = &#schema;
-            let (__dynamap_pk, __dynamap_sk) = ::dynamap::__private::Key::into_attribute_values(::dynamap::__private::Entity::primary_key(self))?;
-            let mut __dynamap_item = ::dynamap::__private::Item::with_capacity(#capacity);
-            __dynamap_item.insert(::core::convert::From::from(__dynamap_schema.pk), __dynamap_pk);
-            if let (::core::option::Option::Some(attribute), ::core::option::Option::Some(value)) = (__dynamap_schema.sk, __dynamap_sk) {
-                __dynamap_item.insert(::core::convert::From::from(attribute), value);
-            }
-            __dynamap_item.insert(
-                ::core::convert::From::from(__dynamap_schema.entity_type),
-                ::dynamap::__private::AttributeValue::S(::core::convert::From::from(#entity)),
-            );
-            #schema_version
-            #constants
-            #(#fields)*
-            #(#indexes)*
-            ::core::result::Result::Ok(__dynamap_item)
-        }
-    }
-}
-
-/// Writes an index's key attributes, but only when every field its templates need is
-/// present: items missing one stay out of the index (a sparse index). A key that is a
-/// field's own attribute is stored with the field; its value is checked here.
-fn index_attributes(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream {
-    let name = &index.name;
-    let entity = &model.entity_name;
-    let fields = fields_of(model, index.templates());
-    let optional: Vec<_> = fields.iter().filter(|f| f.option_inner.is_some()).collect();
-    let bindings = optional
-        .iter()
-        .map(|f| format_ident!("__dynamap_opt_{}", f.ident));
-    let sources = optional.iter().map(|f| {
-        let ident = f.ident;
-        quote!(&self.#ident)
-    });
-    let value = |f: &FieldModel<'_>| {
-        let ident = f.ident;
-        if f.option_inner.is_some() {
-            let binding = format_ident!("__dynamap_opt_{}", ident);
-            quote!(*#binding)
-        } else {
-            quote!(self.#ident)
-        }
-    };
-    let mut writes = Vec::new();
-    let mut checks = Vec::new();
-    // A local index's partition key is the table's, already in the item.
-    let pk = (!index.local).then_some(&index.pk);
-    for (is_pk, key) in [(true, pk), (false, index.sk.as_ref())] {
-        let Some(key) = key else { continue };
-        match key {
-            IndexKey::Template(template) => {
-                writes.push(insert_index_key(model, is_pk, template, value));
-            }
-            IndexKey::Field(key) => {
-                let limit = if is_pk {
-                    quote!(MAX_PARTITION_KEY_BYTES)
-                } else {
-                    quote!(MAX_SORT_KEY_BYTES)
-                };
-                for field in key
-                    .fields
-                    .iter()
-                    .filter_map(|f| model.field(&f.to_string()))
-                {
-                    let field_attribute = &field.attribute;
-                    let field_name = field.ident.to_string();
-                    checks.push(quote! {
-                        ::dynamap::__private::check_key_attribute(&__dynamap_item, #entity, #field_attribute, #field_name, ::dynamap::__private::#limit)?;
-                    });
-                }
-            }
-        }
-    }
-    quote! {
-        if let (::core::option::Option::Some(__dynamap_index), #(::core::option::Option::Some(#bindings),)*) = (__dynamap_schema.index(#name), #(#sources,)*) {
-            #(#writes)*
-        }
-        #(#checks)*
-    }
-}
-
-fn encode_field(entity: &str, field: &FieldModel<'_>) -> TokenStream {
-    let ident = field.ident;
-    encode_value(entity, field, &quote!(self.#ident))
 }
 
 fn parse_key(model: &EntityModel<'_>) -> TokenStream {

@@ -24,18 +24,38 @@ pub(crate) fn render(
     template: &Template,
     mut value: impl FnMut(&str) -> HoleValue,
 ) -> TokenStream {
-    let steps = template.segments.iter().map(|segment| match segment {
-        Segment::Literal(text) => quote!(__dynamap_writer.literal(#text);),
-        Segment::Hole(field) => {
-            let HoleValue { ty, value: expr, format } = value(field);
-            let check = key_part_check(&ty);
-            let write = quote_spanned!(type_span(&ty)=> ::dynamap::__private::Hole::<#ty>::NEW.write(&mut __dynamap_writer, #field, &#expr, #format););
-            quote!(#check #write)
-        }
-    });
+    let literal_len: usize = template
+        .segments
+        .iter()
+        .map(|segment| match segment {
+            Segment::Literal(text) => text.len(),
+            Segment::Hole(_) => 0,
+        })
+        .sum();
+    // Each hole's value is bound once, then sized and written.
+    let mut bindings = Vec::new();
+    let mut lengths = vec![quote!(#literal_len)];
+    let steps: Vec<TokenStream> = template
+        .segments
+        .iter()
+        .map(|segment| match segment {
+            Segment::Literal(text) => quote!(__dynamap_writer.literal(#text);),
+            Segment::Hole(field) => {
+                let HoleValue { ty, value: expr, format } = value(field);
+                let var = quote::format_ident!("__dynamap_hole_{}", bindings.len());
+                let span = type_span(&ty);
+                bindings.push(quote!(let #var = &#expr;));
+                lengths.push(quote_spanned!(span=> ::dynamap::__private::Hole::<#ty>::NEW.len_hint(#var)));
+                let check = key_part_check(&ty);
+                let write = quote_spanned!(span=> ::dynamap::__private::Hole::<#ty>::NEW.write(&mut __dynamap_writer, #field, #var, #format););
+                quote!(#check #write)
+            }
+        })
+        .collect();
     quote!({
         use ::dynamap::__private::HoleStandIn as _;
-        let mut __dynamap_writer = ::dynamap::__private::KeyWriter::new(#entity, #attribute, #limit);
+        #(#bindings)*
+        let mut __dynamap_writer = ::dynamap::__private::KeyWriter::with_capacity(#entity, #attribute, #limit, #(#lengths)+*);
         #(#steps)*
         __dynamap_writer.finish()
     })

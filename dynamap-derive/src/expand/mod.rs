@@ -22,6 +22,7 @@ mod render;
 mod serde_shape;
 mod sort_builder;
 mod table;
+mod to_item;
 mod write_meta;
 
 pub(crate) use attribute::expand_attribute;

@@ -146,8 +146,21 @@ pub(super) fn render_template(
     limit: TokenStream,
     value: impl Fn(&FieldModel<'_>) -> TokenStream,
 ) -> TokenStream {
+    render_template_from(model, template, attribute, limit, value, &|_| None)
+}
+
+/// As [`render_template`], where `rendered(field)` may give a hole an already rendered
+/// value of the field (see `to_item`); computed parts still read the field's `value`.
+pub(super) fn render_template_from(
+    model: &EntityModel<'_>,
+    template: &Template,
+    attribute: TokenStream,
+    limit: TokenStream,
+    value: impl Fn(&FieldModel<'_>) -> TokenStream,
+    rendered: &dyn Fn(&FieldModel<'_>) -> Option<TokenStream>,
+) -> TokenStream {
     render_holes(model, template, attribute, limit, |hole| match hole {
-        Hole::Field(field) => value(field),
+        Hole::Field(field) => rendered(field).unwrap_or_else(|| value(field)),
         Hole::Computed(part) => computed_value(model, part, &value),
     })
 }
@@ -231,15 +244,16 @@ pub(super) fn insert_index_key(
     is_pk: bool,
     template: &Template,
     value: impl Fn(&FieldModel<'_>) -> TokenStream,
+    rendered: &dyn Fn(&FieldModel<'_>) -> Option<TokenStream>,
 ) -> TokenStream {
     let (limit, attribute) = if is_pk {
         (quote!(MAX_PARTITION_KEY_BYTES), quote!(__dynamap_index.pk))
     } else {
         (quote!(MAX_SORT_KEY_BYTES), quote!(attribute))
     };
-    let rendered = render_template(model, template, attribute.clone(), limit, value);
+    let key = render_template_from(model, template, attribute.clone(), limit, value, rendered);
     let insert = quote! {
-        __dynamap_item.insert(::core::convert::From::from(#attribute), ::dynamap::__private::AttributeValue::S(#rendered?));
+        __dynamap_item.insert(::core::convert::From::from(#attribute), ::dynamap::__private::AttributeValue::S(#key?));
     };
     if is_pk {
         insert

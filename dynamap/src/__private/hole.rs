@@ -32,6 +32,12 @@ impl<T: KeyPart> Hole<T> {
         writer.part_as::<T, A>(field, value, format);
     }
 
+    /// About how many bytes the value's text takes in the key.
+    #[inline]
+    pub fn len_hint<A: KeyArg<T> + ?Sized>(&self, value: &A) -> usize {
+        value.key_len_hint()
+    }
+
     /// Reads the hole's value from a stored key, as [`KeyReader::part_as`].
     ///
     /// # Errors
@@ -60,6 +66,11 @@ pub trait HoleStandIn<T> {
         _value: &A,
         _format: KeyFormat,
     ) {
+    }
+
+    /// Never runs (see the module's documentation).
+    fn len_hint<A: ?Sized>(&self, _value: &A) -> usize {
+        0
     }
 
     /// Never runs (see the module's documentation).

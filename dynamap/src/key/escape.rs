@@ -43,7 +43,7 @@ const HEX: &[u8; 16] = b"0123456789ABCDEF";
 /// not allocate.
 pub(crate) fn escape_tail(out: &mut String, start: usize) {
     // Escaped characters are ASCII, so a byte scan finds them and never splits a character.
-    if !out.as_bytes()[start..].iter().any(|&b| b <= ESCAPE as u8) {
+    if !any_escaped_byte(&out.as_bytes()[start..]) {
         return;
     }
     let raw = out.split_off(start);
@@ -57,6 +57,21 @@ pub(crate) fn escape_tail(out: &mut String, start: usize) {
             out.push(ch);
         }
     }
+}
+
+/// True when some byte of `bytes` is one that escaping replaces (`<= %`). Eight bytes at a
+/// time: a byte below `n` (at most 128) sets its high bit in `(x - n * ONES) & !x`, and no
+/// other byte makes the whole word nonzero (bytes of UTF-8 sequences are 128 or more).
+fn any_escaped_byte(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    const BELOW: u64 = ONES * (ESCAPE as u64 + 1);
+    let mut words = bytes.chunks_exact(8);
+    let found = words.by_ref().any(|word| {
+        let x = u64::from_ne_bytes(word.try_into().unwrap_or_default());
+        x.wrapping_sub(BELOW) & !x & HIGH != 0
+    });
+    found || words.remainder().iter().any(|&b| b <= ESCAPE as u8)
 }
 
 /// The character an escape's two hex digits stand for, if rendering writes that escape.
@@ -92,6 +107,30 @@ pub(crate) fn unescape(text: &str) -> Option<std::borrow::Cow<'_, str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_word_scan_finds_every_escaped_byte_at_every_position() {
+        for byte in 0..=255u8 {
+            for len in 1..=20 {
+                for at in 0..len {
+                    let mut bytes = vec![b'a'; len];
+                    bytes[at] = byte;
+                    assert_eq!(
+                        any_escaped_byte(&bytes),
+                        byte <= ESCAPE as u8,
+                        "{byte} at {at} of {len}"
+                    );
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_word_scan_agrees_with_a_byte_scan(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..40)) {
+            proptest::prop_assert_eq!(any_escaped_byte(&bytes), bytes.iter().any(|&b| b <= ESCAPE as u8));
+        }
+    }
 
     fn escaped(text: &str) -> String {
         let mut out = String::from("P#");

@@ -2,8 +2,6 @@
 //! distance from the minimum) and the forms of the other key formats (see [`Numbers`]):
 //! plain decimal text, or digits padded to a width.
 
-use std::fmt;
-
 use super::part::malformed;
 use super::{KeyPart, KeyPartError};
 use crate::key_format::Numbers;
@@ -80,6 +78,13 @@ fn parse_digits<U: std::str::FromStr>(
     text.parse().map_err(|_| malformed(text, expected))
 }
 
+/// Appends `digits` with zeros before them to make `width` digits (the form `{:0width$}`
+/// writes, without `core::fmt`).
+fn zero_padded(out: &mut String, digits: &str, width: usize) {
+    out.extend(std::iter::repeat_n('0', width.saturating_sub(digits.len())));
+    out.push_str(digits);
+}
+
 /// The integer hooks of [`KeyPart`]: the ordered form, or [`write_unordered`]'s.
 macro_rules! integer_formats {
     ($ty:ty) => {
@@ -118,10 +123,12 @@ macro_rules! unsigned_key_part {
     ($($ty:ty => $width:literal),* $(,)?) => {$(
         impl KeyPart for $ty {
             fn write_key_part(&self, out: &mut String) -> Result<(), KeyPartError> {
-                use fmt::Write;
-                // Writing to a String cannot fail.
-                let _ = write!(out, "{:0width$}", self, width = $width);
+                zero_padded(out, itoa::Buffer::new().format(*self), $width);
                 Ok(())
+            }
+
+            fn key_len_hint(&self) -> usize {
+                $width
             }
 
             fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
@@ -139,15 +146,19 @@ macro_rules! signed_key_part {
     ($($ty:ty as $unsigned:ty => $width:literal),* $(,)?) => {$(
         impl KeyPart for $ty {
             fn write_key_part(&self, out: &mut String) -> Result<(), KeyPartError> {
-                use fmt::Write;
-                // Writing to a String cannot fail.
-                let _ = if *self >= 0 {
-                    write!(out, "{:0width$}", self, width = $width)
+                let mut digits = itoa::Buffer::new();
+                if *self >= 0 {
+                    zero_padded(out, digits.format(*self), $width);
                 } else {
                     let distance = self.wrapping_sub(<$ty>::MIN) as $unsigned;
-                    write!(out, "-{:0width$}", distance, width = $width)
-                };
+                    out.push('-');
+                    zero_padded(out, digits.format(distance), $width);
+                }
                 Ok(())
+            }
+
+            fn key_len_hint(&self) -> usize {
+                $width + 1
             }
 
             fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {

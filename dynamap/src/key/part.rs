@@ -65,6 +65,17 @@ pub trait KeyPart: Sized {
     #[doc(hidden)]
     const TEXT: bool = false;
 
+    /// True for types whose text never holds a character the template escapes (numbers,
+    /// timestamps, UUIDs): their parts skip the escape scan.
+    #[doc(hidden)]
+    const ESCAPE_FREE: bool = false;
+
+    /// About how many bytes this value's text takes, so a key is allocated once at its size.
+    #[doc(hidden)]
+    fn key_len_hint(&self) -> usize {
+        16
+    }
+
     /// Appends this value's text as `numbers` says, for integers; other types write their
     /// one form.
     ///
@@ -192,6 +203,12 @@ pub trait KeyArg<T>: Sealed<(KeyArgSeal, T)> {
         let _ = numbers;
         self.write_key_arg(out)
     }
+
+    /// As [`KeyPart::key_len_hint`].
+    #[doc(hidden)]
+    fn key_len_hint(&self) -> usize {
+        16
+    }
 }
 
 impl<T: KeyPart> Sealed<(KeyArgSeal, T)> for T {}
@@ -206,6 +223,10 @@ impl<T: KeyPart> KeyArg<T> for T {
     fn write_key_arg_as(&self, out: &mut String, numbers: Numbers) -> Result<(), KeyPartError> {
         self.write_key_part_as(out, numbers)
     }
+
+    fn key_len_hint(&self) -> usize {
+        self.key_len_hint()
+    }
 }
 
 impl<T: KeyPart> KeyArg<T> for &T {
@@ -216,12 +237,20 @@ impl<T: KeyPart> KeyArg<T> for &T {
     fn write_key_arg_as(&self, out: &mut String, numbers: Numbers) -> Result<(), KeyPartError> {
         (**self).write_key_part_as(out, numbers)
     }
+
+    fn key_len_hint(&self) -> usize {
+        (**self).key_len_hint()
+    }
 }
 
 impl KeyArg<String> for &str {
     fn write_key_arg(&self, out: &mut String) -> Result<(), KeyPartError> {
         out.push_str(self);
         Ok(())
+    }
+
+    fn key_len_hint(&self) -> usize {
+        self.len()
     }
 }
 
@@ -236,6 +265,10 @@ impl KeyPart for String {
     }
 
     const TEXT: bool = true;
+
+    fn key_len_hint(&self) -> usize {
+        self.len()
+    }
 }
 
 pub(super) fn malformed(text: &str, expected: &'static str) -> KeyPartError {
@@ -261,40 +294,53 @@ mod timestamp {
         }
     }
 
-    /// Renders a timestamp in the fixed-width, order-preserving UTC form keys use. Written
-    /// digit by digit: every key and timestamp field goes through here.
+    /// Renders a timestamp in the fixed-width, order-preserving UTC form keys use.
     pub(crate) fn format(value: &OffsetDateTime) -> Result<String, KeyPartError> {
+        render(value).map(|text| text.as_str().to_owned())
+    }
+
+    /// [`format`]'s text, on the stack: rendered once, it can be copied into a key and an
+    /// attribute alike.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Text([u8; LEN]);
+
+    impl Text {
+        pub(crate) fn as_str(&self) -> &str {
+            // Only ASCII digits and separators are ever written, so this never fails.
+            std::str::from_utf8(&self.0).unwrap_or_default()
+        }
+    }
+
+    /// [`format`]'s text, written digit by digit into a buffer on the stack: every key and
+    /// timestamp field goes through here.
+    pub(crate) fn render(value: &OffsetDateTime) -> Result<Text, KeyPartError> {
         // Near the ends of `time`'s range, moving to UTC can leave it: an error, not a panic.
         let utc = value
             .checked_to_offset(UtcOffset::UTC)
             .ok_or_else(|| out_of_range(value))?;
-        let year = u32::try_from(utc.year())
+        let (year, month, day) = utc.to_calendar_date();
+        let year = u32::try_from(year)
             .ok()
             .filter(|y| *y <= 9999)
             .ok_or_else(|| out_of_range(value))?;
-        let mut out = [0u8; LEN];
-        let mut at = 0;
-        let mut digits = |n: u32, width: usize, then: Option<u8>| {
+        let (hour, minute, second, nanosecond) = utc.to_hms_nano();
+        let mut text = *b"0000-00-00T00:00:00.000000000Z";
+        // Each number ends where its separator is.
+        let mut digits = |end: usize, n: u32, width: usize| {
             let mut n = n;
-            for i in (0..width).rev() {
-                out[at + i] = b'0' + (n % 10) as u8;
+            for digit in text[end - width..end].iter_mut().rev() {
+                *digit = b'0' + (n % 10) as u8;
                 n /= 10;
             }
-            at += width;
-            if let Some(separator) = then {
-                out[at] = separator;
-                at += 1;
-            }
         };
-        digits(year, 4, Some(b'-'));
-        digits(u32::from(u8::from(utc.month())), 2, Some(b'-'));
-        digits(u32::from(utc.day()), 2, Some(b'T'));
-        digits(u32::from(utc.hour()), 2, Some(b':'));
-        digits(u32::from(utc.minute()), 2, Some(b':'));
-        digits(u32::from(utc.second()), 2, Some(b'.'));
-        digits(utc.nanosecond(), 9, Some(b'Z'));
-        // Only ASCII digits and separators were written.
-        Ok(out.iter().map(|&b| char::from(b)).collect())
+        digits(4, year, 4);
+        digits(7, u32::from(u8::from(month)), 2);
+        digits(10, u32::from(day), 2);
+        digits(13, u32::from(hour), 2);
+        digits(16, u32::from(minute), 2);
+        digits(19, u32::from(second), 2);
+        digits(29, nanosecond, 9);
+        Ok(Text(text))
     }
 
     /// Parses the form [`format`] writes, and only that form.
@@ -343,12 +389,18 @@ mod timestamp {
 
     impl KeyPart for OffsetDateTime {
         fn write_key_part(&self, out: &mut String) -> Result<(), KeyPartError> {
-            out.push_str(&format(self)?);
+            out.push_str(render(self)?.as_str());
             Ok(())
         }
 
         fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
             parse(text)
+        }
+
+        const ESCAPE_FREE: bool = true;
+
+        fn key_len_hint(&self) -> usize {
+            LEN
         }
     }
 
@@ -357,9 +409,15 @@ mod timestamp {
     /// reads as the timestamp's own prefix.
     impl KeyPart for Date {
         fn write_key_part(&self, out: &mut String) -> Result<(), KeyPartError> {
-            let text = format(&self.midnight().assume_utc())?;
-            out.push_str(&text[..DATE_LEN]);
+            let text = render(&self.midnight().assume_utc())?;
+            out.push_str(&text.as_str()[..DATE_LEN]);
             Ok(())
+        }
+
+        const ESCAPE_FREE: bool = true;
+
+        fn key_len_hint(&self) -> usize {
+            DATE_LEN
         }
 
         fn parse_key_part(text: &str) -> Result<Self, KeyPartError> {
@@ -460,7 +518,10 @@ mod timestamp {
 }
 
 #[cfg(feature = "time")]
-pub(crate) use timestamp::{format as format_timestamp, parse as parse_timestamp};
+pub(crate) use timestamp::{
+    Text as TimestampText, format as format_timestamp, parse as parse_timestamp,
+    render as render_timestamp,
+};
 
 #[cfg(feature = "uuid")]
 impl KeyPart for uuid::Uuid {
@@ -481,6 +542,12 @@ impl KeyPart for uuid::Uuid {
             return Err(malformed(text, EXPECTED));
         }
         Ok(value)
+    }
+
+    const ESCAPE_FREE: bool = true;
+
+    fn key_len_hint(&self) -> usize {
+        uuid::fmt::Hyphenated::LENGTH
     }
 }
 

@@ -62,11 +62,24 @@ impl KeyWriter {
     /// Starts a key for `attribute` of `entity`, at most `limit` bytes long.
     #[inline]
     pub fn new(entity: &'static str, attribute: &'static str, limit: usize) -> Self {
+        Self::with_capacity(entity, attribute, limit, 32)
+    }
+
+    /// As [`new`](KeyWriter::new), with room for `capacity` bytes: generated code passes the
+    /// template's length, so that a key is allocated once, at its size.
+    #[doc(hidden)]
+    #[inline]
+    pub fn with_capacity(
+        entity: &'static str,
+        attribute: &'static str,
+        limit: usize,
+        capacity: usize,
+    ) -> Self {
         Self {
             entity,
             attribute,
             limit,
-            out: String::with_capacity(32),
+            out: String::with_capacity(capacity),
             error: None,
         }
     }
@@ -151,7 +164,9 @@ pub(super) fn finish_part<T: KeyPart>(
         out.truncate(start);
         out.push_str(&lower);
     }
-    if !format.is_verbatim() {
+    if T::ESCAPE_FREE {
+        // Nothing to escape, and no delimiter to refuse.
+    } else if !format.is_verbatim() {
         escape_tail(out, start);
     } else if out[start..].contains(DELIMITER) {
         return Err(KeyPartError::NotVerbatim {
