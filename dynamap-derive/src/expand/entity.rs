@@ -211,6 +211,22 @@ pub(super) fn rendered_key(
     value: impl Fn(&FieldModel<'_>) -> TokenStream + Copy,
     rendered: &dyn Fn(&FieldModel<'_>) -> Option<TokenStream>,
 ) -> TokenStream {
+    let (pk, sk) = key_values(model, value, rendered);
+    let schema = schema(model);
+    quote! {
+        let __dynamap_schema = &#schema;
+        ::dynamap::__private::Key::from_attributes(#pk, #sk)
+    }
+}
+
+/// The primary key's values, as [`rendered_key`] renders them: an expression of type
+/// `Result<AttributeValue, KeyError>` for the partition key, and one of type
+/// `Option<Result<AttributeValue, KeyError>>` for the sort key. Needs `__dynamap_schema`.
+pub(super) fn key_values(
+    model: &EntityModel<'_>,
+    value: impl Fn(&FieldModel<'_>) -> TokenStream + Copy,
+    rendered: &dyn Fn(&FieldModel<'_>) -> Option<TokenStream>,
+) -> (TokenStream, TokenStream) {
     let entity = &model.entity_name;
     let key_value = |key: &IndexKey, attribute: TokenStream, limit: TokenStream| match key {
         IndexKey::Template(template) => {
@@ -250,11 +266,7 @@ pub(super) fn rendered_key(
         }
         None => quote!(::core::option::Option::None),
     };
-    let schema = schema(model);
-    quote! {
-        let __dynamap_schema = &#schema;
-        ::dynamap::__private::Key::from_attributes(#pk, #sk)
-    }
+    (pk, sk)
 }
 
 fn parse_key(model: &EntityModel<'_>) -> TokenStream {

@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::Ident;
 
-use super::entity::{rendered_key, self_field};
+use super::entity::{key_values, self_field};
 use super::keys::type_span;
 use super::render::{
     encode_value, fields_of, holes_of, insert_index_key, is_primary_field, schema, via_traits,
@@ -26,12 +26,7 @@ pub(super) fn to_item(model: &EntityModel<'_>) -> TokenStream {
         let (ident, var) = (field.ident, rendered_var(field));
         quote_spanned!(type_span(field.ty)=> let #var = ::dynamap::__private::RenderedTimestamp::new(&self.#ident);)
     });
-    let key = if once.is_empty() {
-        quote!(::dynamap::__private::Entity::primary_key(self))
-    } else {
-        let key = rendered_key(model, self_field, &rendered);
-        quote!({ #key })
-    };
+    let (pk, sk) = key_values(model, self_field, &rendered);
     let indexes = model
         .indexes
         .iter()
@@ -40,16 +35,15 @@ pub(super) fn to_item(model: &EntityModel<'_>) -> TokenStream {
     let fields = model
         .fields
         .iter()
-        .filter(|f| !f.skip && !is_primary_field(model, f))
-        .map(|f| match rendered(f) {
-            Some(var) => {
-                let attribute = &f.attribute;
-                quote! {
-                    ::dynamap::__private::encoded(&mut __dynamap_item, #entity, #attribute, ::dynamap::__private::ToString::to_string(#attribute), #var.attribute())?;
-                }
-            }
-            None => encode_value(entity, f, &self_field(f)),
-        });
+        .filter(|f| !f.skip && !is_primary_field(model, f) && rendered(f).is_none())
+        .map(|f| encode_value(entity, f, &self_field(f)));
+    // Last, after every key has copied their text: the attribute takes the rendered text.
+    let rendered_attributes = once.iter().map(|f| {
+        let (attribute, var) = (&f.attribute, rendered_var(f));
+        quote! {
+            ::dynamap::__private::encoded(&mut __dynamap_item, #entity, #attribute, ::dynamap::__private::ToString::to_string(#attribute), #var.into_attribute())?;
+        }
+    });
     let via = via_traits();
     let schema_version = model.schema.as_ref().map(|schema| {
         let version = schema.current.to_string();
@@ -75,7 +69,8 @@ pub(super) fn to_item(model: &EntityModel<'_>) -> TokenStream {
             #via
             let __dynamap_schema = &#schema;
             #(#renders)*
-            let (__dynamap_pk, __dynamap_sk) = ::dynamap::__private::Key::<Self>::into_attribute_values(#key)?;
+            let __dynamap_pk = #pk?;
+            let __dynamap_sk = ::core::option::Option::<::core::result::Result<::dynamap::__private::AttributeValue, ::dynamap::__private::KeyError>>::transpose(#sk)?;
             let mut __dynamap_item = ::dynamap::__private::Item::with_capacity(#capacity);
             __dynamap_item.insert(::core::convert::From::from(__dynamap_schema.pk), __dynamap_pk);
             if let (::core::option::Option::Some(attribute), ::core::option::Option::Some(value)) = (__dynamap_schema.sk, __dynamap_sk) {
@@ -89,6 +84,7 @@ pub(super) fn to_item(model: &EntityModel<'_>) -> TokenStream {
             #constants
             #(#fields)*
             #(#indexes)*
+            #(#rendered_attributes)*
             ::core::result::Result::Ok(__dynamap_item)
         }
     }

@@ -7,18 +7,19 @@ use time::OffsetDateTime;
 use serde::ser::Error as _;
 
 use crate::codec::{AttributeError, AttributeValue};
-use crate::key::{KeyArg, KeyPartError, TimestampText, render_timestamp};
+use crate::key::{KeyArg, KeyPartError, format_timestamp};
 use crate::sealed::{KeyArgSeal, Sealed};
 
-/// A timestamp's sortable UTC text, on the stack, or why it has none (a year out of range):
-/// each use reports that error as rendering it there would have.
-pub struct RenderedTimestamp(Result<TimestampText, KeyPartError>);
+/// A timestamp's sortable UTC text, or why it has none (a year out of range): each use
+/// reports that error as rendering it there would have. The text is the attribute's own
+/// string: keys copy it first, then the attribute takes it.
+pub struct RenderedTimestamp(Result<String, KeyPartError>);
 
 impl RenderedTimestamp {
     /// Renders `value` once.
     #[inline]
     pub fn new(value: &OffsetDateTime) -> Self {
-        RenderedTimestamp(render_timestamp(value))
+        RenderedTimestamp(format_timestamp(value))
     }
 
     /// The attribute `dynamap::codec::timestamp::to_attribute` makes of the value.
@@ -27,11 +28,10 @@ impl RenderedTimestamp {
     ///
     /// The value's rendering error, as `to_attribute` reports it.
     #[inline]
-    pub fn attribute(&self) -> Result<AttributeValue, AttributeError> {
-        match &self.0 {
-            Ok(text) => Ok(AttributeValue::S(text.as_str().to_owned())),
-            Err(err) => Err(AttributeError::custom(err)),
-        }
+    pub fn into_attribute(self) -> Result<AttributeValue, AttributeError> {
+        self.0
+            .map(AttributeValue::S)
+            .map_err(AttributeError::custom)
     }
 }
 
@@ -42,7 +42,7 @@ impl KeyArg<OffsetDateTime> for RenderedTimestamp {
     fn write_key_arg(&self, out: &mut String) -> Result<(), KeyPartError> {
         match &self.0 {
             Ok(text) => {
-                out.push_str(text.as_str());
+                out.push_str(text);
                 Ok(())
             }
             Err(err) => Err(err.clone()),
@@ -51,7 +51,7 @@ impl KeyArg<OffsetDateTime> for RenderedTimestamp {
 
     #[inline]
     fn key_len_hint(&self) -> usize {
-        self.0.as_ref().map_or(0, |text| text.as_str().len())
+        self.0.as_ref().map_or(0, String::len)
     }
 }
 
@@ -76,7 +76,7 @@ mod tests {
             let direct = value.write_key_part(&mut key);
             assert_eq!(rendered.write_key_arg(&mut once), direct);
             assert_eq!(once, key);
-            assert_eq!(rendered.attribute(), timestamp::to_attribute(&value));
+            assert_eq!(rendered.into_attribute(), timestamp::to_attribute(&value));
         }
     }
 }

@@ -39,13 +39,19 @@ fn escaped(ch: char) -> bool {
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
-/// Escapes `out[start..]` in place. The common case, a part with nothing to escape, does
-/// not allocate.
+/// Escapes `out[start..]` in place. The common case, a part with nothing to escape, is a
+/// scan, inlined where the part is written, that neither allocates nor calls.
+#[inline]
 pub(crate) fn escape_tail(out: &mut String, start: usize) {
     // Escaped characters are ASCII, so a byte scan finds them and never splits a character.
-    if !any_escaped_byte(&out.as_bytes()[start..]) {
-        return;
+    if any_escaped_byte(&out.as_bytes()[start..]) {
+        escape_found(out, start);
     }
+}
+
+/// [`escape_tail`] for a part that holds something to escape.
+#[cold]
+fn escape_found(out: &mut String, start: usize) {
     let raw = out.split_off(start);
     for ch in raw.chars() {
         if escaped(ch) {
@@ -62,6 +68,7 @@ pub(crate) fn escape_tail(out: &mut String, start: usize) {
 /// True when some byte of `bytes` is one that escaping replaces (`<= %`). Eight bytes at a
 /// time: a byte below `n` (at most 128) sets its high bit in `(x - n * ONES) & !x`, and no
 /// other byte makes the whole word nonzero (bytes of UTF-8 sequences are 128 or more).
+#[inline]
 fn any_escaped_byte(bytes: &[u8]) -> bool {
     const ONES: u64 = u64::from_ne_bytes([1; 8]);
     const HIGH: u64 = ONES << 7;

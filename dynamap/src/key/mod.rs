@@ -79,7 +79,7 @@ pub use escape::DELIMITER;
 pub use item_key::ItemKey;
 pub use part::{KeyArg, KeyPart, KeyPartError};
 #[cfg(feature = "time")]
-pub(crate) use part::{TimestampText, format_timestamp, parse_timestamp, render_timestamp};
+pub(crate) use part::{format_timestamp, parse_timestamp};
 pub(crate) use partitions::Groups;
 pub use primary::Key;
 pub(crate) use primary::{key_text, type_code as primary_type_code};

@@ -302,10 +302,10 @@ mod timestamp {
     /// [`format`]'s text, on the stack: rendered once, it can be copied into a key and an
     /// attribute alike.
     #[derive(Clone, Copy)]
-    pub(crate) struct Text([u8; LEN]);
+    struct Text([u8; LEN]);
 
     impl Text {
-        pub(crate) fn as_str(&self) -> &str {
+        fn as_str(&self) -> &str {
             // Only ASCII digits and separators are ever written, so this never fails.
             std::str::from_utf8(&self.0).unwrap_or_default()
         }
@@ -313,7 +313,7 @@ mod timestamp {
 
     /// [`format`]'s text, written digit by digit into a buffer on the stack: every key and
     /// timestamp field goes through here.
-    pub(crate) fn render(value: &OffsetDateTime) -> Result<Text, KeyPartError> {
+    fn render(value: &OffsetDateTime) -> Result<Text, KeyPartError> {
         // Near the ends of `time`'s range, moving to UTC can leave it: an error, not a panic.
         let utc = value
             .checked_to_offset(UtcOffset::UTC)
@@ -518,10 +518,7 @@ mod timestamp {
 }
 
 #[cfg(feature = "time")]
-pub(crate) use timestamp::{
-    Text as TimestampText, format as format_timestamp, parse as parse_timestamp,
-    render as render_timestamp,
-};
+pub(crate) use timestamp::{format as format_timestamp, parse as parse_timestamp};
 
 #[cfg(feature = "uuid")]
 impl KeyPart for uuid::Uuid {
