@@ -14,11 +14,11 @@
 //!   the time is `Codec::compress` and `Codec::decompress` alone.
 //! - **end to end**: from `Vec<Event>` to the stored attribute and back, which is what an
 //!   application pays: `dynamap::codec::compress_list` (the generated columns, checksum,
-//!   compress, header) and `decompress_list` for the `columnar v2` rows, which is what a
+//!   compress, header) and `decompress_list` for the `columnar v3` rows, which is what a
 //!   `#[dynamap(compress)]` field of a `Columnar` type stores; `compress` and `decompress`
 //!   (through serde) for the others.
 //!
-//! The goals are judged end to end for the default (`Compression::DEFAULT`, columnar v2)
+//! The goals are judged end to end for the default (`Compression::DEFAULT`, columnar v3)
 //! against JSON + BZip2 level 9 (the seed's choice) in the same run: at most a quarter of
 //! its bytes, at least 70x faster to compress and 35x faster to decompress. The codec-only
 //! comparison is printed too. Last, the default is timed against a hand-written
@@ -77,7 +77,7 @@ struct Variant {
     seed: bool,
     /// The events regrouped by type before storing (an experiment, see the docs).
     grouped: bool,
-    /// Written by the code `#[derive(Columnar)]` generates (columnar version 2), as a
+    /// Written by the code `#[derive(Columnar)]` generates (columnar version 3), as a
     /// compressed `Vec<Event>` field is; otherwise through serde.
     generated: bool,
 }
@@ -120,8 +120,8 @@ const VARIANTS: [Variant; 20] = [
     variant("json bzip2-1", Format::Json, Codec::Bzip2 { level: 1 }),
     variant("json gzip-1", Format::Json, Codec::Gzip { level: 1 }),
     variant("json gzip-9", Format::Json, Codec::Gzip { level: 9 }),
-    generated("columnar v2 zstd-3", Codec::Zstd { level: 3 }),
-    generated("columnar v2 none", Codec::None),
+    generated("columnar v3 zstd-3", Codec::Zstd { level: 3 }),
+    generated("columnar v3 none", Codec::None),
     variant(
         "columnar zstd-3",
         Format::Columnar,

@@ -42,41 +42,48 @@ impl Groups {
     /// The groups of `codes`, or `None` when they are more than [`MAX_GROUPS`], fewer than
     /// two, or more than `u32` positions.
     pub(crate) fn new(codes: impl Iterator<Item = u64>) -> Option<Groups> {
+        // A small code finds its group in a table, without a branch that depends on the
+        // data (group columns interleave: a kind column sorted by time changes every few
+        // records); a large one searches the groups seen.
+        const SMALL: usize = 64;
+        let mut small = [u8::MAX; SMALL];
         let mut seen: Vec<u64> = Vec::new();
-        let mut of: Vec<u8> = Vec::new();
-        let mut last = None;
+        let mut counts = [0usize; MAX_GROUPS];
+        let mut of: Vec<u8> = Vec::with_capacity(codes.size_hint().0);
         for code in codes {
-            // Runs of one group are common (a kind column sorted by time is not, but an
-            // integer of few values often is): the last group is checked first.
-            let group = match last {
-                Some((c, g)) if c == code => g,
-                _ => match seen.iter().position(|&s| s == code) {
+            let slot = usize::try_from(code).ok().filter(|&c| c < SMALL);
+            let group = match slot.map(|c| small[c]).filter(|&g| g != u8::MAX) {
+                Some(g) => usize::from(g),
+                None => match seen.iter().position(|&s| s == code) {
                     Some(g) => g,
                     None if seen.len() < MAX_GROUPS => {
                         seen.push(code);
+                        if let Some(c) = slot {
+                            small[c] = (seen.len() - 1) as u8;
+                        }
                         seen.len() - 1
                     }
                     None => return None,
                 },
             };
-            last = Some((code, group));
+            counts[group] += 1;
             of.push(group as u8);
         }
         if seen.len() < 2 || u32::try_from(of.len()).is_err() {
             return None;
         }
-        let mut bounds = vec![0usize; seen.len() + 1];
-        for &g in &of {
-            bounds[usize::from(g) + 1] += 1;
+        let mut bounds = Vec::with_capacity(seen.len() + 1);
+        bounds.push(0);
+        for (g, count) in counts[..seen.len()].iter().enumerate() {
+            bounds.push(bounds[g] + count);
         }
-        for g in 1..bounds.len() {
-            bounds[g] += bounds[g - 1];
-        }
-        let mut next = bounds.clone();
+        let mut next = counts;
+        next[..seen.len()].copy_from_slice(&bounds[..seen.len()]);
         let mut order = vec![0u32; of.len()];
         for (i, &g) in of.iter().enumerate() {
-            order[next[usize::from(g)]] = i as u32;
-            next[usize::from(g)] += 1;
+            let at = &mut next[usize::from(g)];
+            order[*at] = i as u32;
+            *at += 1;
         }
         Some(Groups { order, bounds })
     }
@@ -247,6 +254,38 @@ mod tests {
         assert_eq!(groups.members(2), [4]);
         assert!(Groups::new([1, 1, 1].into_iter()).is_none(), "one group");
         assert!(Groups::new(0..17).is_none(), "too many");
+    }
+
+    proptest::proptest! {
+        /// Small codes are found in a table, large ones by search: both number groups by
+        /// first appearance and list their records in order.
+        #[test]
+        fn groups_of_small_and_large_codes_are_numbered_by_first_appearance(
+            codes in proptest::collection::vec(
+                proptest::prop_oneof![0..70u64, proptest::num::u64::ANY],
+                0..200,
+            )
+        ) {
+            let mut seen: Vec<u64> = Vec::new();
+            for &code in &codes {
+                if !seen.contains(&code) {
+                    seen.push(code);
+                }
+            }
+            let groups = Groups::new(codes.iter().copied());
+            if seen.len() < 2 || seen.len() > MAX_GROUPS {
+                proptest::prop_assert!(groups.is_none());
+            } else {
+                let groups = groups.expect("a few groups");
+                proptest::prop_assert_eq!(groups.count(), seen.len());
+                for (g, code) in seen.iter().enumerate() {
+                    let members: Vec<u32> = (0..codes.len() as u32)
+                        .filter(|&i| codes[i as usize] == *code)
+                        .collect();
+                    proptest::prop_assert_eq!(groups.members(g), &members[..]);
+                }
+            }
+        }
     }
 
     #[test]

@@ -38,6 +38,7 @@ impl<'a> Reader<'a> {
         self.pos >= self.bytes.len()
     }
 
+    #[inline]
     pub(crate) fn remaining(&self) -> usize {
         self.bytes.len().saturating_sub(self.pos)
     }
@@ -99,6 +100,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A varint used as a length or count, which must fit in `usize`.
+    #[inline]
     pub(crate) fn len(&mut self) -> Result<usize, CodecError> {
         usize::try_from(self.varint()?).map_err(|_| CodecError::Corrupt("length overflows usize"))
     }
