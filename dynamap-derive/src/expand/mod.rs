@@ -18,6 +18,7 @@ mod key_changes;
 mod key_part;
 mod keys;
 mod partition;
+mod primary_key;
 mod render;
 mod serde_shape;
 mod sort_builder;

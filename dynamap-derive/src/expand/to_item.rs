@@ -4,8 +4,8 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::Ident;
 
-use super::entity::{key_values, self_field};
 use super::keys::type_span;
+use super::primary_key::{key_values, self_field};
 use super::render::{
     encode_value, fields_of, holes_of, insert_index_key, is_primary_field, schema, via_traits,
 };
