@@ -8,28 +8,12 @@
 
 use std::path::PathBuf;
 
-use dynamap::codec::{Codec, Columnar, Compression, Header, compress_list, decompress_list};
-use serde::{Deserialize, Serialize};
+use dynamap::codec::{Codec, Compression, Header, compress_list, decompress_list};
 
-#[derive(Columnar, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "UPPERCASE")]
-enum Kind {
-    Motion,
-    Noise,
-    Light,
-}
+#[path = "support/fixture_reading.rs"]
+mod fixture_reading;
 
-#[derive(Columnar, Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct Reading {
-    kind: Kind,
-    sensor: u8,
-    start: i64,
-    end: i64,
-    value: f64,
-    max: f64,
-    flag: Option<String>,
-    samples: Vec<i16>,
-}
+use fixture_reading::{Kind, Reading};
 
 /// A night of three sensors at different intervals, with jitter and dropped readings: the
 /// shape version 3's forms are for, so the fixtures hold every form the older writers chose.

@@ -14,6 +14,8 @@ use serde::{Deserialize, Serialize};
 
 #[path = "support/damage.rs"]
 mod damage;
+#[path = "support/fixture_reading.rs"]
+mod fixture_reading;
 
 use damage::{apply, damage};
 
@@ -47,19 +49,6 @@ struct Event {
     place: Place,
     samples: Vec<i16>,
     rooms: std::collections::BTreeMap<String, Vec<Kind>>,
-}
-
-/// The shape of `columnar_fixtures.rs`'s lists (the version 2 sample).
-#[derive(Columnar, Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct Reading {
-    kind: Kind,
-    sensor: u8,
-    start: i64,
-    end: i64,
-    value: f64,
-    max: f64,
-    flag: Option<String>,
-    samples: Vec<i16>,
 }
 
 fn cases() -> u32 {
@@ -192,7 +181,7 @@ fn stored_samples() -> Vec<Vec<u8>> {
 /// it returns.
 fn decode_everything(bytes: &[u8]) {
     let _ = decompress_list::<Event>(bytes);
-    let _ = decompress_list::<Reading>(bytes);
+    let _ = decompress_list::<fixture_reading::Reading>(bytes);
     let _ = decompress_list::<Place>(bytes);
     let _ = decompress_list::<i64>(bytes);
     let _ = decompress_list::<Option<String>>(bytes);
