@@ -44,6 +44,7 @@ mod deserializer;
 pub mod epoch_seconds;
 mod error;
 mod field;
+mod forms;
 mod number_text;
 #[cfg(test)]
 mod serde_shapes;
