@@ -33,6 +33,7 @@
 //! ```
 
 pub mod as_list;
+pub mod as_serde;
 mod attribute;
 mod attribute_error;
 mod columnar;
@@ -44,6 +45,7 @@ mod deserializer;
 pub mod epoch_seconds;
 mod error;
 mod field;
+mod form_check;
 mod forms;
 mod number_text;
 #[cfg(test)]
@@ -79,6 +81,10 @@ pub use error::CodecError;
 pub use field::{
     DeserializeField, SerializeField, ViaDirect, ViaSerde, decoded, deserialized, encoded,
     inserted, missing_attribute, present, serialized,
+};
+#[doc(hidden)]
+pub use form_check::{
+    ChosenForm, FormChosen, FormProbe, FormRefused, TimeFeature, UuidFeature,
 };
 #[doc(hidden)]
 pub use set::SetKind;
