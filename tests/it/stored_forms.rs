@@ -17,7 +17,11 @@ async fn every_type_is_stored_in_its_pinned_form() {
     db.put(&sample("a")).await.expect("put");
     let stored = raw_item(&db, "KINDS#a", "KINDS").await.expect("stored");
     assert_pinned(&stored);
-    let read = db.get(Kinds::key("a")).await.expect("reads").expect("there");
+    let read = db
+        .get(Kinds::key("a"))
+        .await
+        .expect("reads")
+        .expect("there");
     assert_eq!(read, sample("a"));
 }
 
@@ -40,7 +44,11 @@ async fn updates_and_conditions_use_the_same_forms() {
         AttributeValue::S("2021-06-01T00:00:00.000000000Z".into())
     );
     assert_eq!(stored["std_duration"], AttributeValue::N("0.25".into()));
-    let read = db.get(Kinds::key("u")).await.expect("reads").expect("there");
+    let read = db
+        .get(Kinds::key("u"))
+        .await
+        .expect("reads")
+        .expect("there");
     assert_eq!(read, moved);
 }
 

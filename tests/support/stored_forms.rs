@@ -139,7 +139,10 @@ pub(crate) fn serde_forms() -> Vec<(&'static str, AttributeValue)> {
         ("ip", s("2001:db8::1")),
         ("ipv4", s("192.0.2.1")),
         ("ipv6", s("::1")),
-        ("stamps", L(vec![list(&[1999, 365, 23, 59, 59, 0, 0, 0, 0])])),
+        (
+            "stamps",
+            L(vec![list(&[1999, 365, 23, 59, 59, 0, 0, 0, 0])]),
+        ),
         ("maybe_date", list(&[2026, 332])),
         (
             "waits",
@@ -178,14 +181,21 @@ pub(crate) fn human_readable_forms() -> Vec<(&'static str, AttributeValue)> {
 }
 
 /// An item of [`sample`]`(id)` with its fields in `forms`, as an earlier build stored it.
-pub(crate) fn item_with(id: &str, forms: Vec<(&'static str, AttributeValue)>) -> dynamap::codec::Item {
+pub(crate) fn item_with(
+    id: &str,
+    forms: Vec<(&'static str, AttributeValue)>,
+) -> dynamap::codec::Item {
     let mut item = HashMap::from([
         ("PK".to_owned(), s(&format!("KINDS#{id}"))),
         ("SK".to_owned(), s("KINDS")),
         ("_type".to_owned(), s("Kinds")),
         ("id".to_owned(), s(id)),
     ]);
-    item.extend(forms.into_iter().map(|(field, value)| (field.to_owned(), value)));
+    item.extend(
+        forms
+            .into_iter()
+            .map(|(field, value)| (field.to_owned(), value)),
+    );
     item
 }
 

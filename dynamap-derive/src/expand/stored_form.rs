@@ -143,7 +143,10 @@ mod tests {
 
     fn found(ty: &str) -> Vec<Needs> {
         let ty: Type = syn::parse_str(ty).expect("a type");
-        recognized(&ty).into_iter().map(|(_, needs)| needs).collect()
+        recognized(&ty)
+            .into_iter()
+            .map(|(_, needs)| needs)
+            .collect()
     }
 
     #[test]

@@ -2,8 +2,10 @@
 //!
 //! Fields are stored one attribute each: strings as `S`, numbers as `N`, structs and maps as
 //! `M`, sequences as `L`. Types with an [`Attribute`] implementation (strings, numbers,
-//! `bool`, collections of those, nested structs with `#[derive(Attribute)]`) are converted
-//! by direct code; every other type goes through its `serde` implementation
+//! `bool`, collections of those, nested structs with `#[derive(Attribute)]`, and the
+//! well-known types whose form dynamap chooses: date-times as sortable text, durations as
+//! seconds, UUIDs and IP addresses as text) are converted by direct code; every other type
+//! goes through its `serde` implementation
 //! (serialized straight to the SDK's type and read straight from it, in `serde_dynamo`'s
 //! form), which stores the same form. `Option` fields are left out of the item
 //! when `None`. A field can choose another
@@ -83,9 +85,7 @@ pub use field::{
     inserted, missing_attribute, present, serialized,
 };
 #[doc(hidden)]
-pub use form_check::{
-    ChosenForm, FormChosen, FormProbe, FormRefused, TimeFeature, UuidFeature,
-};
+pub use form_check::{ChosenForm, FormChosen, FormProbe, FormRefused, TimeFeature, UuidFeature};
 #[doc(hidden)]
 pub use set::SetKind;
 pub(crate) use set::{is_empty_set, set_value};

@@ -15,9 +15,8 @@ fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     let era = year.div_euclid(400);
     let year_of_era = year.rem_euclid(400);
     let month = i64::from(month);
-    let day_of_year = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5
-        + i64::from(day)
-        - 1;
+    let day_of_year =
+        (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(day) - 1;
     let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
     era * 146_097 + day_of_era - 719_468
 }
@@ -88,8 +87,12 @@ pub(super) fn parse(text: &str) -> Option<(i64, u32)> {
         })
     };
     let (year, month, day) = (number(0, 4)?, number(5, 2)?, number(8, 2)?);
-    let (hour, minute, second, nanos) =
-        (number(11, 2)?, number(14, 2)?, number(17, 2)?, number(20, 9)?);
+    let (hour, minute, second, nanos) = (
+        number(11, 2)?,
+        number(14, 2)?,
+        number(17, 2)?,
+        number(20, 9)?,
+    );
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
     let month_days = match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,

@@ -30,7 +30,10 @@ use std::collections::HashMap;
 use super::AttributeValue;
 
 /// The numbers of a list attribute of exactly `N` numbers (serde's tuple form).
-#[cfg_attr(not(feature = "time"), allow(dead_code, reason = "read by the time types"))]
+#[cfg_attr(
+    not(feature = "time"),
+    allow(dead_code, reason = "read by the time types")
+)]
 fn numbers<const N: usize>(list: &[AttributeValue]) -> Option<[i64; N]> {
     if list.len() != N {
         return None;

@@ -43,7 +43,10 @@ pub(super) fn parse(text: &str) -> Option<Seconds> {
     };
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     if whole.is_empty() && fraction.is_empty()
-        || !whole.bytes().chain(fraction.bytes()).all(|b| b.is_ascii_digit())
+        || !whole
+            .bytes()
+            .chain(fraction.bytes())
+            .all(|b| b.is_ascii_digit())
     {
         return None;
     }
@@ -106,8 +109,14 @@ mod tests {
             (seconds(false, 0, 1), "0.000000001"),
             (seconds(true, 1, 250_000_000), "-1.25"),
             (seconds(false, 3600, 0), "3600"),
-            (seconds(false, u64::MAX, 999_999_999), "18446744073709551615.999999999"),
-            (seconds(true, 9_223_372_036_854_775_808, 0), "-9223372036854775808"),
+            (
+                seconds(false, u64::MAX, 999_999_999),
+                "18446744073709551615.999999999",
+            ),
+            (
+                seconds(true, 9_223_372_036_854_775_808, 0),
+                "-9223372036854775808",
+            ),
         ] {
             assert_eq!(format(value), text);
             assert_eq!(parse(text), Some(value), "{text}");

@@ -59,7 +59,12 @@ impl Attribute for SystemTime {
             _ => return Err(mismatch("a timestamp string (S)", &value)),
         };
         read.and_then(|(secs, nanos)| from_epoch(secs, nanos))
-            .ok_or_else(|| not_a(&value, "a UTC timestamp like 2020-03-01T12:30:00.000000000Z"))
+            .ok_or_else(|| {
+                not_a(
+                    &value,
+                    "a UTC timestamp like 2020-03-01T12:30:00.000000000Z",
+                )
+            })
     }
 }
 
@@ -195,7 +200,10 @@ mod tests {
     fn addresses_are_their_text_as_serde_stored_them() {
         let v4: Ipv4Addr = "192.0.2.1".parse().expect("an address");
         let v6: Ipv6Addr = "2001:db8::1".parse().expect("an address");
-        for (value, text) in [(IpAddr::V4(v4), "192.0.2.1"), (IpAddr::V6(v6), "2001:db8::1")] {
+        for (value, text) in [
+            (IpAddr::V4(v4), "192.0.2.1"),
+            (IpAddr::V6(v6), "2001:db8::1"),
+        ] {
             assert_eq!(value.to_attribute(), Ok(s(text)));
             assert_eq!(crate::codec::serialized(&value), Ok(s(text)));
             assert_eq!(IpAddr::from_attribute(s(text)), Ok(value));

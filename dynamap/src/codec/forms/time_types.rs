@@ -34,12 +34,12 @@ fn text_error(error: impl std::fmt::Display) -> AttributeError {
 /// nanosecond, ...]` from `at` on.
 fn listed_date_time(list: &[AttributeValue]) -> Option<PrimitiveDateTime> {
     let [year, ordinal, hour, minute, second, nanosecond] = numbers::<6>(list.get(..6)?)?;
-    let date = Date::from_ordinal_date(
-        i32::try_from(year).ok()?,
-        u16::try_from(ordinal).ok()?,
-    )
-    .ok()?;
-    Some(PrimitiveDateTime::new(date, listed_time(&[hour, minute, second, nanosecond])?))
+    let date =
+        Date::from_ordinal_date(i32::try_from(year).ok()?, u16::try_from(ordinal).ok()?).ok()?;
+    Some(PrimitiveDateTime::new(
+        date,
+        listed_time(&[hour, minute, second, nanosecond])?,
+    ))
 }
 
 fn listed_time([hour, minute, second, nanosecond]: &[i64; 4]) -> Option<Time> {
@@ -82,7 +82,12 @@ impl Attribute for OffsetDateTime {
             })(),
             _ => return Err(mismatch("a timestamp string (S)", &value)),
         };
-        read.ok_or_else(|| not_a(&value, "a UTC timestamp like 2020-03-01T12:30:00.000000000Z"))
+        read.ok_or_else(|| {
+            not_a(
+                &value,
+                "a UTC timestamp like 2020-03-01T12:30:00.000000000Z",
+            )
+        })
     }
 }
 
@@ -120,11 +125,8 @@ impl Attribute for Date {
         let read = match &value {
             AttributeValue::S(text) => Date::parse_key_part(text).ok(),
             AttributeValue::L(list) => numbers::<2>(list).and_then(|[year, ordinal]| {
-                Date::from_ordinal_date(
-                    i32::try_from(year).ok()?,
-                    u16::try_from(ordinal).ok()?,
-                )
-                .ok()
+                Date::from_ordinal_date(i32::try_from(year).ok()?, u16::try_from(ordinal).ok()?)
+                    .ok()
             }),
             _ => return Err(mismatch("a date string (S)", &value)),
         };
@@ -181,7 +183,9 @@ impl Attribute for Duration {
         let read = match &value {
             AttributeValue::N(text) | AttributeValue::S(text) => from_seconds(text),
             AttributeValue::L(list) => numbers::<2>(list).and_then(|[secs, nanos]| {
-                let nanos = i32::try_from(nanos).ok().filter(|n| n.abs() < 1_000_000_000)?;
+                let nanos = i32::try_from(nanos)
+                    .ok()
+                    .filter(|n| n.abs() < 1_000_000_000)?;
                 Some(Duration::new(secs, nanos))
             }),
             _ => return Err(mismatch("a number of seconds (N)", &value)),
@@ -256,7 +260,11 @@ mod tests {
 
     #[test]
     fn dates_are_their_key_part() {
-        pinned(date!(2026 - 11 - 26), s("2026-11-26"), &[list(&[2026, 330])]);
+        pinned(
+            date!(2026 - 11 - 26),
+            s("2026-11-26"),
+            &[list(&[2026, 330])],
+        );
         assert!(Date::from_attribute(s("2026-11-31")).is_err());
     }
 
@@ -282,7 +290,11 @@ mod tests {
             AttributeValue::N("0.000000001".into()),
             &[list(&[0, 1]), s("0.000000001")],
         );
-        pinned(Duration::MIN, AttributeValue::N("-9223372036854775808.999999999".into()), &[]);
+        pinned(
+            Duration::MIN,
+            AttributeValue::N("-9223372036854775808.999999999".into()),
+            &[],
+        );
         assert!(Duration::from_attribute(list(&[0, 1_000_000_000])).is_err());
     }
 }
