@@ -61,10 +61,13 @@ pub(super) fn parse(text: &str) -> Option<Seconds> {
     };
     // Every digit below the nanosecond must be zero: the value is kept exactly or refused.
     let last_nonzero = digits.iter().rposition(|d| *d != b'0');
-    if let Some(last) = last_nonzero {
-        if i64::try_from(last).ok()? >= point + 9 {
-            return None;
-        }
+    let below_nanos = |last: usize| {
+        i64::try_from(last)
+            .ok()
+            .is_none_or(|last| last >= point + 9)
+    };
+    if last_nonzero.is_some_and(below_nanos) {
+        return None;
     }
     let first_nonzero = digits.iter().position(|d| *d != b'0');
     let mut secs: u64 = 0;

@@ -52,6 +52,20 @@ fn listed_time([hour, minute, second, nanosecond]: &[i64; 4]) -> Option<Time> {
     .ok()
 }
 
+/// serde's nine numbers: the local date and time, then the offset's hours, minutes and
+/// seconds.
+fn listed_offset_date_time(list: &[AttributeValue]) -> Option<OffsetDateTime> {
+    let at = listed_date_time(list)?;
+    let [hours, minutes, seconds] = numbers::<3>(list.get(6..)?)?;
+    let offset = UtcOffset::from_hms(
+        i8::try_from(hours).ok()?,
+        i8::try_from(minutes).ok()?,
+        i8::try_from(seconds).ok()?,
+    )
+    .ok()?;
+    Some(at.assume_offset(offset))
+}
+
 /// `2020-03-01T12:30:00.000000000Z`: UTC, fixed width, what `codec::timestamp` and the
 /// key part write. Reads serde's nine numbers and `time`'s human-readable text, and any
 /// RFC 3339 timestamp.
@@ -69,17 +83,7 @@ impl Attribute for OffsetDateTime {
                     .or_else(|_| OffsetDateTime::parse(text, &Rfc3339))
                     .ok()
             }),
-            AttributeValue::L(list) if list.len() == 9 => (|| {
-                let at = listed_date_time(list)?;
-                let [hours, minutes, seconds] = numbers::<3>(&list[6..])?;
-                let offset = UtcOffset::from_hms(
-                    i8::try_from(hours).ok()?,
-                    i8::try_from(minutes).ok()?,
-                    i8::try_from(seconds).ok()?,
-                )
-                .ok()?;
-                Some(at.assume_offset(offset))
-            })(),
+            AttributeValue::L(list) if list.len() == 9 => listed_offset_date_time(list),
             _ => return Err(mismatch("a timestamp string (S)", &value)),
         };
         read.ok_or_else(|| {
