@@ -8,6 +8,7 @@ pub use crate::codec::{
     CodecError, ColumnInput, Columnar, RecordReader, RecordWriter, ViaColumns, decode_variants,
     encode_variants,
 };
+pub use crate::codec::{FormChosen, FormProbe, FormRefused};
 pub use crate::codec::{attribute_map, attribute_string, missing_field, unknown_variant};
 pub use crate::codec::{
     decoded, deserialized, encoded, inserted, missing_attribute, present, serialized,

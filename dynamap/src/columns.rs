@@ -18,8 +18,8 @@ pub enum ColumnKind {
     Float,
     /// `bool`.
     Bool,
-    /// A point in time (`time::OffsetDateTime` stored `with` `dynamap::codec::timestamp`
-    /// or `epoch_seconds`, or any codec storing RFC 3339 text or epoch seconds), in
+    /// A point in time (`time::OffsetDateTime` or `std::time::SystemTime`, stored as UTC
+    /// text, or `with` `epoch_seconds`, or any codec storing RFC 3339 text or epoch seconds), in
     /// microseconds since the Unix epoch, UTC.
     Timestamp,
     /// The stored bytes of a binary attribute: a `#[dynamap(compress)]` field's compressed
@@ -115,6 +115,7 @@ pub mod probe {
     known!(Text: uuid::Uuid);
     #[cfg(feature = "time")]
     known!(Timestamp: time::OffsetDateTime);
+    known!(Timestamp: std::time::SystemTime);
 
     impl<T: KnownColumn + ?Sized> KnownColumn for &T {
         const KIND: ColumnKind = T::KIND;
@@ -130,13 +131,10 @@ pub mod probe {
         }
     }
 
-    /// The kind of a field stored by its serde form: a timestamp's is `time`'s list of
-    /// numbers, a JSON document.
+    /// The kind of a field stored in its type's own form: every known kind is kept, a
+    /// timestamp included (stored as its UTC text, see `codec::Attribute`).
     pub const fn stored_plain(kind: ColumnKind) -> ColumnKind {
-        match kind {
-            ColumnKind::Timestamp => ColumnKind::Json,
-            other => other,
-        }
+        kind
     }
 }
 

@@ -45,7 +45,7 @@ impl<'a> UpdatedValues<'a> {
     }
 
     /// The value the update gives `attribute`: `Ok(None)` when it removes it (or does not
-    /// touch it), decoded as `T`.
+    /// touch it), decoded as `T` through serde.
     ///
     /// # Errors
     ///
@@ -54,6 +54,23 @@ impl<'a> UpdatedValues<'a> {
         &self,
         entity: &'static str,
         attribute: &'static str,
+    ) -> Result<Option<T>> {
+        self.decode_with(entity, attribute, crate::codec::deserialized)
+    }
+
+    /// The value the update gives `attribute`, as [`decode`](Self::decode) reads it, but
+    /// decoded by `decode`: generated code passes the field's own conversion, so a value
+    /// reads back in the form the field stores (a timestamp's text, not serde's form).
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::InvalidAttribute`] when `decode` fails.
+    #[doc(hidden)]
+    pub fn decode_with<T>(
+        &self,
+        entity: &'static str,
+        attribute: &'static str,
+        decode: impl FnOnce(AttributeValue) -> std::result::Result<T, crate::codec::AttributeError>,
     ) -> Result<Option<T>> {
         let value = self
             .entries
@@ -64,7 +81,7 @@ impl<'a> UpdatedValues<'a> {
             .filter(|v| !matches!(v, AttributeValue::Null(_)));
         value
             .map(|v| {
-                crate::codec::deserialized(v.clone()).map_err(|source| Error::InvalidAttribute {
+                decode(v.clone()).map_err(|source| Error::InvalidAttribute {
                     entity,
                     attribute,
                     source,

@@ -79,7 +79,7 @@
 //! | `skip` | not stored; reads back as `Default::default()` |
 //! | `default`, `default = "path::to_fn"` | a missing attribute reads as `Default::default()` / `to_fn()`, so items written before the field existed still read; not on primary-key fields |
 //! | `created_at`, `updated_at` | automatic timestamps (`time::OffsetDateTime` or an `Option` of one): `updated_at` is set by every write, `created_at` when the item has none |
-//! | `with = "module"` | store through `module::serialize` / `module::deserialize`, as serde's `with` (see [`codec::timestamp`]) |
+//! | `with = "module"` | store through `module::serialize` / `module::deserialize`, as serde's `with` (see [`codec::timestamp`]); `with = "dynamap::codec::as_serde"` keeps the type's serde form on purpose ([`codec::as_serde`]) |
 //! | `version` | an optimistic-locking version number, checked and bumped by [`Db::save`]; a missing attribute reads as 0, "never versioned" (see the evolving-models guide) |
 //! | `compress` | serialize and compress into one binary attribute ([`codec::compress`]); any serde type |
 //! | `compress(codec = "bzip2", level = 9, format = "json", budget = 32768, uncompressed_below = 256)` | the same with settings: codec `zstd` (default, level 1-22, default 3), `bzip2` (1-9), `gzip` (0-9), `snappy` or `none`; format `auto` (default: columnar for lists and maps, row otherwise; a list of a type that derives [`codec::Columnar`] is written column by column by generated code), `columnar`, `row` or `json`; the largest stored size, checked before writing (default 32 KB); values serializing smaller than `uncompressed_below` bytes are stored uncompressed |
@@ -87,10 +87,15 @@
 //! | `ttl` | the item's time to live: a `time::OffsetDateTime` (or `Option` of one) stored as epoch seconds in the table's TTL attribute, whose name the field must have. Reads hide expired items ([`Db::include_expired_items`]) |
 //!
 //! Fields are stored one attribute each, by direct code for the types that implement
-//! [`Attribute`] (strings, numbers, `bool`, `Option`, lists, sets, maps, `Uuid`,
-//! timestamps, and types with `#[derive(Attribute)]`) and through their `serde`
-//! implementations otherwise, in the same stored form (except sets of strings, numbers and
-//! binaries, which are native `SS`/`NS`/`BS`, left out when empty); `Option` fields are left
+//! [`Attribute`] (strings, numbers, `bool`, `Option`, lists, sets, maps, `Uuid`, IP
+//! addresses, `time`'s date-times and durations, `SystemTime`, std's `Duration`, and types
+//! with `#[derive(Attribute)]`) and through their `serde` implementations otherwise, in the
+//! same stored form (except sets of strings, numbers and binaries, which are native
+//! `SS`/`NS`/`BS`, left out when empty, and the well-known types whose form dynamap chooses:
+//! date-times as sortable UTC text, durations as seconds, see the evolving-models guide,
+//! "Stored forms"). A field of a chrono date-time, `rust_decimal::Decimal` or `url::Url`,
+//! or of a `time` or `uuid` type while that feature is off, does not compile without a
+//! `with` module, rather than reach the table in its serde form. `Option` fields are left
 //! out when `None`; attributes the struct does not know are ignored on
 //! read. Each stored field also gets a constant (`Sensor::CITY`, an [`expr::Attr`]) for
 //! updates, conditions and filters, reaching inside maps, lists and structs with
@@ -125,7 +130,8 @@
 //!
 //! Implements [`Attribute`] for a nested struct with named fields (stored as a map) or a
 //! fieldless enum (stored as a string), next to serde's derives: the stored form is the one
-//! serde writes, and `#[serde(rename, rename_all, default, skip)]` are followed. A field of
+//! serde writes (except fields of the well-known types whose form dynamap chooses, such as
+//! timestamps), and `#[serde(rename, rename_all, default, skip)]` are followed. A field of
 //! such a type is then converted by direct code instead of through serde. See [`Attribute`].
 //!
 //! # Lookup items
@@ -187,13 +193,14 @@
 //!
 //! # Features
 //!
-//! - `time` (default): `time::OffsetDateTime` key parts, [`codec::timestamp`] and
-//!   [`codec::epoch_seconds`] (TTL fields).
+//! - `time` (default): `time::OffsetDateTime` key parts, the stored forms of `time`'s
+//!   date-times and durations, [`codec::timestamp`] and [`codec::epoch_seconds`] (TTL
+//!   fields).
 //! - `zstd` (default), `bzip2`, `gzip`, `snappy`: the compression codecs of
 //!   `#[dynamap(compress)]` fields; `all-codecs` enables every one. Reading an item
 //!   compressed with a codec that is not enabled is an error naming the feature.
 //! - `json`: the `json` format of `#[dynamap(compress)]` fields (included in `all-codecs`).
-//! - `uuid`: `uuid::Uuid` key parts.
+//! - `uuid`: `uuid::Uuid` key parts and fields (stored as lowercase hyphenated text).
 //! - `streams`: decoding DynamoDB Streams records into entities (the `streams` module), from Lambda's
 //!   event types or the streams client's.
 //! - `exports`: DynamoDB's exports to S3 read as entities, with flat memory (the `export`

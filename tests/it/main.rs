@@ -55,6 +55,7 @@ mod service_errors;
 mod sharded_partitions;
 mod sharded_reads;
 mod sort_keys_by_name;
+mod stored_forms;
 mod streams;
 mod table;
 mod table_lifecycle;

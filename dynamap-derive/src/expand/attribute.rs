@@ -30,6 +30,7 @@ pub(crate) fn expand_attribute(input: &DeriveInput) -> TokenStream {
 fn named_struct(stored: &[StoredField<'_>], skipped: &[&syn::Ident]) -> TokenStream {
     let via = via_traits();
     let count = stored.len();
+    let form_checks = super::stored_form::checks(stored.iter().map(|f| f.ty));
     let inserts = stored.iter().map(|f| {
         let (ident, ty, name) = (f.ident, f.ty, &f.name);
         quote_spanned! {type_span(ty)=>
@@ -71,6 +72,7 @@ fn named_struct(stored: &[StoredField<'_>], skipped: &[&syn::Ident]) -> TokenStr
     quote! {
         fn to_attribute(&self) -> ::core::result::Result<::dynamap::__private::AttributeValue, ::dynamap::__private::AttributeError> {
             #via
+            #form_checks
             let mut __dynamap_map = ::dynamap::__private::HashMap::with_capacity(#count);
             #(#inserts)*
             ::core::result::Result::Ok(::dynamap::__private::AttributeValue::M(__dynamap_map))

@@ -60,7 +60,16 @@ fn decode_new_values(model: &EntityModel<'_>, fields: &[&FieldModel<'_>]) -> Tok
         let attribute = &field.attribute;
         let inner = part_type(field);
         let read = match &field.with {
-            None => quote!(__dynamap_values.decode::<#inner>(#entity, #attribute)?),
+            // The field's own conversion: direct code for an `Attribute` type, serde otherwise.
+            None => {
+                let via = via_traits();
+                quote! {
+                    __dynamap_values.decode_with(#entity, #attribute, |value| {
+                        #via
+                        (&::dynamap::__private::Via::<#inner>::NEW).decode(value)
+                    })?
+                }
+            }
             Some(with) => {
                 let unwrap = if field.option_inner.is_some() {
                     quote!(.and_then(|w| w.0))

@@ -22,6 +22,7 @@ mod primary_key;
 mod render;
 mod serde_shape;
 mod sort_builder;
+mod stored_form;
 mod table;
 mod to_item;
 mod write_meta;

@@ -45,6 +45,14 @@ pub(super) fn to_item(model: &EntityModel<'_>) -> TokenStream {
         }
     });
     let via = via_traits();
+    // Fields stored in their type's own form: a recognized type without one fails here.
+    let form_checks = super::stored_form::checks(
+        model
+            .fields
+            .iter()
+            .filter(|f| !f.skip && f.with.is_none() && f.compressed.is_none() && !f.ttl)
+            .map(|f| f.ty),
+    );
     let schema_version = model.schema.as_ref().map(|schema| {
         let version = schema.current.to_string();
         quote! {
@@ -67,6 +75,7 @@ pub(super) fn to_item(model: &EntityModel<'_>) -> TokenStream {
     quote! {
         fn to_item(&self) -> ::dynamap::__private::Result<::dynamap::__private::Item> {
             #via
+            #form_checks
             let __dynamap_schema = &#schema;
             #(#renders)*
             let __dynamap_pk = #pk?;

@@ -18,8 +18,16 @@ pub use super::attribute_error::AttributeError;
 /// fall back to the type's serde implementation (in `serde_dynamo`'s form) for every other.
 /// Both paths store the same form, so items written by either read by either: strings as
 /// `S`; integers and floats as `N`; `bool` as `BOOL`; `Vec` as `L`; `HashMap` and
-/// `BTreeMap` with `String` keys as `M`; `uuid::Uuid` (feature `uuid`) as its hyphenated
-/// `S`; `None` as `NULL` (an `Option` field that is `None` is left out of the item).
+/// `BTreeMap` with `String` keys as `M`; `None` as `NULL` (an `Option` field that is `None`
+/// is left out of the item).
+///
+/// Well-known types of other crates and of std are stored in a form dynamap chooses, not
+/// the one their serde implementation writes (which may be a list of numbers, and change
+/// with a serde feature turned on anywhere in the build): `time::OffsetDateTime` and
+/// `std::time::SystemTime` as sortable UTC text (`2020-03-01T12:30:00.000000000Z`),
+/// `time::PrimitiveDateTime`, `Date` and `Time` as fixed-width text, durations as a number
+/// of seconds, `uuid::Uuid` and IP addresses as their text. They read the forms serde
+/// stored before too. The guide's evolving-models chapter lists every form.
 ///
 /// One exception: a `HashSet` or `BTreeSet` of strings, numbers or
 /// [`Binary`](crate::key::Binary) (the [`SetElement`](crate::expr::SetElement) types) is a
@@ -440,19 +448,6 @@ impl<T: Attribute> Attribute for BTreeMap<String, T> {
     }
 }
 
-#[cfg(feature = "uuid")]
-impl Attribute for uuid::Uuid {
-    in_place!(self => AttributeValue::S(self.hyphenated().to_string()));
-
-    fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError> {
-        match value {
-            AttributeValue::S(text) => uuid::Uuid::parse_str(&text)
-                .map_err(|error| AttributeError::custom(format!("{text:?}: {error}"))),
-            other => Err(mismatch("a string (S)", &other)),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -536,14 +531,6 @@ mod tests {
         same_as_serde(BTreeSet::from([true, false]));
         same_as_serde(HashMap::from([(String::from("k"), 1.5_f64)]));
         same_as_serde(BTreeMap::from([(String::from("k"), vec![true])]));
-    }
-
-    #[cfg(feature = "uuid")]
-    #[test]
-    fn uuids_are_hyphenated_strings() {
-        same_as_serde(uuid::Uuid::from_u128(
-            0x67e5_5044_10b1_426f_9247_bb68_0e5f_e0c8,
-        ));
     }
 
     #[test]

@@ -2,8 +2,10 @@
 //!
 //! Fields are stored one attribute each: strings as `S`, numbers as `N`, structs and maps as
 //! `M`, sequences as `L`. Types with an [`Attribute`] implementation (strings, numbers,
-//! `bool`, collections of those, nested structs with `#[derive(Attribute)]`) are converted
-//! by direct code; every other type goes through its `serde` implementation
+//! `bool`, collections of those, nested structs with `#[derive(Attribute)]`, and the
+//! well-known types whose form dynamap chooses: date-times as sortable text, durations as
+//! seconds, UUIDs and IP addresses as text) are converted by direct code; every other type
+//! goes through its `serde` implementation
 //! (serialized straight to the SDK's type and read straight from it, in `serde_dynamo`'s
 //! form), which stores the same form. `Option` fields are left out of the item
 //! when `None`. A field can choose another
@@ -33,6 +35,7 @@
 //! ```
 
 pub mod as_list;
+pub mod as_serde;
 mod attribute;
 mod attribute_error;
 mod columnar;
@@ -44,6 +47,8 @@ mod deserializer;
 pub mod epoch_seconds;
 mod error;
 mod field;
+mod form_check;
+mod forms;
 mod number_text;
 #[cfg(test)]
 mod serde_shapes;
@@ -79,6 +84,8 @@ pub use field::{
     DeserializeField, SerializeField, ViaDirect, ViaSerde, decoded, deserialized, encoded,
     inserted, missing_attribute, present, serialized,
 };
+#[doc(hidden)]
+pub use form_check::{ChosenForm, FormChosen, FormProbe, FormRefused, TimeFeature, UuidFeature};
 #[doc(hidden)]
 pub use set::SetKind;
 pub(crate) use set::{is_empty_set, set_value};

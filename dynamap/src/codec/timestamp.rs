@@ -1,9 +1,10 @@
 //! Stores a `time::OffsetDateTime` as a sortable UTC string, the same text its key part
 //! uses: `2020-03-01T12:30:00.000000000Z`.
 //!
-//! `time`'s own serde form is a list of numbers, which reads poorly in the console and does
-//! not sort; use this module instead with `#[dynamap(with = "dynamap::codec::timestamp")]`.
-//! A field of type `Option<OffsetDateTime>` uses [`option`].
+//! A plain `OffsetDateTime` field is stored in this form already (see
+//! [`Attribute`](super::Attribute)); the module names it explicitly, with
+//! `#[dynamap(with = "dynamap::codec::timestamp")]`, and reads only this form. A field of
+//! type `Option<OffsetDateTime>` uses [`option`].
 //!
 //! ```
 //! use dynamap::{Entity, Table};
