@@ -115,6 +115,13 @@ fn three_clients_keep_every_invariant() {
             must_exist: false,
             cond: false,
         },
+        Op::Update {
+            owner: B,
+            handle: Some(DEFAULT),
+            flag: false,
+            must_exist: false,
+            cond: false,
+        },
         Op::Delete {
             owner: A,
             must_exist: true,
@@ -263,8 +270,23 @@ fn create_if_missing_without_lookups_breaks_uniqueness() {
         &s,
         "uniqueness: two owners hold one lookup value",
     );
+    let with_lookups = Switches {
+        creates: Creates::WithLookups,
+        ..Switches::FIXED
+    };
+    let s = scenario(clients.clone(), Table::EMPTY, 1, with_lookups);
+    holds("create_if_missing, default lookup written", &s, 50);
+    // As built: the update must set the lookup field, and then moves it like any update.
+    let setting = Op::Update {
+        owner: A,
+        handle: Some(DEFAULT),
+        flag: true,
+        must_exist: false,
+        cond: false,
+    };
+    let clients = vec![(vec![upsert, setting], 2), (vec![create(B, DEFAULT)], 1)];
     let s = scenario(clients, Table::EMPTY, 1, Switches::FIXED);
-    holds("create_if_missing, with lookups", &s, 50);
+    holds("create_if_missing, refused or setting the lookup", &s, 50);
 }
 
 /// Without the owner's guard a put releases a lookup its owner no longer records, or keeps

@@ -176,7 +176,12 @@ pub enum Lost {
 /// How `update().create_if_missing()` that sets no lookup field creates an owner.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Creates {
-    /// The fix: every path that creates an owner writes its lookup items.
+    /// The fix as built (branch `races`): an update that may create its owner must set
+    /// every lookup field, and is then a lookup-moving update (`update_round`); one that
+    /// sets none is refused before sending (`IncompleteKeyUpdate`).
+    Refused,
+    /// Another design of the fix: an update that creates its owner writes the lookup of
+    /// the field's default value with it, and one that finds its owner changes no lookup.
     WithLookups,
     /// Before: a plain UpdateItem (`ops/update/plan.rs` `Plan::send`), no lookup item.
     PlainUpdate,
@@ -205,7 +210,7 @@ impl Switches {
     pub const FIXED: Switches = Switches {
         decide: Decide::AllOld,
         lost: Lost::SameToken,
-        creates: Creates::WithLookups,
+        creates: Creates::Refused,
         owner_guard: true,
         lookup_guard: true,
         check_missing: true,
@@ -225,6 +230,8 @@ pub enum Answer {
     Contention,
     /// `OutcomeUnknown`.
     OutcomeUnknown,
+    /// Refused before sending (`IncompleteKeyUpdate`).
+    Refused,
 }
 
 /// Where a client is.
@@ -268,7 +275,7 @@ pub struct Client {
 }
 
 /// Everything at one moment.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct State {
     /// The table.
     pub table: Table,
@@ -347,6 +354,49 @@ impl Model for Scenario {
             return Some(bad.to_owned());
         }
         stored_violation(&state.table, self.switches.check_missing).map(str::to_owned)
+    }
+}
+
+/// One line per state in traces: owners (`A{v1 rec v1 flag}`), lookup items
+/// (`v1→A`), then each client busy with a call.
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = |o: u8| if o == 0 { 'A' } else { 'B' };
+        for (o, item) in self.table.owners.iter().enumerate() {
+            match item {
+                Some(i) => write!(
+                    f,
+                    "{}{{v{} rec {} {}}} ",
+                    name(o as u8),
+                    i.handle,
+                    i.recorded.map_or("-".to_owned(), |r| format!("v{r}")),
+                    if i.flag { "flag" } else { "noflag" }
+                )?,
+                None => write!(f, "{}- ", name(o as u8))?,
+            }
+        }
+        for (v, owner) in self.table.lookups.iter().enumerate() {
+            if let Some(o) = owner {
+                write!(f, "v{v}→{} ", name(*o))?;
+            }
+        }
+        for (i, c) in self.clients.iter().enumerate() {
+            if let Some(op) = c.op {
+                write!(
+                    f,
+                    "| c{i} {:?} {op:?} read={:?} round {}",
+                    c.pc, c.read, c.round
+                )?;
+                if c.applied {
+                    write!(f, " applied")?;
+                }
+                write!(f, " ")?;
+            }
+        }
+        if let Some(bad) = self.bad {
+            write!(f, "| BAD: {bad}")?;
+        }
+        Ok(())
     }
 }
 

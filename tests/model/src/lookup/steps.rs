@@ -169,7 +169,21 @@ impl Scenario {
                     } else {
                         Pc::Read
                     };
-                    out.push(((i, "call", Some(op)), n));
+                    let refused = self.switches.creates == Creates::Refused
+                        && matches!(
+                            op,
+                            Op::Update {
+                                handle: None,
+                                must_exist: false,
+                                ..
+                            }
+                        );
+                    let label = if refused {
+                        self.answer(&mut n, i, Answer::Refused)
+                    } else {
+                        "call"
+                    };
+                    out.push(((i, label, Some(op)), n));
                 }
             }
             Pc::Read => self.read(s, i, out),
@@ -382,6 +396,7 @@ impl Scenario {
             Answer::LookupTaken => "answer LookupTaken",
             Answer::Contention => "answer Contention",
             Answer::OutcomeUnknown => "answer OutcomeUnknown",
+            Answer::Refused => "refused before sending",
         }
     }
 }
