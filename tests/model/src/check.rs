@@ -59,6 +59,10 @@ impl std::fmt::Display for Counterexample {
     }
 }
 
+/// A state reached: the state, the index of the state it was first reached from
+/// (`u32::MAX` for a start state), the step taken, and its distance from the start.
+type Reached<S, T> = (S, u32, Option<T>, u32);
+
 /// FxHash: states are small structs of bytes, and the standard SipHash is most of a debug
 /// build's search time.
 #[derive(Default)]
@@ -91,7 +95,7 @@ pub fn check<M: Model>(model: &M, limit: usize) -> Outcome {
     let started = Instant::now();
     let mut index: HashMap<M::State, u32, BuildHasherDefault<Fx>> = HashMap::default();
     // Every state once, with the state and step it was first reached from.
-    let mut states: Vec<(M::State, u32, Option<M::Step>, u32)> = Vec::new();
+    let mut states: Vec<Reached<M::State, M::Step>> = Vec::new();
     for state in model.init() {
         if !index.contains_key(&state) {
             index.insert(state.clone(), states.len() as u32);
@@ -144,7 +148,7 @@ pub fn check<M: Model>(model: &M, limit: usize) -> Outcome {
 }
 
 /// The path from a start state to state `at`.
-fn trace<S: Debug, T: Debug>(states: &[(S, u32, Option<T>, u32)], mut at: usize) -> Vec<String> {
+fn trace<S: Debug, T: Debug>(states: &[Reached<S, T>], mut at: usize) -> Vec<String> {
     let mut lines = Vec::new();
     loop {
         let (state, parent, step, _) = &states[at];
