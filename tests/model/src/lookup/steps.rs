@@ -291,13 +291,31 @@ impl Scenario {
             sent.table.token_committed[i] = true;
             sent.clients[i].applied = true;
         }
-        // Delivered.
-        let mut n = sent.clone();
-        let label = match outcome {
-            Ok(_) => self.answer(&mut n, i, Answer::Ok),
-            Err(cancel) => self.canceled(&mut n, i, op, cancel),
+        // Delivered. A cancellation whose owner action and lookup put both failed is also
+        // explored reporting only one of them, in case DynamoDB names fewer than all.
+        let reported = match outcome {
+            Ok(_) => vec![None],
+            Err(c) if c.owner_failed && c.lookup_failed => vec![
+                Some(c),
+                Some(Cancel {
+                    owner_failed: false,
+                    ..c
+                }),
+                Some(Cancel {
+                    lookup_failed: false,
+                    ..c
+                }),
+            ],
+            Err(c) => vec![Some(c)],
         };
-        out.push(((i, label, None), n));
+        for cancel in reported {
+            let mut n = sent.clone();
+            let label = match cancel {
+                None => self.answer(&mut n, i, Answer::Ok),
+                Some(cancel) => self.canceled(&mut n, i, op, cancel),
+            };
+            out.push(((i, label, None), n));
+        }
         if s.losses > 0 {
             // The response lost (the transaction ran), then, if it ran, the request lost
             // instead (it did not).
