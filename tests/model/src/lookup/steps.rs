@@ -56,6 +56,28 @@ fn decisive(op: Op) -> bool {
     }
 }
 
+/// The existence the caller's own condition requires of the owner, if any: an evaluated
+/// item that breaks it is the caller's failure whatever the guard did (`ops/sync.rs`
+/// `required_existence`, `failed_by_caller`, branch `races`).
+fn required_existence(op: Op) -> Option<bool> {
+    match op {
+        Op::Put {
+            mode: Mode::Create, ..
+        } => Some(false),
+        Op::Put {
+            mode: Mode::Replace,
+            ..
+        }
+        | Op::Update {
+            must_exist: true, ..
+        }
+        | Op::Delete {
+            must_exist: true, ..
+        } => Some(true),
+        _ => None,
+    }
+}
+
 /// The guard "the owner still records exactly what was read, or still does not exist"
 /// (`ops/sync.rs` `guard`).
 fn guard_holds(read: Option<Option<u8>>, item: Option<OwnerItem>) -> bool {
@@ -354,7 +376,10 @@ impl Scenario {
         }
         if cancel.owner_failed && decisive(op) {
             return match self.switches.decide {
-                Decide::AllOld if guard_holds(n.clients[i].read, cancel.old) => {
+                Decide::AllOld
+                    if guard_holds(n.clients[i].read, cancel.old)
+                        || required_existence(op).is_some_and(|e| e != cancel.old.is_some()) =>
+                {
                     self.answer(n, i, Answer::ConditionFailed)
                 }
                 Decide::AllOld => self.next_round(n, i),
