@@ -176,7 +176,7 @@ pub enum Lost {
 /// How `update().create_if_missing()` that sets no lookup field creates an owner.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Creates {
-    /// The fix as built (branch `races`): an update that may create its owner must set
+    /// The fix as built for issue 46: an update that may create its owner must set
     /// every lookup field, and is then a lookup-moving update (`update_round`); one that
     /// sets none is refused before sending (`IncompleteKeyUpdate`).
     Refused,

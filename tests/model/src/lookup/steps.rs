@@ -58,7 +58,7 @@ fn decisive(op: Op) -> bool {
 
 /// The existence the caller's own condition requires of the owner, if any: an evaluated
 /// item that breaks it is the caller's failure whatever the guard did (`ops/sync.rs`
-/// `required_existence`, `failed_by_caller`, branch `races`).
+/// `required_existence`, `failed_by_caller`).
 fn required_existence(op: Op) -> Option<bool> {
     match op {
         Op::Put {
