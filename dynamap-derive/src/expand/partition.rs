@@ -9,7 +9,7 @@ use super::keys::type_span;
 use super::render::{
     direct_module, hole_ident, hole_type, holes_of, part_type, render_holes, schema, via_traits,
 };
-use super::sort_builder::{MultiSortKey, sort_builder_start};
+use super::sort_builder::{NamedSortKey, sort_builder_start};
 use crate::model::{EntityModel, FieldModel, Hole, IndexKey, IndexModel};
 use crate::names::{lookup_method, snake_case};
 use crate::template::{Segment, Template};
@@ -22,7 +22,16 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
         model.entity_name,
         model.pk.describe()
     );
-    let table_shape = key_shape(model, model.sk.as_ref());
+    // A sort key of several parts is given by name, from a builder whose type is its shape.
+    let table_named = NamedSortKey::of_table(model);
+    let table_shape = match &table_named {
+        Some(key) => {
+            let ty = key.type_ident(model);
+            quote!(#ty)
+        }
+        None => key_shape(model, model.sk.as_ref()),
+    };
+    let table_sort_start = table_named.map(|key| sort_builder_start(model, &key));
     let table = match &model.pk {
         IndexKey::Template(pk) => partition_builder(
             model,
@@ -66,8 +75,8 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
         });
         let sk = index.sk.as_ref();
         let shape = sort_shape(model, index);
-        // A multi-attribute sort key's attributes are given by name, from a builder.
-        let sort_start = MultiSortKey::of(model, index).map(|key| sort_builder_start(model, &key));
+        // A sort key of several parts is given by name, from a builder.
+        let sort_start = NamedSortKey::of_index(model, index).map(|key| sort_builder_start(model, &key));
         let builder = match &index.pk {
             IndexKey::Template(pk) => partition_builder(
                 model,
@@ -116,7 +125,7 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
             doc,
         )
     });
-    quote!(#table #(#indexes)* #(#lookups)*)
+    quote!(#table #table_sort_start #(#indexes)* #(#lookups)*)
 }
 
 /// The entity types of the entity's lookup items, which lookup queries read.
@@ -283,11 +292,11 @@ fn is_shard(hole: Hole<'_>) -> bool {
 }
 
 /// The sort-key shape of an index's queries: `AttributeKey<T>` for a sort key that is a
-/// field's own attribute of type `T`, the generated builder type for a multi-attribute sort
-/// key, the template's part types otherwise.
+/// field's own attribute of type `T`, the generated builder type for a sort key of several
+/// parts (attributes or holes), the template's part types otherwise.
 fn sort_shape(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream {
     let sk = index.sk.as_ref();
-    if let Some(key) = MultiSortKey::of(model, index) {
+    if let Some(key) = NamedSortKey::of_index(model, index) {
         let ty = key.type_ident(model);
         return quote!(#ty);
     }
@@ -318,7 +327,7 @@ fn template_shape(model: &EntityModel<'_>, sk: Option<&Template>) -> TokenStream
     quote!((#(#types,)*))
 }
 
-fn sort_segments(model: &EntityModel<'_>, template: &Template) -> Vec<TokenStream> {
+pub(super) fn sort_segments(model: &EntityModel<'_>, template: &Template) -> Vec<TokenStream> {
     template
         .segments
         .iter()

@@ -66,6 +66,7 @@ mod primary;
 mod shard;
 mod sort;
 mod sort_attributes;
+mod sort_parts;
 mod template;
 
 use std::fmt;
@@ -87,9 +88,11 @@ pub(crate) use primary::{key_text, type_code as primary_type_code};
 pub use shard::ShardHash;
 pub use sort::SortArgs;
 #[doc(hidden)]
-pub use sort::{Segment, SortBound, sort_bound};
+pub use sort::{PartsArgs, Segment, SortBound, TemplateShape, sort_bound};
 #[doc(hidden)]
 pub use sort_attributes::SortValues;
+#[doc(hidden)]
+pub use sort_parts::SortParts;
 #[doc(hidden)]
 pub use template::{KeyReader, KeyWriter, key_arg_value};
 

@@ -117,8 +117,49 @@ impl<T: KeyAttribute, A: KeyAttributeArg<T>> SortArgs<AttributeKey<T>> for A {
     }
 }
 
+/// The sort-key shape of a template sort key: the tuple of its parts' types, or, for a
+/// template of several parts, the builder type the derive generates for it
+/// (`SensorGsi1Sk`), whose `Parts` is that tuple. Either takes a tuple of leading parts, in
+/// template order. Not public API: implemented for tuples here and by generated code.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a template sort key: it takes no tuple of parts",
+    label = "expected this sort key's leading parts, by name",
+    note = "a multi-attribute sort key (`sk = fields(...)`) takes its attributes by name, at least the first, from the builder the derive generates for the entity and index: for the shape `EventByDateSk`, `Event::by_date_sk().year(..)`, then `.month(..)`"
+)]
+pub trait TemplateShape {
+    /// The template's part types, in template order.
+    type Parts;
+}
+
+/// Leading parts of a template sort key whose part types are `P`, given as a tuple. Not
+/// public API: what [`SortArgs`] takes for every template shape.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not give the leading parts of a sort key of parts `{P}`",
+    label = "expected this sort key's leading parts, from the first",
+    note = "give the parts by name with the builder the derive generates (`Sensor::gsi1_sk().building(..).floor(..)`), or, for a sort key of one part, a tuple of it: `(at,)`"
+)]
+pub trait PartsArgs<P> {
+    /// The sort key these parts give in `template`; on error, the index of the part at
+    /// fault.
+    ///
+    /// # Errors
+    ///
+    /// Fails with the index of the part at fault and its [`KeyPartError`].
+    fn parts_bound(&self, template: &[Segment]) -> Result<SortBound, (usize, KeyPartError)>;
+}
+
+impl<S: TemplateShape, A: PartsArgs<S::Parts>> Sealed<(SortArgsSeal, S)> for A {}
+
+impl<S: TemplateShape, A: PartsArgs<S::Parts>> SortArgs<S> for A {
+    fn bound(&self, template: &[Segment]) -> Result<SortBound, (usize, KeyPartError)> {
+        self.parts_bound(template)
+    }
+}
+
 /// Writes the next given part, in the format of the hole it fills.
-fn write_part<T: KeyPart, A: KeyArg<T>>(
+pub(super) fn write_part<T: KeyPart, A: KeyArg<T>>(
     arg: &A,
     template: &[Segment],
     parts: &mut Vec<String>,
@@ -139,13 +180,27 @@ fn write_part<T: KeyPart, A: KeyArg<T>>(
     Ok(())
 }
 
+macro_rules! template_shape {
+    ($($T:ident),*) => {
+        impl<$($T: KeyPart,)*> TemplateShape for ($($T,)*) {
+            type Parts = Self;
+        }
+    };
+}
+
+template_shape!();
+template_shape!(T0);
+template_shape!(T0, T1);
+template_shape!(T0, T1, T2);
+template_shape!(T0, T1, T2, T3);
+template_shape!(T0, T1, T2, T3, T4);
+template_shape!(T0, T1, T2, T3, T4, T5);
+
 macro_rules! sort_args {
     ([$($T:ident),*]; [$($A:ident : $TA:ident),*]) => {
-        impl<$($T: KeyPart,)* $($A: KeyArg<$TA>,)*> Sealed<(SortArgsSeal, ($($T,)*))> for ($($A,)*) {}
-
-        impl<$($T: KeyPart,)* $($A: KeyArg<$TA>,)*> SortArgs<($($T,)*)> for ($($A,)*) {
+        impl<$($T: KeyPart,)* $($A: KeyArg<$TA>,)*> PartsArgs<($($T,)*)> for ($($A,)*) {
             #[allow(non_snake_case, unused_variables, unused_mut)] // bindings named after their type parameters; `()` pushes no part
-            fn bound(&self, template: &[Segment]) -> Result<SortBound, (usize, KeyPartError)> {
+            fn parts_bound(&self, template: &[Segment]) -> Result<SortBound, (usize, KeyPartError)> {
                 let ($($A,)*) = self;
                 let mut parts = Vec::new();
                 $(write_part::<$TA, _>($A, template, &mut parts)?;)*
