@@ -113,17 +113,27 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
             lookup.pk.text()
         );
         let sk = lookup.sk.clone().map(IndexKey::Template);
-        partition_builder(
+        let named = NamedSortKey::of_lookup(model, lookup);
+        let shape = match &named {
+            Some(key) => {
+                let ty = key.type_ident(model);
+                quote!(#ty)
+            }
+            None => template_shape(model, lookup.sk.as_ref()),
+        };
+        let builder = partition_builder(
             model,
             &method,
             quote!(::dynamap::__private::OwnerKey<Self, #i>),
             &lookup.pk,
             sk.as_ref(),
-            template_shape(model, lookup.sk.as_ref()),
+            shape,
             quote!(__dynamap_schema.pk),
             quote!(::core::option::Option::None),
             doc,
-        )
+        );
+        let sort_start = named.map(|key| sort_builder_start(model, &key));
+        quote!(#builder #sort_start)
     });
     quote!(#table #table_sort_start #(#indexes)* #(#lookups)*)
 }

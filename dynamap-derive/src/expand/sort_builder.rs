@@ -22,8 +22,8 @@ use syn::{Ident, Type};
 use super::keys::type_span;
 use super::partition::sort_segments;
 use super::render::{hole_ident, hole_type, part_type};
-use crate::model::{EntityModel, IndexKey, IndexModel};
-use crate::names::{snake_case, upper_camel_case};
+use crate::model::{EntityModel, IndexKey, IndexModel, LookupModel};
+use crate::names::{lookup_method, snake_case, upper_camel_case};
 use crate::template::Template;
 
 /// What the parts of a named sort key are.
@@ -42,9 +42,13 @@ struct Part<'m> {
     attribute: Option<String>,
 }
 
-/// A sort key of two or more parts, of the table (`index` is `None`) or of an index.
+/// A sort key of two or more parts: of the table (`method` is `None`), of an index or of a
+/// lookup.
 pub(super) struct NamedSortKey<'m> {
-    index: Option<&'m syn::LitStr>,
+    /// The partition builder's name (`gsi1`, `by_site`), or `None` for the table's.
+    method: Option<String>,
+    /// `index `GSI1``, `lookup `site``, `the table`: whose sort key it is, for docs.
+    owner: String,
     kind: Kind<'m>,
     parts: Vec<Part<'m>>,
     /// Where diagnostics point: the index's name, or the table's sort key template.
@@ -57,8 +61,24 @@ impl<'m> NamedSortKey<'m> {
     pub(super) fn of_index(model: &'m EntityModel<'_>, index: &'m IndexModel) -> Option<Self> {
         let key = Self::of_key(model, index.sk.as_ref()?)?;
         Some(NamedSortKey {
-            index: Some(&index.name),
+            method: Some(snake_case(&index.name.value())),
+            owner: format!("index `{}`", index.name.value()),
             at: index.name.span(),
+            ..key
+        })
+    }
+
+    /// The named sort key of a lookup's items, if their sort key is a template of two or
+    /// more holes.
+    pub(super) fn of_lookup(
+        model: &'m EntityModel<'_>,
+        lookup: &'m LookupModel,
+    ) -> Option<Self> {
+        let key = Self::of_template(model, lookup.sk.as_ref()?)?;
+        Some(NamedSortKey {
+            method: Some(lookup_method(&lookup.name.value())),
+            owner: format!("lookup `{}`", lookup.name.value()),
+            at: lookup.name.span(),
             ..key
         })
     }
@@ -69,36 +89,47 @@ impl<'m> NamedSortKey<'m> {
     }
 
     fn of_key(model: &'m EntityModel<'_>, key: &'m IndexKey) -> Option<Self> {
-        let (kind, parts, wanted, at) = match key {
-            IndexKey::Field(key) => {
-                let parts: Vec<_> = key
-                    .fields
-                    .iter()
-                    .filter_map(|f| model.field(&f.to_string()))
-                    .map(|f| Part {
-                        name: f.ident,
-                        ty: part_type(f),
-                        attribute: Some(f.attribute.clone()),
-                    })
-                    .collect();
-                (Kind::Attributes, parts, key.fields.len(), model.ident.span())
-            }
-            IndexKey::Template(template) => {
-                let parts: Vec<_> = template
-                    .holes()
-                    .filter_map(|hole| model.hole(hole))
-                    .map(|hole| Part {
-                        name: hole_ident(hole),
-                        ty: hole_type(hole),
-                        attribute: None,
-                    })
-                    .collect();
-                let wanted = template.holes().count();
-                (Kind::Template(template), parts, wanted, template.source.span())
-            }
+        let key = match key {
+            IndexKey::Template(template) => return Self::of_template(model, template),
+            IndexKey::Field(key) => key,
         };
+        let parts: Vec<_> = key
+            .fields
+            .iter()
+            .filter_map(|f| model.field(&f.to_string()))
+            .map(|f| Part {
+                name: f.ident,
+                ty: part_type(f),
+                attribute: Some(f.attribute.clone()),
+            })
+            .collect();
+        Self::of_parts(Kind::Attributes, parts, key.fields.len(), model.ident.span())
+    }
+
+    fn of_template(model: &'m EntityModel<'_>, template: &'m Template) -> Option<Self> {
+        let parts: Vec<_> = template
+            .holes()
+            .filter_map(|hole| model.hole(hole))
+            .map(|hole| Part {
+                name: hole_ident(hole),
+                ty: hole_type(hole),
+                attribute: None,
+            })
+            .collect();
+        let wanted = template.holes().count();
+        Self::of_parts(
+            Kind::Template(template),
+            parts,
+            wanted,
+            template.source.span(),
+        )
+    }
+
+    /// A key of `parts`, if there are two or more and none is missing of the `wanted`.
+    fn of_parts(kind: Kind<'m>, parts: Vec<Part<'m>>, wanted: usize, at: Span) -> Option<Self> {
         (parts.len() > 1 && parts.len() == wanted).then_some(NamedSortKey {
-            index: None,
+            method: None,
+            owner: "the table".to_owned(),
             kind,
             parts,
             at,
@@ -110,8 +141,9 @@ impl<'m> NamedSortKey<'m> {
     pub(super) fn type_ident(&self, model: &EntityModel<'_>) -> Ident {
         let entity = model.ident.to_string();
         let index = self
-            .index
-            .map(|index| upper_camel_case(&snake_case(&index.value())))
+            .method
+            .as_deref()
+            .map(upper_camel_case)
             .unwrap_or_default();
         format_ident!(
             "{}{}Sk",
@@ -130,8 +162,8 @@ impl<'m> NamedSortKey<'m> {
 
     /// `gsi1_sk` (an index), `sk` (the table): the entity's function that starts the builder.
     fn start_ident(&self) -> Ident {
-        match self.index {
-            Some(index) => format_ident!("{}_sk", snake_case(&index.value()), span = self.at),
+        match &self.method {
+            Some(method) => format_ident!("{method}_sk", span = self.at),
             None => format_ident!("sk", span = self.at),
         }
     }
@@ -147,27 +179,29 @@ impl<'m> NamedSortKey<'m> {
 
     /// `gsi1(...)` or `partition(...)`: the queries this key is the sort key of.
     fn queries(&self, model: &EntityModel<'_>) -> String {
-        let method = self
-            .index
-            .map_or_else(|| "partition".to_owned(), |i| snake_case(&i.value()));
+        let method = self.method.as_deref().unwrap_or("partition");
         format!("{}::{method}(...)", model.ident)
     }
 
-    /// `index `GSI1`` or `the table`, for docs.
-    fn owner(&self) -> String {
-        self.index
-            .map_or_else(|| "the table".to_owned(), |i| format!("index `{}`", i.value()))
+    fn owner(&self) -> &str {
+        &self.owner
     }
 }
 
-/// Every named sort key of the entity: the table's, then its indexes'.
+/// Every named sort key of the entity: the table's, then its indexes', then its lookups'.
 fn named_sort_keys<'m>(model: &'m EntityModel<'_>) -> impl Iterator<Item = NamedSortKey<'m>> {
-    NamedSortKey::of_table(model).into_iter().chain(
-        model
-            .indexes
-            .iter()
-            .filter_map(|index| NamedSortKey::of_index(model, index)),
-    )
+    let indexes = model
+        .indexes
+        .iter()
+        .filter_map(|index| NamedSortKey::of_index(model, index));
+    let lookups = model
+        .lookups
+        .iter()
+        .filter_map(|lookup| NamedSortKey::of_lookup(model, lookup));
+    NamedSortKey::of_table(model)
+        .into_iter()
+        .chain(indexes)
+        .chain(lookups)
 }
 
 /// The builders' types, one per named sort key, emitted beside the entity (not in the
