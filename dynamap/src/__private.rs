@@ -25,7 +25,7 @@ pub use crate::expr::EncryptedAttr;
 use crate::key::ItemKey;
 pub use crate::key::{
     AttributeKey, KeyAttribute, KeyAttributeArg, Segment, SortArgs, SortBound, SortParts,
-    SortValues, TemplateShape,
+    ByName, SortValues, TemplateShape,
 };
 pub use crate::key::{
     Key, KeyArg, KeyError, KeyFormat, KeyPart, KeyPartError, KeyReader, KeyWriter, Numbers,

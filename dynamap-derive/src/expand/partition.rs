@@ -22,16 +22,8 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
         model.entity_name,
         model.pk.describe()
     );
-    // A sort key of several parts is given by name, from a builder whose type is its shape.
-    let table_named = NamedSortKey::of_table(model);
-    let table_shape = match &table_named {
-        Some(key) => {
-            let ty = key.type_ident(model);
-            quote!(#ty)
-        }
-        None => key_shape(model, model.sk.as_ref()),
-    };
-    let table_sort_start = table_named.map(|key| sort_builder_start(model, &key));
+    let table_shape = table_sort_shape(model);
+    let table_sort_start = NamedSortKey::of_table(model).map(|key| sort_builder_start(model, &key));
     let table = match &model.pk {
         IndexKey::Template(pk) => partition_builder(
             model,
@@ -150,6 +142,29 @@ pub(crate) fn lookup_types(model: &EntityModel<'_>) -> TokenStream {
     quote! {
         const LOOKUP_TYPES: &'static [&'static str] = &[#(#types),*];
     }
+}
+
+/// The sort-key shape of the table's partitions: the generated builder type for a sort key
+/// of several parts, which gives them by name, the single-part shapes otherwise.
+pub(crate) fn table_sort_shape(model: &EntityModel<'_>) -> TokenStream {
+    match NamedSortKey::of_table(model) {
+        Some(key) => {
+            let ty = key.type_ident(model);
+            quote!(#ty)
+        }
+        None => key_shape(model, model.sk.as_ref()),
+    }
+}
+
+/// The table's sort key template as partition keys keep it (empty without one).
+pub(crate) fn table_sort_segments(model: &EntityModel<'_>) -> TokenStream {
+    let segments = model
+        .sk
+        .as_ref()
+        .and_then(IndexKey::template)
+        .map(|template| sort_segments(model, template))
+        .unwrap_or_default();
+    quote!(&[#(#segments),*])
 }
 
 /// The builder of an index partition whose key is made of fields' own attributes (one, or

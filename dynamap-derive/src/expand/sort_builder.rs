@@ -299,16 +299,18 @@ pub(crate) fn sort_builder_impls(model: &EntityModel<'_>) -> TokenStream {
                 }
             }
         });
-        // A template key's shape also takes a tuple of leading parts, by position.
-        let shape = match key.kind {
-            Kind::Attributes => TokenStream::new(),
+        // A template key's shape also takes a tuple of leading parts, by position; a
+        // multi-attribute key's takes none (`ByName`), so a wrong argument is one error.
+        let parts = match key.kind {
+            Kind::Attributes => quote!(::dynamap::__private::ByName),
             Kind::Template(_) => {
                 let types = key.parts.iter().map(|p| p.ty);
-                quote_spanned! {key.span()=>
-                    impl ::dynamap::__private::TemplateShape for #ty {
-                        type Parts = (#(#types,)*);
-                    }
-                }
+                quote!((#(#types,)*))
+            }
+        };
+        let shape = quote_spanned! {key.span()=>
+            impl ::dynamap::__private::TemplateShape for #ty {
+                type Parts = #parts;
             }
         };
         quote!(#(#steps)* #(#conditions)* #shape)

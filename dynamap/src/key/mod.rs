@@ -88,7 +88,7 @@ pub(crate) use primary::{key_text, type_code as primary_type_code};
 pub use shard::ShardHash;
 pub use sort::SortArgs;
 #[doc(hidden)]
-pub use sort::{PartsArgs, Segment, SortBound, TemplateShape, sort_bound};
+pub use sort::{ByName, PartsArgs, Segment, SortBound, TemplateShape, sort_bound};
 #[doc(hidden)]
 pub use sort_attributes::SortValues;
 #[doc(hidden)]

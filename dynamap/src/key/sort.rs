@@ -123,28 +123,31 @@ impl<T: KeyAttribute, A: KeyAttributeArg<T>> SortArgs<AttributeKey<T>> for A {
     }
 }
 
-/// The sort-key shape of a template sort key: the tuple of its parts' types, or, for a
-/// template of several parts, the builder type the derive generates for it
-/// (`SensorGsi1Sk`), whose `Parts` is that tuple. Either takes a tuple of leading parts, in
-/// template order. Not public API: implemented for tuples here and by generated code.
+/// The sort-key shape of a sort key of parts: the tuple of a template's parts' types, or
+/// the builder type the derive generates for a sort key of several parts (`SensorGsi1Sk`),
+/// whose `Parts` is that tuple for a template, and [`ByName`] for a multi-attribute key,
+/// which takes no tuple. Not public API: implemented for tuples here and by generated code.
 #[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a template sort key: it takes no tuple of parts",
-    label = "expected this sort key's leading parts, by name",
-    note = "a multi-attribute sort key (`sk = fields(...)`) takes its attributes by name, at least the first, from the builder the derive generates for the entity and index: for the shape `EventByDateSk`, `Event::by_date_sk().year(..)`, then `.month(..)`"
-)]
 pub trait TemplateShape {
-    /// The template's part types, in template order.
+    /// The template's part types, in template order, or [`ByName`].
     type Parts;
 }
+
+/// The parts of a multi-attribute sort key: given by name only, never as a tuple (no type
+/// implements [`PartsArgs`] of it). Not public API.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum ByName {}
 
 /// Leading parts of a template sort key whose part types are `P`, given as a tuple. Not
 /// public API: what [`SortArgs`] takes for every template shape.
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` does not give the leading parts of a sort key of parts `{P}`",
-    label = "expected this sort key's leading parts, from the first",
-    note = "give the parts by name with the builder the derive generates (`Sensor::gsi1_sk().building(..).floor(..)`), or, for a sort key of one part, a tuple of it: `(at,)`"
+    message = "`{Self}` does not give the leading parts of this sort key, from the first",
+    label = "expected this sort key's leading parts, by name from its own builder",
+    note = "a sort key of several parts takes them by name, at least the first, from the builder the derive generates for the entity and key: for `Sensor::gsi1(..)` queries, `Sensor::gsi1_sk().building(..)`, then `.floor(..)`; for a multi-attribute key, `Event::by_date_sk().year(..)`",
+    note = "a builder of another key or entity is refused, and a multi-attribute key takes no tuple (a month could pass for a year)",
+    note = "a sort key of one part takes a tuple of it: `(at,)`"
 )]
 pub trait PartsArgs<P> {
     /// The sort key these parts give in `template`; on error, the index of the part at
