@@ -199,16 +199,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!(
         "in Poznań, building A, floor 2 (not 20): {:?}",
-        ids(poznan().sk_prefix(loc().building("A").floor("2")).all().await?)
+        ids(poznan()
+            .sk_prefix(loc().building("A").floor("2"))
+            .all()
+            .await?)
     );
     println!(
         "in Poznań, building A, floor 2, room 432: {:?}",
-        ids(
-            poznan()
-                .sk_prefix(loc().building("A").floor("2").room("432"))
-                .all()
-                .await?
-        )
+        ids(poznan()
+            .sk_prefix(loc().building("A").floor("2").room("432"))
+            .all()
+            .await?)
     );
     println!(
         "in Lisbon: {:?}",

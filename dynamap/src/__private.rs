@@ -24,8 +24,8 @@ pub use crate::expr::Attr;
 pub use crate::expr::EncryptedAttr;
 use crate::key::ItemKey;
 pub use crate::key::{
-    AttributeKey, KeyAttribute, KeyAttributeArg, Segment, SortArgs, SortBound, SortParts,
-    ByName, SortValues, TemplateShape,
+    AttributeKey, ByName, KeyAttribute, KeyAttributeArg, Segment, SortArgs, SortBound, SortParts,
+    SortValues, TemplateShape,
 };
 pub use crate::key::{
     Key, KeyArg, KeyError, KeyFormat, KeyPart, KeyPartError, KeyReader, KeyWriter, Numbers,

@@ -85,7 +85,8 @@ async fn by_default_an_item_of_another_version_fails_the_read() {
         "{err:?}"
     );
     assert!(
-        err.item_key().is_some_and(|key| key.sk.as_deref() == Some("$note#n2")),
+        err.item_key()
+            .is_some_and(|key| key.sk.as_deref() == Some("$note#n2")),
         "{err}"
     );
     let err = db
@@ -126,7 +127,11 @@ async fn skip_mismatched_leaves_items_of_another_version_out_and_counts_them() {
     }
     let read: Vec<&str> = pages.iter().flat_map(|p| ids(&p.items)).collect();
     assert_eq!(read, KEPT);
-    assert_eq!(pages.iter().map(|p| p.skipped).sum::<usize>(), 2, "{pages:?}");
+    assert_eq!(
+        pages.iter().map(|p| p.skipped).sum::<usize>(),
+        2,
+        "{pages:?}"
+    );
 
     let scanned = db
         .scan::<Note>()
@@ -161,7 +166,8 @@ async fn an_enum_query_leaves_them_out_with_unknown_types() {
         .collect();
     assert_eq!((notes, page.skipped), (KEPT.to_vec(), 2));
     assert!(
-        page.items.contains(&ListItem::List(List { name: "l1".into() })),
+        page.items
+            .contains(&ListItem::List(List { name: "l1".into() })),
         "{page:?}"
     );
     let strict = db

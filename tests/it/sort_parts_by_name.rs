@@ -10,7 +10,11 @@ use dynamap::{Entity, Table};
 use crate::fresh_db;
 
 #[derive(Table)]
-#[dynamap(pk = "PK", sk = "SK", index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK"))]
+#[dynamap(
+    pk = "PK",
+    sk = "SK",
+    index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK")
+)]
 pub(crate) struct Office;
 
 /// Both sort keys are strings only: a tuple of them could be given in any order.
@@ -145,9 +149,15 @@ async fn ranges_given_by_name_compare_the_named_parts() {
             place("B", "2")
         ]
     );
-    assert_eq!(read(org().sk_ge(a2())).await[..2], [place("A", "2"), place("A", "2 ")]);
+    assert_eq!(
+        read(org().sk_ge(a2())).await[..2],
+        [place("A", "2"), place("A", "2 ")]
+    );
     assert_eq!(read(org().sk_lt(a2())).await, [place("A", "1")]);
-    assert_eq!(read(org().sk_le(a2())).await, [place("A", "1"), place("A", "2")]);
+    assert_eq!(
+        read(org().sk_le(a2())).await,
+        [place("A", "1"), place("A", "2")]
+    );
     assert_eq!(
         read(org().sk_between(loc().building("A").floor("1"), a2())).await,
         [place("A", "1"), place("A", "2")],

@@ -68,7 +68,8 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
         let sk = index.sk.as_ref();
         let shape = sort_shape(model, index);
         // A sort key of several parts is given by name, from a builder.
-        let sort_start = NamedSortKey::of_index(model, index).map(|key| sort_builder_start(model, &key));
+        let sort_start =
+            NamedSortKey::of_index(model, index).map(|key| sort_builder_start(model, &key));
         let builder = match &index.pk {
             IndexKey::Template(pk) => partition_builder(
                 model,

@@ -70,10 +70,7 @@ impl<'m> NamedSortKey<'m> {
 
     /// The named sort key of a lookup's items, if their sort key is a template of two or
     /// more holes.
-    pub(super) fn of_lookup(
-        model: &'m EntityModel<'_>,
-        lookup: &'m LookupModel,
-    ) -> Option<Self> {
+    pub(super) fn of_lookup(model: &'m EntityModel<'_>, lookup: &'m LookupModel) -> Option<Self> {
         let key = Self::of_template(model, lookup.sk.as_ref()?)?;
         Some(NamedSortKey {
             method: Some(lookup_method(&lookup.name.value())),
@@ -103,7 +100,12 @@ impl<'m> NamedSortKey<'m> {
                 attribute: Some(f.attribute.clone()),
             })
             .collect();
-        Self::of_parts(Kind::Attributes, parts, key.fields.len(), model.ident.span())
+        Self::of_parts(
+            Kind::Attributes,
+            parts,
+            key.fields.len(),
+            model.ident.span(),
+        )
     }
 
     fn of_template(model: &'m EntityModel<'_>, template: &'m Template) -> Option<Self> {

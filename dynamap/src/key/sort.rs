@@ -101,7 +101,8 @@ impl Segment {
     message = "`{Self}` does not give the leading parts of the sort key `{S}`",
     label = "expected this sort key's leading parts, from the first",
     note = "a sort key of several parts takes them by name, at least the first, from the builder the derive generates for the entity and key: for the shape `SensorGsi1Sk`, `Sensor::gsi1_sk().building(..)`, then `.floor(..)`",
-    note = "a sort key of one part takes a tuple of it: `(at,)`"
+    note = "a sort key of one part takes a tuple of it: `(at,)`",
+    note = "a multi-attribute sort key (`sk = fields(...)`) takes no tuple, not even of one attribute (a month could pass for a year), and a builder of another key or entity is refused"
 )]
 pub trait SortArgs<S>: Sealed<(SortArgsSeal, S)> {
     /// The sort key these parts give in `template`; on error, the index of the part at
