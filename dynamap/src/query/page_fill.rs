@@ -170,4 +170,17 @@ mod tests {
         assert!(matches!(fill.offer(3, None), Offered::Beyond));
         assert_eq!(page(fill, true), (vec![1, 2], Some("after 2".to_owned())));
     }
+
+    #[test]
+    fn items_left_out_after_a_full_page_count_only_on_the_last_page() {
+        let filled = |more: bool| {
+            let mut fill = PageFill::new(Some(1));
+            fill.skip(); // before the page's item: this page's
+            fill.offer(1, Some(1));
+            fill.skip(); // after it: read again by the next page, if there is one
+            fill.into_page(more, |at| Cursor::from(format!("after {at}")))
+        };
+        assert_eq!(filled(true).skipped, 1);
+        assert_eq!(filled(false).skipped, 2);
+    }
 }
