@@ -17,7 +17,7 @@ use crate::{Entity, Result};
 /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{id}", sk = "READ#{at}")]
 /// # struct Reading { id: String, at: i64 }
 /// # #[derive(dynamap::EntityEnum, Debug)] enum SensorItem { Sensor(Sensor), Reading(Reading) }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// use dynamap::query::UnknownEntity;
 /// // Fail instead of skipping items of entity types `SensorItem` does not list.
 /// let items = db
@@ -53,7 +53,7 @@ pub enum UnknownEntity {
     ///           const_attr(name = "__edb_v__", value = "1"))]
     /// struct Task { id: String, title: String }
     ///
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<Peer>) -> dynamap::Result<()> {
     /// use dynamap::query::UnknownEntity;
     /// let page = db
     ///     .scan::<Task>()

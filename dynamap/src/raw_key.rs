@@ -135,7 +135,7 @@ impl<E: Entity> PartitionKey<E, <E as EntityGlue>::TableSort> {
     /// assert_ne!(Order::partition("acme#eu").value()?, "TENANT#acme#eu");
     ///
     /// assert!(PartitionKey::<Order, _>::from_raw("").value().is_err());
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let may = db
     ///     .query(PartitionKey::<Order, _>::from_raw("TENANT#acme#eu"))
     ///     .sk_ge(Order::sk().day("2026-05-01"))

@@ -45,7 +45,7 @@ fn note(id: &str) -> Note {
 
 /// Notes n1..=n6 of list `l1`, of which n2 was written by version 2 and n5 without the
 /// version attribute; and the list itself.
-async fn seeded(test: &str) -> dynamap::Db {
+async fn seeded(test: &str) -> dynamap::Db<Peer> {
     let db = fresh_db::<Peer>(test).await;
     db.put(&List { name: "l1".into() }).await.expect("list");
     for id in ["n1", "n2", "n3", "n4", "n5", "n6"] {

@@ -42,7 +42,7 @@ const PLACES: [(&str, &str); 8] = [
 ];
 
 /// Two desks at each place, in Poznań and for org `acme`.
-async fn seeded(test: &str) -> dynamap::Db {
+async fn seeded(test: &str) -> dynamap::Db<Office> {
     let db = fresh_db::<Office>(test).await;
     let desks: Vec<Desk> = PLACES
         .iter()

@@ -18,7 +18,7 @@ struct Sensor {
     floor: String,
 }
 
-fn by_kind(db: &dynamap::Db) {
+fn by_kind(db: &dynamap::Db<App>) {
     let _ = db
         .query(Sensor::gsi1("Poznań"))
         .sk_prefix(Sensor::sk().kind("A"));

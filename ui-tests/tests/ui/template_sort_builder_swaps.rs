@@ -18,7 +18,7 @@ struct Sensor {
     room: String,
 }
 
-fn on_floor(db: &dynamap::Db) {
+fn on_floor(db: &dynamap::Db<App>) {
     let _ = db
         .query(Sensor::gsi1("Poznań"))
         .sk_prefix(Sensor::gsi1_sk().floor("2").building("A"));
