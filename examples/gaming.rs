@@ -298,7 +298,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let same_second = db
         .query(Order::partition("102"))
-        .sk_prefix((datetime!(2012-03-20 18:23:10 UTC),))
+        .sk_prefix(Order::sk().placed_at(datetime!(2012-03-20 18:23:10 UTC)))
         .all()
         .await?;
     println!(
@@ -308,7 +308,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "customer 101 orders before 2012-05-16: {}",
         db.query(Order::partition("101"))
-            .sk_lt((datetime!(2012-05-16 00:00 UTC),))
+            .sk_lt(Order::sk().placed_at(datetime!(2012-05-16 00:00 UTC)))
             .count()
             .await?
     );

@@ -103,7 +103,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("S1's partition: {} readings", readings.len());
     let on_floor = db
         .query(Sensor::gsi1("Poznań"))
-        .sk_prefix(("A", "2"))
+        .sk_prefix(Sensor::gsi1_sk().building("A").floor("2"))
         .all()
         .await?;
     println!("{} sensors on floor 2 of building A", on_floor.len());

@@ -187,21 +187,29 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Sensors by location, through GSI1: CITY#<city> / LOC#<building>#<floor>#<room>.
     let ids = |found: Vec<Sensor>| found.into_iter().map(|s| s.id).collect::<Vec<_>>();
     let poznan = || db.query(Sensor::gsi1("Poznań"));
+    // The location's parts by name: the builder offers `building`, then `floor`, then `room`.
+    let loc = Sensor::gsi1_sk;
     println!(
         "all sensors in Poznań with a room: {:?}",
         ids(poznan().all().await?)
     );
     println!(
         "in Poznań, building A: {:?}",
-        ids(poznan().sk_prefix(("A",)).all().await?)
+        ids(poznan().sk_prefix(loc().building("A")).all().await?)
     );
     println!(
         "in Poznań, building A, floor 2 (not 20): {:?}",
-        ids(poznan().sk_prefix(("A", "2")).all().await?)
+        ids(poznan()
+            .sk_prefix(loc().building("A").floor("2"))
+            .all()
+            .await?)
     );
     println!(
         "in Poznań, building A, floor 2, room 432: {:?}",
-        ids(poznan().sk_prefix(("A", "2", "432")).all().await?)
+        ids(poznan()
+            .sk_prefix(loc().building("A").floor("2").room("432"))
+            .all()
+            .await?)
     );
     println!(
         "in Lisbon: {:?}",
@@ -213,7 +221,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .get(Sensor::key("rain-sensor-8"))
         .await?
         .ok_or("rain-sensor-8 not found")?;
-    let indexed = poznan().sk_prefix(("A",)).all().await?;
+    let indexed = poznan().sk_prefix(loc().building("A")).all().await?;
     println!(
         "{} (no room) read by key: {}; in the location index: {}",
         roof.id,
@@ -225,13 +233,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // with one query of the location items and one batch get of their sensors.
     let site = db
         .query(Sensor::by_site("Poznań"))
-        .sk_prefix(("A",))
+        .sk_prefix(Sensor::by_site_sk().building("A"))
         .owners()
         .await?;
     println!("in Poznań, building A, by location items: {:?}", ids(site));
     let floor = db
         .query(Sensor::by_site("Poznań"))
-        .sk_prefix(("A", "2"))
+        .sk_prefix(Sensor::by_site_sk().building("A").floor("2"))
         .all()
         .await?;
     println!(

@@ -25,7 +25,8 @@ pub use crate::expr::Attr;
 pub use crate::expr::EncryptedAttr;
 use crate::key::ItemKey;
 pub use crate::key::{
-    AttributeKey, KeyAttribute, KeyAttributeArg, Segment, SortArgs, SortBound, SortValues,
+    AttributeKey, ByName, KeyAttribute, KeyAttributeArg, Segment, SortArgs, SortBound, SortParts,
+    SortValues, TemplateShape,
 };
 pub use crate::key::{
     Key, KeyArg, KeyError, KeyFormat, KeyPart, KeyPartError, KeyReader, KeyWriter, Numbers,

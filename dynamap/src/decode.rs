@@ -1,6 +1,7 @@
 //! What a query decodes its items into: one entity, or an enum of several.
 
-use crate::codec::Item;
+use crate::codec::{AttributeValue, Item};
+use crate::key::ItemKey;
 use crate::table::Table;
 use crate::{Entity, Result};
 
@@ -36,6 +37,40 @@ pub enum UnknownEntity {
     Skip,
     /// Fail with [`Error::UnknownEntityType`](crate::Error::UnknownEntityType).
     Error,
+    /// As [`Skip`](UnknownEntity::Skip), and also leave out an item of a known entity type
+    /// whose `const_attr(...)` attributes are missing or hold other values: an item another
+    /// mapper's model version wrote (ElectroDB's `__edb_v__ = "2"` beside this entity's
+    /// `"1"`), which ElectroDB leaves out the same way. Each is counted on the page
+    /// ([`Page::skipped`](crate::query::Page::skipped)) and is a `tracing` debug event
+    /// naming the item. Without it, such an item fails the read, naming the attribute and
+    /// the item.
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "pk", sk = "sk", entity_type = "__edb_e__")] struct Peer;
+    /// #[derive(Entity, Debug)]
+    /// #[dynamap(table = Peer, entity = "task", pk = "$app#task_{id}", sk = "$task",
+    ///           const_attr(name = "__edb_v__", value = "1"))]
+    /// struct Task { id: String, title: String }
+    ///
+    /// # async fn example(db: dynamap::Db<Peer>) -> dynamap::Result<()> {
+    /// use dynamap::query::UnknownEntity;
+    /// let page = db
+    ///     .scan::<Task>()
+    ///     .on_unknown(UnknownEntity::SkipMismatched)
+    ///     .send()
+    ///     .await?;
+    /// println!("{} tasks, {} of another model version left out", page.len(), page.skipped);
+    /// # Ok(()) }
+    /// ```
+    SkipMismatched,
+}
+
+impl UnknownEntity {
+    /// Whether a single entity's items may be left out too (their constants differ).
+    pub(crate) fn skips_mismatched(self) -> bool {
+        self == UnknownEntity::SkipMismatched
+    }
 }
 
 /// A type query results decode into: every [`Entity`], and enums deriving
@@ -86,8 +121,46 @@ impl<E: Entity> Decode for E {
     const ALIASES: &'static [&'static str] = E::ALIASES;
     const ENTITY_TYPES: &'static [&'static str] = &[E::ENTITY_TYPE];
 
-    fn decode(item: Item, _: UnknownEntity) -> Result<Option<Self>> {
+    fn decode(item: Item, unknown: UnknownEntity) -> Result<Option<Self>> {
+        if unknown.skips_mismatched() && has_other_constants::<E>(&item) {
+            return Ok(None);
+        }
         E::from_item(item).map(Some)
+    }
+}
+
+/// True when `item` is of `E`'s entity type and one of `E`'s `const_attr` attributes is
+/// missing or holds another value: an item of another model version, left out by
+/// [`UnknownEntity::SkipMismatched`]. An item of another type is `from_item`'s to report.
+fn has_other_constants<E: Entity>(item: &Item) -> bool {
+    let constants = E::WRITE.constants;
+    if constants.is_empty() {
+        return false;
+    }
+    let schema = <E::Table as Table>::SCHEMA;
+    let of_entity = match item.get(schema.entity_type) {
+        Some(AttributeValue::S(found)) => {
+            found == E::ENTITY_TYPE || E::ALIASES.contains(&found.as_str())
+        }
+        _ => false,
+    };
+    let other = constants.iter().find(|(attribute, value)| {
+        !matches!(item.get(*attribute), Some(AttributeValue::S(found)) if found == value)
+    });
+    match other {
+        Some((attribute, expected)) if of_entity => {
+            tracing::debug!(
+                target: "dynamap",
+                entity = E::ENTITY_TYPE,
+                attribute,
+                expected,
+                found = ?item.get(*attribute),
+                item = %ItemKey::of(item, schema.pk, schema.sk),
+                "skipping an item whose constant attribute differs"
+            );
+            true
+        }
+        _ => false,
     }
 }
 

@@ -4,7 +4,7 @@ use crate::Result;
 use crate::codec::Item;
 use crate::columns::Column;
 use crate::derived::{DerivedChange, Timestamps, UpdatedValues};
-use crate::key::{Key, KeyError};
+use crate::key::{Key, KeyError, Segment};
 
 use crate::sealed::{AsEntitySeal, Sealed, VersionedSeal};
 use crate::table::Table;
@@ -101,6 +101,14 @@ pub trait EntityGlue {
     /// What writes must know beyond the item: the version attribute, the attributes keys
     /// and indexes are made of, the lookup items kept in sync. The derive fills it in.
     const WRITE: WriteMeta = WriteMeta::NONE;
+
+    /// The sort-key shape of the table's partitions (the `S` of the generated
+    /// `partition(...)`), for [`PartitionKey::from_raw`](crate::key::PartitionKey::from_raw).
+    type TableSort;
+
+    /// The table's sort key template, as `partition(...)` keeps it (empty for a sort key
+    /// that is a field's own attribute, or none).
+    const TABLE_SORT: &'static [Segment];
 
     /// The optimistic-locking version this value was read with (0 for a new value). Only
     /// meaningful when `WriteMeta::version` is set.

@@ -1,10 +1,11 @@
-//! Keys named by hand: [`Key::from_raw`], for items whose keys the entity's templates
-//! cannot render (written by another service, or by an older layout).
+//! Keys named by hand: [`Key::from_raw`] and [`PartitionKey::from_raw`], for items and
+//! partitions whose keys the entity's templates cannot render (written by another service,
+//! or by an older layout).
 
 use crate::codec::AttributeValue;
-use crate::entity::Entity;
+use crate::entity::{Entity, EntityGlue};
 use crate::key::primary_type_code as type_code;
-use crate::key::{Key, KeyError, KeyErrorKind, check_key_value};
+use crate::key::{Key, KeyError, KeyErrorKind, PartitionKey, check_key_value};
 use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
 use crate::table::{ScalarType, Table};
 
@@ -85,42 +86,16 @@ impl<E: Entity> Key<E> {
     /// ```
     pub fn from_raw_values(pk: AttributeValue, sk: Option<AttributeValue>) -> Key<E> {
         let schema = <E::Table as Table>::SCHEMA;
-        let error = |attribute: &'static str, kind: KeyErrorKind| KeyError {
-            entity: E::ENTITY_TYPE,
-            attribute,
-            field: None,
-            kind,
-        };
-        let check =
-            |attribute: &'static str, kind: ScalarType, value: AttributeValue, limit: usize| {
-                let found = type_code(&value);
-                if found != kind.code() {
-                    return Err(error(
-                        attribute,
-                        KeyErrorKind::WrongType {
-                            expected: kind.code(),
-                            found,
-                        },
-                    ));
-                }
-                let len = match &value {
-                    AttributeValue::S(text) => text.len(),
-                    AttributeValue::B(bytes) => bytes.as_ref().len(),
-                    _ => 0,
-                };
-                if len > limit {
-                    return Err(error(attribute, KeyErrorKind::TooLong { len, limit }));
-                }
-                check_key_value(value, limit)
-                    .map_err(|err| error(attribute, KeyErrorKind::Part(err)))
-            };
-        let pk = check(schema.pk, schema.pk_type, pk, MAX_PARTITION_KEY_BYTES);
+        let pk = checked::<E>(schema.pk, schema.pk_type, pk, MAX_PARTITION_KEY_BYTES);
         let sk = match (schema.sk, sk) {
-            (Some(attribute), Some(value)) => {
-                Some(check(attribute, schema.sk_type, value, MAX_SORT_KEY_BYTES))
-            }
+            (Some(attribute), Some(value)) => Some(checked::<E>(
+                attribute,
+                schema.sk_type,
+                value,
+                MAX_SORT_KEY_BYTES,
+            )),
             (None, None) => None,
-            (attribute, _) => Some(Err(error(
+            (attribute, _) => Some(Err(error::<E>(
                 attribute.unwrap_or(schema.pk),
                 KeyErrorKind::SortKeyPresence {
                     table_has_one: attribute.is_some(),
@@ -129,4 +104,92 @@ impl<E: Entity> Key<E> {
         };
         Key::from_attributes(pk, sk)
     }
+}
+
+impl<E: Entity> PartitionKey<E, <E as EntityGlue>::TableSort> {
+    /// The table partition of `E` under its stored partition key value, as it is, for a
+    /// partition the entity's template cannot render: one written by another service or
+    /// mapper (`TENANT#acme#eu`, a value holding the template's delimiter unescaped), or
+    /// under an older layout. A query takes it like the generated `E::partition(...)`,
+    /// with the same sort-key conditions (`E::sk()` for a sort key of several parts).
+    ///
+    /// The value is checked as [`Key::from_raw`]'s are, against the table's key schema and
+    /// not against `E`'s template: a string partition key, not empty, at most 2,048 bytes.
+    /// A bad one is reported by the query it is used in (or by
+    /// [`value`](PartitionKey::value)), naming what is wrong.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// use dynamap::key::PartitionKey;
+    ///
+    /// #[derive(Entity)]
+    /// #[dynamap(table = App, entity = "Order", pk = "TENANT#{tenant}", sk = "ORDER#{day}#{id}")]
+    /// struct Order { tenant: String, day: String, id: String }
+    ///
+    /// // Another service stored the tenant `acme#eu` as it is; the template would escape `#`.
+    /// let partition = PartitionKey::<Order, _>::from_raw("TENANT#acme#eu");
+    /// assert_eq!(partition.value()?, "TENANT#acme#eu");
+    /// assert_ne!(Order::partition("acme#eu").value()?, "TENANT#acme#eu");
+    ///
+    /// assert!(PartitionKey::<Order, _>::from_raw("").value().is_err());
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// let may = db
+    ///     .query(PartitionKey::<Order, _>::from_raw("TENANT#acme#eu"))
+    ///     .sk_ge(Order::sk().day("2026-05-01"))
+    ///     .all()
+    ///     .await?;
+    /// # Ok(()) }
+    /// # Ok::<(), dynamap::KeyError>(())
+    /// ```
+    pub fn from_raw(pk: &str) -> Self {
+        let schema = <E::Table as Table>::SCHEMA;
+        let value = checked::<E>(
+            schema.pk,
+            schema.pk_type,
+            AttributeValue::S(pk.to_owned()),
+            MAX_PARTITION_KEY_BYTES,
+        );
+        PartitionKey::from_attribute(value, None, E::TABLE_SORT)
+    }
+}
+
+fn error<E: Entity>(attribute: &'static str, kind: KeyErrorKind) -> KeyError {
+    KeyError {
+        entity: E::ENTITY_TYPE,
+        attribute,
+        field: None,
+        kind,
+    }
+}
+
+/// `value` as a stored value of key attribute `attribute`, declared of type `kind`: of that
+/// type, within `limit` bytes, and a value DynamoDB takes as a key.
+fn checked<E: Entity>(
+    attribute: &'static str,
+    kind: ScalarType,
+    value: AttributeValue,
+    limit: usize,
+) -> Result<AttributeValue, KeyError> {
+    let found = type_code(&value);
+    if found != kind.code() {
+        return Err(error::<E>(
+            attribute,
+            KeyErrorKind::WrongType {
+                expected: kind.code(),
+                found,
+            },
+        ));
+    }
+    let len = match &value {
+        AttributeValue::S(text) => text.len(),
+        AttributeValue::B(bytes) => bytes.as_ref().len(),
+        _ => 0,
+    };
+    if len > limit {
+        return Err(error::<E>(attribute, KeyErrorKind::TooLong { len, limit }));
+    }
+    check_key_value(value, limit).map_err(|err| error::<E>(attribute, KeyErrorKind::Part(err)))
 }

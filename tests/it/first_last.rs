@@ -6,7 +6,7 @@ use dynamap::Error;
 use futures_util::TryStreamExt;
 
 use crate::fresh_db;
-use crate::models::{App, Score};
+use crate::models::{App, Score, ScoreSk};
 
 async fn ten(test: &str) -> dynamap::Db<App> {
     let db = fresh_db::<App>(test).await;
@@ -22,7 +22,7 @@ async fn ten(test: &str) -> dynamap::Db<App> {
     db
 }
 
-async fn page(query: dynamap::query::Query<Score, (i64, String)>) -> dynamap::Result<Vec<i64>> {
+async fn page(query: dynamap::query::Query<Score, ScoreSk>) -> dynamap::Result<Vec<i64>> {
     query.send().await.map(|p| scores(&p.items))
 }
 

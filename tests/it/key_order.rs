@@ -1,6 +1,7 @@
 //! String parts keep tuple order in DynamoDB itself: stored keys come back in tuple order,
-//! typed conditions on leading parts select exactly the matching items, and items stored
-//! with the escaping of earlier builds still read.
+//! typed conditions on leading parts (given by name, and as tuples for `BETWEEN`) select
+//! exactly the matching items, and items stored with the escaping of earlier builds still
+//! read.
 
 use dynamap::Entity;
 use dynamap::key::{SortArgs, SortBound};
@@ -55,7 +56,7 @@ enum Op {
 const OPS: [Op; 6] = [Op::Eq, Op::Lt, Op::Le, Op::Gt, Op::Ge, Op::Prefix];
 
 impl Op {
-    fn apply<A: SortArgs<Parts>>(self, q: Query<Spot, Parts>, a: A) -> Query<Spot, Parts> {
+    fn apply<A: SortArgs<SpotSk>>(self, q: Query<Spot, SpotSk>, a: A) -> Query<Spot, SpotSk> {
         match self {
             Op::Eq => q.sk_eq(a),
             Op::Lt => q.sk_lt(a),
@@ -77,13 +78,15 @@ impl Op {
     }
 }
 
-/// The leading parts `lead` of a tuple, as the typed argument of a sort condition.
-fn with_lead(q: Query<Spot, Parts>, op: Op, lead: &[String]) -> Query<Spot, Parts> {
+/// The leading parts `lead` of a tuple, given by name as the typed argument of a sort
+/// condition (no part at all is the empty tuple: no builder stage gives none).
+fn with_lead(q: Query<Spot, SpotSk>, op: Op, lead: &[String]) -> Query<Spot, SpotSk> {
+    let sk = Spot::sk;
     match lead {
         [] => op.apply(q, ()),
-        [a] => op.apply(q, (a,)),
-        [a, b] => op.apply(q, (a, b)),
-        [a, b, c] => op.apply(q, (a, b, c)),
+        [a] => op.apply(q, sk().building(a)),
+        [a, b] => op.apply(q, sk().building(a).floor(b)),
+        [a, b, c] => op.apply(q, sk().building(a).floor(b).room(c)),
         _ => unreachable!("three parts at most"),
     }
 }
@@ -95,7 +98,7 @@ fn lead_of(t: &Parts, k: usize) -> Vec<String> {
         .collect()
 }
 
-async fn read(q: Query<Spot, Parts>) -> Vec<Parts> {
+async fn read(q: Query<Spot, SpotSk>) -> Vec<Parts> {
     q.all().await.expect("query").iter().map(parts).collect()
 }
 
@@ -259,10 +262,10 @@ async fn typed_conditions_on_leading_parts_select_exactly_the_matching_items() {
 fn bound(lead: &[String]) -> SortBound {
     let template = Spot::partition("x").sort_template();
     match lead {
-        [] => SortArgs::<Parts>::bound(&(), template),
-        [a] => SortArgs::<Parts>::bound(&(a,), template),
-        [a, b] => SortArgs::<Parts>::bound(&(a, b), template),
-        [a, b, c] => SortArgs::<Parts>::bound(&(a, b, c), template),
+        [] => SortArgs::<SpotSk>::bound(&(), template),
+        [a] => SortArgs::<SpotSk>::bound(&(a,), template),
+        [a, b] => SortArgs::<SpotSk>::bound(&(a, b), template),
+        [a, b, c] => SortArgs::<SpotSk>::bound(&(a, b, c), template),
         _ => unreachable!("three parts at most"),
     }
     .expect("renders")
@@ -281,12 +284,12 @@ fn bounds_in_order(low: &[String], high: &[String]) -> bool {
     from <= to
 }
 
-fn between(q: Query<Spot, Parts>, low: &[String], high: &[String]) -> Query<Spot, Parts> {
-    fn high_of<L: SortArgs<Parts>>(
-        q: Query<Spot, Parts>,
+fn between(q: Query<Spot, SpotSk>, low: &[String], high: &[String]) -> Query<Spot, SpotSk> {
+    fn high_of<L: SortArgs<SpotSk>>(
+        q: Query<Spot, SpotSk>,
         l: L,
         high: &[String],
-    ) -> Query<Spot, Parts> {
+    ) -> Query<Spot, SpotSk> {
         match high {
             [] => q.sk_between(l, ()),
             [a] => q.sk_between(l, (a,)),

@@ -8,6 +8,7 @@ mod codec_models;
 mod compressed;
 mod computed_keys;
 mod constant_attributes;
+mod constant_mismatches;
 mod cursors;
 #[cfg(feature = "encryption")]
 mod encryption;
@@ -55,6 +56,7 @@ mod service_errors;
 mod sharded_partitions;
 mod sharded_reads;
 mod sort_keys_by_name;
+mod sort_parts_by_name;
 mod stored_forms;
 mod streams;
 mod table;

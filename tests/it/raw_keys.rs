@@ -1,9 +1,10 @@
-//! Keys named by hand (`Key::from_raw`): an item another service wrote under a key the
-//! entity's template would render differently is read, updated and deleted through its
-//! stored key; keys that do not fit the table's key schema are refused before sending.
+//! Keys named by hand (`Key::from_raw`, `PartitionKey::from_raw`): an item another service
+//! wrote under a key the entity's template would render differently is read, updated and
+//! deleted through its stored key, and its partition queried through its stored value; keys
+//! that do not fit the table's key schema are refused before sending.
 
 use dynamap::codec::AttributeValue::S;
-use dynamap::key::{KeyErrorKind, KeyPartError};
+use dynamap::key::{KeyErrorKind, KeyPartError, PartitionKey};
 use dynamap::{Entity, Error, Key, Table};
 
 use crate::{fresh_db, put_raw, raw_item};
@@ -17,6 +18,15 @@ struct Shared;
 struct User {
     name: String,
     status: String,
+}
+
+/// Orders of a tenant, whose name another service stores unescaped: `TENANT#acme#eu`.
+#[derive(Entity, Debug, PartialEq)]
+#[dynamap(table = Shared, entity = "Order", pk = "TENANT#{tenant}", sk = "ORDER#{day}#{id}")]
+struct Order {
+    tenant: String,
+    day: String,
+    id: String,
 }
 
 #[derive(Table)]
@@ -115,4 +125,93 @@ async fn a_raw_key_that_does_not_fit_the_table_is_refused_before_sending() {
         .expect_err("refused");
     assert!(matches!(err, Error::Key(_)), "{err:?}");
     assert!(err.to_string().contains("has a sort key"), "{err}");
+}
+
+/// An order as the other service stores it: the partition key holds the tenant's `#` raw.
+fn raw_order(day: &str, id: &str) -> dynamap::codec::Item {
+    dynamap::codec::Item::from_iter(
+        [
+            ("PK", S("TENANT#acme#eu".into())),
+            ("SK", S(format!("ORDER#{day}#{id}"))),
+            ("_type", S("Order".into())),
+            ("tenant", S("acme#eu".into())),
+            ("day", S(day.into())),
+            ("id", S(id.into())),
+        ]
+        .map(|(name, value)| (name.to_owned(), value)),
+    )
+}
+
+fn ids(orders: &[Order]) -> Vec<&str> {
+    orders.iter().map(|o| o.id.as_str()).collect()
+}
+
+#[tokio::test]
+async fn a_partition_whose_value_holds_the_delimiter_is_queried_by_its_stored_value() {
+    let db = fresh_db::<Shared>("raw_partitions").await;
+    for (day, id) in [
+        ("2026-04-30", "o1"),
+        ("2026-05-01", "o2"),
+        ("2026-05-20", "o3"),
+    ] {
+        put_raw(&db, raw_order(day, id)).await;
+    }
+    // The same tenant written through the template: escaped, another partition.
+    db.put(&Order {
+        tenant: "acme#eu".into(),
+        day: "2026-05-01".into(),
+        id: "escaped".into(),
+    })
+    .await
+    .expect("put");
+
+    let raw = || db.query(PartitionKey::<Order, _>::from_raw("TENANT#acme#eu"));
+    assert_eq!(ids(&raw().all().await.expect("whole")), ["o1", "o2", "o3"]);
+    let may = raw()
+        .sk_ge(Order::sk().day("2026-05-01"))
+        .all()
+        .await
+        .expect("sort condition by name");
+    assert_eq!(ids(&may), ["o2", "o3"]);
+    let one_day = raw()
+        .sk_prefix(Order::sk().day("2026-05-20"))
+        .all()
+        .await
+        .expect("prefix");
+    assert_eq!(ids(&one_day), ["o3"]);
+    let generated = db
+        .query(Order::partition("acme#eu"))
+        .all()
+        .await
+        .expect("escaped partition");
+    assert_eq!(ids(&generated), ["escaped"], "the template escapes `#`");
+}
+
+#[tokio::test]
+async fn a_raw_partition_that_is_no_key_value_is_refused_before_sending() {
+    let db = fresh_db::<Shared>("raw_partitions_refused").await;
+    let offline = crate::offline(&db);
+    let err = offline
+        .query(PartitionKey::<Order, _>::from_raw(""))
+        .all()
+        .await
+        .expect_err("refused");
+    match err {
+        Error::Key(err) => assert_eq!(
+            (err.attribute, err.kind),
+            ("PK", KeyErrorKind::Part(KeyPartError::Empty))
+        ),
+        other => panic!("expected a key error, got {other:?}"),
+    }
+    let long = "T".repeat(2049);
+    let err = PartitionKey::<Order, _>::from_raw(&long)
+        .value()
+        .expect_err("too long");
+    assert_eq!(
+        err.kind,
+        KeyErrorKind::TooLong {
+            len: 2049,
+            limit: 2048
+        }
+    );
 }

@@ -85,7 +85,7 @@ async fn seeded(test: &str) -> dynamap::Db<Site> {
     db
 }
 
-fn all_days() -> PartitionKey<Deal, (OffsetDateTime, String)> {
+fn all_days() -> PartitionKey<Deal, DealGsi1Sk> {
     PartitionKey::across(days().map(Deal::gsi1))
 }
 

@@ -23,7 +23,9 @@
 //! listing another number of fields than the key has, a query giving its sort attributes as
 //! a tuple, which could pass a month for a year of the same type, a sort key builder
 //! skipping an attribute, used on another index's query or with no attribute given, an
-//! entity storing an index's key attribute without mapping the index);
+//! entity storing an index's key attribute without mapping the index); the sort key builder
+//! of a template of several parts (a part given before the one it follows, where a tuple
+//! could swap two of one type; the table's builder on an index's query);
 //! primary keys mapped to fields (`pk = field(x)`: of another type or name than the
 //! table's key attribute, a template on a number key, `fields(...)`, an optional or
 //! defaulted field, a field also in the other template, with lookups; a table's own key

@@ -46,6 +46,8 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     let lookup_types = super::partition::lookup_types(model);
     let columns = super::columns::columns(model);
     let created_attributes = super::created_item::created_attributes(model);
+    let table_sort = super::partition::table_sort_shape(model);
+    let table_sort_segments = super::partition::table_sort_segments(model);
     let versioned = model.fields.iter().any(|f| f.version).then(|| {
         quote! {
             impl ::dynamap::__private::Sealed<::dynamap::__private::VersionedSeal> for #ident {}
@@ -84,6 +86,8 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
             }
 
             impl ::dynamap::__private::EntityGlue for #ident {
+                type TableSort = #table_sort;
+                const TABLE_SORT: &'static [::dynamap::__private::Segment] = #table_sort_segments;
                 #write_meta
                 #key_changes
                 #lookup_types

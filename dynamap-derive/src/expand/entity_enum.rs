@@ -62,8 +62,9 @@ pub(crate) fn expand_entity_enum(input: &DeriveInput) -> TokenStream {
     let arms = variants.iter().map(|(variant, ty)| {
         quote! {
             if ::dynamap::__private::is_entity(__dynamap_found, <#ty as ::dynamap::__private::Entity>::ENTITY_TYPE, <#ty as ::dynamap::__private::Entity>::ALIASES) {
-                return <#ty as ::dynamap::__private::Entity>::from_item(__dynamap_item)
-                    .map(|entity| ::core::option::Option::Some(Self::#variant(entity)));
+                // Through the entity's own `Decode`, so the policy applies to it too.
+                return <#ty as ::dynamap::__private::Decode>::decode(__dynamap_item, __dynamap_unknown)
+                    .map(|entity| entity.map(Self::#variant));
             }
         }
     });

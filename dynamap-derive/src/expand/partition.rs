@@ -9,7 +9,7 @@ use super::keys::type_span;
 use super::render::{
     direct_module, hole_ident, hole_type, holes_of, part_type, render_holes, schema, via_traits,
 };
-use super::sort_builder::{MultiSortKey, sort_builder_start};
+use super::sort_builder::{NamedSortKey, sort_builder_start};
 use crate::model::{EntityModel, FieldModel, Hole, IndexKey, IndexModel};
 use crate::names::{lookup_method, snake_case};
 use crate::template::{Segment, Template};
@@ -22,7 +22,8 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
         model.entity_name,
         model.pk.describe()
     );
-    let table_shape = key_shape(model, model.sk.as_ref());
+    let table_shape = table_sort_shape(model);
+    let table_sort_start = NamedSortKey::of_table(model).map(|key| sort_builder_start(model, &key));
     let table = match &model.pk {
         IndexKey::Template(pk) => partition_builder(
             model,
@@ -66,8 +67,9 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
         });
         let sk = index.sk.as_ref();
         let shape = sort_shape(model, index);
-        // A multi-attribute sort key's attributes are given by name, from a builder.
-        let sort_start = MultiSortKey::of(model, index).map(|key| sort_builder_start(model, &key));
+        // A sort key of several parts is given by name, from a builder.
+        let sort_start =
+            NamedSortKey::of_index(model, index).map(|key| sort_builder_start(model, &key));
         let builder = match &index.pk {
             IndexKey::Template(pk) => partition_builder(
                 model,
@@ -104,19 +106,29 @@ pub(crate) fn partition_builders(model: &EntityModel<'_>) -> TokenStream {
             lookup.pk.text()
         );
         let sk = lookup.sk.clone().map(IndexKey::Template);
-        partition_builder(
+        let named = NamedSortKey::of_lookup(model, lookup);
+        let shape = match &named {
+            Some(key) => {
+                let ty = key.type_ident(model);
+                quote!(#ty)
+            }
+            None => template_shape(model, lookup.sk.as_ref()),
+        };
+        let builder = partition_builder(
             model,
             &method,
             quote!(::dynamap::__private::OwnerKey<Self, #i>),
             &lookup.pk,
             sk.as_ref(),
-            template_shape(model, lookup.sk.as_ref()),
+            shape,
             quote!(__dynamap_schema.pk),
             quote!(::core::option::Option::None),
             doc,
-        )
+        );
+        let sort_start = named.map(|key| sort_builder_start(model, &key));
+        quote!(#builder #sort_start)
     });
-    quote!(#table #(#indexes)* #(#lookups)*)
+    quote!(#table #table_sort_start #(#indexes)* #(#lookups)*)
 }
 
 /// The entity types of the entity's lookup items, which lookup queries read.
@@ -131,6 +143,29 @@ pub(crate) fn lookup_types(model: &EntityModel<'_>) -> TokenStream {
     quote! {
         const LOOKUP_TYPES: &'static [&'static str] = &[#(#types),*];
     }
+}
+
+/// The sort-key shape of the table's partitions: the generated builder type for a sort key
+/// of several parts, which gives them by name, the single-part shapes otherwise.
+pub(crate) fn table_sort_shape(model: &EntityModel<'_>) -> TokenStream {
+    match NamedSortKey::of_table(model) {
+        Some(key) => {
+            let ty = key.type_ident(model);
+            quote!(#ty)
+        }
+        None => key_shape(model, model.sk.as_ref()),
+    }
+}
+
+/// The table's sort key template as partition keys keep it (empty without one).
+pub(crate) fn table_sort_segments(model: &EntityModel<'_>) -> TokenStream {
+    let segments = model
+        .sk
+        .as_ref()
+        .and_then(IndexKey::template)
+        .map(|template| sort_segments(model, template))
+        .unwrap_or_default();
+    quote!(&[#(#segments),*])
 }
 
 /// The builder of an index partition whose key is made of fields' own attributes (one, or
@@ -283,11 +318,11 @@ fn is_shard(hole: Hole<'_>) -> bool {
 }
 
 /// The sort-key shape of an index's queries: `AttributeKey<T>` for a sort key that is a
-/// field's own attribute of type `T`, the generated builder type for a multi-attribute sort
-/// key, the template's part types otherwise.
+/// field's own attribute of type `T`, the generated builder type for a sort key of several
+/// parts (attributes or holes), the template's part types otherwise.
 fn sort_shape(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream {
     let sk = index.sk.as_ref();
-    if let Some(key) = MultiSortKey::of(model, index) {
+    if let Some(key) = NamedSortKey::of_index(model, index) {
         let ty = key.type_ident(model);
         return quote!(#ty);
     }
@@ -318,7 +353,7 @@ fn template_shape(model: &EntityModel<'_>, sk: Option<&Template>) -> TokenStream
     quote!((#(#types,)*))
 }
 
-fn sort_segments(model: &EntityModel<'_>, template: &Template) -> Vec<TokenStream> {
+pub(super) fn sort_segments(model: &EntityModel<'_>, template: &Template) -> Vec<TokenStream> {
     template
         .segments
         .iter()

@@ -66,6 +66,7 @@ mod primary;
 mod shard;
 mod sort;
 mod sort_attributes;
+mod sort_parts;
 mod template;
 
 use std::fmt;
@@ -87,9 +88,11 @@ pub(crate) use primary::{key_text, type_code as primary_type_code};
 pub use shard::ShardHash;
 pub use sort::SortArgs;
 #[doc(hidden)]
-pub use sort::{Segment, SortBound, sort_bound};
+pub use sort::{ByName, PartsArgs, Segment, SortBound, TemplateShape, sort_bound};
 #[doc(hidden)]
 pub use sort_attributes::SortValues;
+#[doc(hidden)]
+pub use sort_parts::SortParts;
 #[doc(hidden)]
 pub use template::{KeyReader, KeyWriter, key_arg_value};
 
@@ -248,12 +251,13 @@ impl std::error::Error for KeyError {}
 /// Built by the generated `E::partition(...)` (the table) and `E::<index>(...)` (an index,
 /// named after it in snake case, such as `E::gsi1(...)`).
 ///
-/// `S` is the tuple of the sort key's part types, so sort-key conditions are typed by the
-/// template's fields; for an index whose sort key is a field's own attribute
-/// (`sk = field(score)`), it is [`AttributeKey<T>`] and conditions take values of `T`; for
-/// a multi-attribute sort key (`sk = fields(status, number)`), it is the type the derive
-/// generates for that entity and index (`IssueByStatusSk` for `Issue`'s `ByStatus`), and
-/// conditions take its builder, `Issue::by_status_sk().status(..)` (see [`SortArgs`]).
+/// `S` is the sort key's shape, so sort-key conditions are typed by its parts (see
+/// [`SortArgs`]): for a sort key of several parts (a template of two or more holes, or a
+/// multi-attribute key), the type the derive generates for that entity and key
+/// (`SensorGsi1Sk` for `Sensor`'s `GSI1`, `SensorSk` for its table sort key), and
+/// conditions take its builder, `Sensor::gsi1_sk().building(..)`; for a template of one
+/// part, the tuple of its type; for a sort key that is a field's own attribute
+/// (`sk = field(score)`), [`AttributeKey<T>`], and conditions take values of `T`.
 ///
 /// # Examples
 ///

@@ -41,18 +41,23 @@ impl Segment {
 /// The leading parts of a sort key of shape `S`, which a sort condition
 /// ([`Query::sk_eq`](crate::query::Query::sk_eq) and the others) takes:
 ///
-/// - for a template sort key, `S` is the tuple of its parts' types and the leading parts are
-///   a tuple of [`KeyArg`]s, in template order: `("A",)` for building `A` of
-///   `LOC#{building}#{floor}#{room}`, `("A", "2")` for its floor 2, all three for one room
-///   (up to six parts);
+/// - for a sort key of several parts (a template of two or more holes, or a
+///   multi-attribute key, `sk = fields(year, month)`), `S` is a type the derive generates
+///   for the entity and key, and the leading parts are given **by name** with its builder:
+///   `Sensor::sk()` for the table's sort key, `Sensor::gsi1_sk()` for an index's (the
+///   index method's name, then `_sk`), `Sensor::by_site_sk()` for a lookup's. Its methods
+///   are the parts, in key order: `Sensor::sk().building("A")`, then `.floor(2)`. Each step
+///   offers only the next part, so none can be skipped or given in another's place, even
+///   one of the same type, and a builder of another key or entity is refused;
+/// - for a template sort key of one part, `S` is the tuple of its type, and the part is a
+///   tuple of a [`KeyArg`]: `(at,)` for `READ#{at}`;
 /// - for a sort key that is a field's own attribute (shape [`AttributeKey<T>`]), a value of
-///   `T`;
-/// - for a multi-attribute sort key (`sk = fields(year, month)`), `S` is a type the derive
-///   generates for the entity and index, and the leading attributes are given **by name**
-///   with its builder, named after the index: `Event::by_date_sk().year(2024)`, then
-///   `.month(3)`. Each step offers only the next attribute, so none can be skipped or given
-///   in another's place, even one of the same type; a builder of another index or entity
-///   is refused. Tuples are not accepted there.
+///   `T`.
+///
+/// A template key of several parts also takes a tuple of leading parts in template order
+/// (`("A", 2u32)`), matched to its holes by place and type only: two parts of one type can
+/// trade places unnoticed, so the builder is the spelling to use. A multi-attribute key takes
+/// no tuple.
 ///
 /// # Examples
 ///
@@ -65,13 +70,14 @@ impl Segment {
 ///
 /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let poznan = || db.query(Sensor::partition("Poznań"));
-/// poznan().sk_prefix(("A",)).all().await?;            // building A
-/// poznan().sk_prefix(("A", 2u32)).all().await?;       // its floor 2
-/// poznan().sk_ge(("A", 2u32, "s-7")).all().await?;    // whole keys
+/// let loc = Sensor::sk;
+/// poznan().sk_prefix(loc().building("A")).all().await?;                      // building A
+/// poznan().sk_prefix(loc().building("A").floor(2u32)).all().await?;         // its floor 2
+/// poznan().sk_ge(loc().building("A").floor(2u32).id("s-7")).all().await?;   // whole keys
 /// # Ok(()) }
 /// ```
 ///
-/// A multi-attribute sort key, given by name:
+/// A multi-attribute sort key, given by name the same way:
 ///
 /// ```no_run
 /// # use dynamap::{Entity, Table};
@@ -94,8 +100,9 @@ impl Segment {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not give the leading parts of the sort key `{S}`",
     label = "expected this sort key's leading parts, from the first",
-    note = "a template sort key takes a tuple of its parts in template order, from the first, without skipping one: `(building,)`, `(building, floor)`",
-    note = "a multi-attribute sort key (`sk = fields(...)`) takes its attributes by name, at least the first, from the builder the derive generates for the entity and index: for the shape `EventByDateSk`, `Event::by_date_sk().year(..)`, then `.month(..)`"
+    note = "a sort key of several parts takes them by name, at least the first, from the builder the derive generates for the entity and key: for the shape `SensorGsi1Sk`, `Sensor::gsi1_sk().building(..)`, then `.floor(..)`",
+    note = "a sort key of one part takes a tuple of it: `(at,)`",
+    note = "a multi-attribute sort key (`sk = fields(...)`) takes no tuple, not even of one attribute (a month could pass for a year), and a builder of another key or entity is refused"
 )]
 pub trait SortArgs<S>: Sealed<(SortArgsSeal, S)> {
     /// The sort key these parts give in `template`; on error, the index of the part at
@@ -117,8 +124,52 @@ impl<T: KeyAttribute, A: KeyAttributeArg<T>> SortArgs<AttributeKey<T>> for A {
     }
 }
 
+/// The sort-key shape of a sort key of parts: the tuple of a template's parts' types, or
+/// the builder type the derive generates for a sort key of several parts (`SensorGsi1Sk`),
+/// whose `Parts` is that tuple for a template, and [`ByName`] for a multi-attribute key,
+/// which takes no tuple. Not public API: implemented for tuples here and by generated code.
+#[doc(hidden)]
+pub trait TemplateShape {
+    /// The template's part types, in template order, or [`ByName`].
+    type Parts;
+}
+
+/// The parts of a multi-attribute sort key: given by name only, never as a tuple (no type
+/// implements [`PartsArgs`] of it). Not public API.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum ByName {}
+
+/// Leading parts of a template sort key whose part types are `P`, given as a tuple. Not
+/// public API: what [`SortArgs`] takes for every template shape.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not give the leading parts of this sort key, from the first",
+    label = "expected this sort key's leading parts, by name from its own builder",
+    note = "a sort key of several parts takes them by name, at least the first, from the builder the derive generates for the entity and key: for `Sensor::gsi1(..)` queries, `Sensor::gsi1_sk().building(..)`, then `.floor(..)`; for a multi-attribute key, `Event::by_date_sk().year(..)`",
+    note = "a builder of another key or entity is refused, and a multi-attribute key takes no tuple (a month could pass for a year)",
+    note = "a sort key of one part takes a tuple of it: `(at,)`"
+)]
+pub trait PartsArgs<P> {
+    /// The sort key these parts give in `template`; on error, the index of the part at
+    /// fault.
+    ///
+    /// # Errors
+    ///
+    /// Fails with the index of the part at fault and its [`KeyPartError`].
+    fn parts_bound(&self, template: &[Segment]) -> Result<SortBound, (usize, KeyPartError)>;
+}
+
+impl<S: TemplateShape, A: PartsArgs<S::Parts>> Sealed<(SortArgsSeal, S)> for A {}
+
+impl<S: TemplateShape, A: PartsArgs<S::Parts>> SortArgs<S> for A {
+    fn bound(&self, template: &[Segment]) -> Result<SortBound, (usize, KeyPartError)> {
+        self.parts_bound(template)
+    }
+}
+
 /// Writes the next given part, in the format of the hole it fills.
-fn write_part<T: KeyPart, A: KeyArg<T>>(
+pub(super) fn write_part<T: KeyPart, A: KeyArg<T>>(
     arg: &A,
     template: &[Segment],
     parts: &mut Vec<String>,
@@ -139,13 +190,27 @@ fn write_part<T: KeyPart, A: KeyArg<T>>(
     Ok(())
 }
 
+macro_rules! template_shape {
+    ($($T:ident),*) => {
+        impl<$($T: KeyPart,)*> TemplateShape for ($($T,)*) {
+            type Parts = Self;
+        }
+    };
+}
+
+template_shape!();
+template_shape!(T0);
+template_shape!(T0, T1);
+template_shape!(T0, T1, T2);
+template_shape!(T0, T1, T2, T3);
+template_shape!(T0, T1, T2, T3, T4);
+template_shape!(T0, T1, T2, T3, T4, T5);
+
 macro_rules! sort_args {
     ([$($T:ident),*]; [$($A:ident : $TA:ident),*]) => {
-        impl<$($T: KeyPart,)* $($A: KeyArg<$TA>,)*> Sealed<(SortArgsSeal, ($($T,)*))> for ($($A,)*) {}
-
-        impl<$($T: KeyPart,)* $($A: KeyArg<$TA>,)*> SortArgs<($($T,)*)> for ($($A,)*) {
+        impl<$($T: KeyPart,)* $($A: KeyArg<$TA>,)*> PartsArgs<($($T,)*)> for ($($A,)*) {
             #[allow(non_snake_case, unused_variables, unused_mut)] // bindings named after their type parameters; `()` pushes no part
-            fn bound(&self, template: &[Segment]) -> Result<SortBound, (usize, KeyPartError)> {
+            fn parts_bound(&self, template: &[Segment]) -> Result<SortBound, (usize, KeyPartError)> {
                 let ($($A,)*) = self;
                 let mut parts = Vec::new();
                 $(write_part::<$TA, _>($A, template, &mut parts)?;)*

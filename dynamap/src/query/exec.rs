@@ -250,6 +250,7 @@ impl<T: Decode, S> Query<T, S> {
             for raw in page {
                 let position = fill.wants_position().then(|| prepared.keys_of(&raw));
                 let Some(item) = T::decode(raw, self.unknown)? else {
+                    fill.skip();
                     continue;
                 };
                 if let Offered::Beyond = fill.offer(item, position) {

@@ -13,7 +13,8 @@ use crate::{Entity, Error, Result};
 ///
 /// `#[derive(Entity)]` makes, for each `lookup(name = "location", ...)`, a builder
 /// `by_location(...)` taking the lookup's partition key fields; the query takes typed sort
-/// conditions on the lookup's sort key template as index queries do, and
+/// conditions on the lookup's sort key template as index queries do (by name, from
+/// `Sensor::by_location_sk()`, for a sort key of several parts), and
 /// [`owners`](Query::owners) reads the owners themselves.
 ///
 /// ```no_run
@@ -26,9 +27,10 @@ use crate::{Entity, Error, Result};
 ///
 /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// // The keys of the sensors on floor 2 of building A (not 20), from their lookup items.
-/// let keys = db.query(Sensor::by_location("Poznań")).sk_prefix(("A", "2")).all().await?;
+/// let floor_2 = Sensor::by_location_sk().building("A").floor("2");
+/// let keys = db.query(Sensor::by_location("Poznań")).sk_prefix(floor_2).all().await?;
 /// // The sensors themselves: the lookup query, then one batch get.
-/// let sensors: Vec<Sensor> = db.query(Sensor::by_location("Poznań")).sk_prefix(("A",)).owners().await?;
+/// let sensors: Vec<Sensor> = db.query(Sensor::by_location("Poznań")).sk_prefix(Sensor::by_location_sk().building("A")).owners().await?;
 /// # Ok(()) }
 /// ```
 pub struct OwnerKey<E, const LOOKUP: usize> {

@@ -19,9 +19,10 @@
 //! // Readings in a time range, all pages.
 //! let range = db.query(Reading::partition("S1")).sk_between((1_000i64,), (2_000i64,)).all().await?;
 //!
-//! // Sensors on floor 2 of building A in Poznań, through the index. Floor "2" never
-//! // matches floor "20": prefixes end on a segment boundary.
-//! let floor = db.query(Sensor::gsi1("Poznań")).sk_prefix(("A", "2")).all().await?;
+//! // Sensors on floor 2 of building A in Poznań, through the index, the sort key's parts
+//! // given by name. Floor "2" never matches floor "20": prefixes end on a segment boundary.
+//! let floor_2 = Sensor::gsi1_sk().building("A").floor("2");
+//! let floor = db.query(Sensor::gsi1("Poznań")).sk_prefix(floor_2).all().await?;
 //!
 //! // Resume where a page ended.
 //! if let Some(cursor) = latest.cursor {
@@ -279,7 +280,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
     /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
-    /// let tens = db.query(Score::partition("chess")).sk_eq((10i64,)).all().await?; // every user with 10
+    /// let tens = db.query(Score::partition("chess")).sk_eq(Score::sk().score(10i64)).all().await?; // every user with 10
     /// # Ok(()) }
     /// ```
     pub fn sk_eq<A: SortArgs<S>>(self, parts: A) -> Self {
@@ -296,7 +297,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
     /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
-    /// let negative = db.query(Score::partition("chess")).sk_lt((0i64,)).all().await?;
+    /// let negative = db.query(Score::partition("chess")).sk_lt(Score::sk().score(0i64)).all().await?;
     /// # Ok(()) }
     /// ```
     pub fn sk_lt<A: SortArgs<S>>(self, parts: A) -> Self {
@@ -313,7 +314,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
     /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
-    /// let up_to_ten = db.query(Score::partition("chess")).sk_le((10i64,)).all().await?;
+    /// let up_to_ten = db.query(Score::partition("chess")).sk_le(Score::sk().score(10i64)).all().await?;
     /// # Ok(()) }
     /// ```
     pub fn sk_le<A: SortArgs<S>>(self, parts: A) -> Self {
@@ -330,7 +331,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
     /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
-    /// let above_ten = db.query(Score::partition("chess")).sk_gt((10i64,)).all().await?; // not 10 itself
+    /// let above_ten = db.query(Score::partition("chess")).sk_gt(Score::sk().score(10i64)).all().await?; // not 10 itself
     /// # Ok(()) }
     /// ```
     pub fn sk_gt<A: SortArgs<S>>(self, parts: A) -> Self {
@@ -347,7 +348,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
     /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
-    /// let from_ten = db.query(Score::partition("chess")).sk_ge((10i64, "m")).all().await?;
+    /// let from_ten = db.query(Score::partition("chess")).sk_ge(Score::sk().score(10i64).user("m")).all().await?;
     /// # Ok(()) }
     /// ```
     pub fn sk_ge<A: SortArgs<S>>(self, parts: A) -> Self {
@@ -355,7 +356,8 @@ impl<T: Decode, S> Query<T, S> {
     }
 
     /// Sort key starts with the given leading parts, ending on a segment boundary:
-    /// `("A", "2")` matches floor `2` of building `A`, never floor `20`.
+    /// `Sensor::gsi1_sk().building("A").floor("2")` matches floor `2` of building `A`, never
+    /// floor `20`.
     ///
     /// # Examples
     ///
@@ -365,7 +367,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
     /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
-    /// let tens = db.query(Score::partition("chess")).sk_prefix((10i64,)).all().await?;
+    /// let tens = db.query(Score::partition("chess")).sk_prefix(Score::sk().score(10i64)).all().await?;
     /// # Ok(()) }
     /// ```
     pub fn sk_prefix<A: SortArgs<S>>(self, parts: A) -> Self {
@@ -382,7 +384,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
     /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
-    /// let middle = db.query(Score::partition("chess")).sk_between((10i64,), (20i64,)).all().await?;
+    /// let middle = db.query(Score::partition("chess")).sk_between(Score::sk().score(10i64), Score::sk().score(20i64)).all().await?;
     /// # Ok(()) }
     /// ```
     pub fn sk_between<L: SortArgs<S>, H: SortArgs<S>>(mut self, low: L, high: H) -> Self {

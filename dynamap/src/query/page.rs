@@ -28,6 +28,17 @@ pub struct Page<T> {
     pub items: Vec<T>,
     /// Resumes after the last item of this page; `None` when the query has no more items.
     pub cursor: Option<Cursor>,
+    /// The items read up to this page's end that the read's
+    /// [`UnknownEntity`](crate::query::UnknownEntity) policy left out (not in `items`): of
+    /// entity types an enum does not list, and, with
+    /// [`SkipMismatched`](crate::query::UnknownEntity::SkipMismatched), of the entity with
+    /// other `const_attr` values. Each is also a `tracing` debug event.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub skipped: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl<T> Page<T> {
@@ -79,6 +90,7 @@ mod tests {
         Page {
             items: vec![3, 1, 2],
             cursor: Some(Cursor::from("resume-here".to_owned())),
+            skipped: 0,
         }
     }
 

@@ -24,6 +24,9 @@ pub(super) struct PageFill<T, P> {
     responded: bool,
     /// Requests sent since the page became full, to size the next look-ahead.
     lookaheads: u32,
+    /// Items the read's policy left out before the page was full, and after: those after
+    /// are read again by the next page when more follow, so they count only on the last.
+    skipped: (usize, usize),
 }
 
 /// What [`PageFill::offer`] did with a match.
@@ -44,6 +47,16 @@ impl<T, P> PageFill<T, P> {
             last: None,
             responded: false,
             lookaheads: 0,
+            skipped: (0, 0),
+        }
+    }
+
+    /// Counts an item the read's [`UnknownEntity`](super::UnknownEntity) policy left out.
+    pub(super) fn skip(&mut self) {
+        if self.is_full() {
+            self.skipped.1 += 1;
+        } else {
+            self.skipped.0 += 1;
         }
     }
 
@@ -94,9 +107,11 @@ impl<T, P> PageFill<T, P> {
 
     /// The page, with a cursor after its last item when `more` matches follow it.
     pub(super) fn into_page(self, more: bool, cursor: impl FnOnce(P) -> Cursor) -> Page<T> {
+        let (before, after) = self.skipped;
         Page {
             cursor: self.last.filter(|_| more).map(cursor),
             items: self.items,
+            skipped: if more { before } else { before + after },
         }
     }
 }
@@ -154,5 +169,18 @@ mod tests {
         assert_eq!(fill.request_limit(), Some(1));
         assert!(matches!(fill.offer(3, None), Offered::Beyond));
         assert_eq!(page(fill, true), (vec![1, 2], Some("after 2".to_owned())));
+    }
+
+    #[test]
+    fn items_left_out_after_a_full_page_count_only_on_the_last_page() {
+        let filled = |more: bool| {
+            let mut fill = PageFill::new(Some(1));
+            fill.skip(); // before the page's item: this page's
+            fill.offer(1, Some(1));
+            fill.skip(); // after it: read again by the next page, if there is one
+            fill.into_page(more, |at| Cursor::from(format!("after {at}")))
+        };
+        assert_eq!(filled(true).skipped, 1);
+        assert_eq!(filled(false).skipped, 2);
     }
 }

@@ -293,6 +293,7 @@ impl<T: Decode> Scan<T> {
                     .wants_position()
                     .then(|| (segment, prepared.keys_of(&raw)));
                 let Some(item) = T::decode(raw, self.unknown)? else {
+                    fill.skip();
                     continue;
                 };
                 if let Offered::Beyond = fill.offer(item, position) {

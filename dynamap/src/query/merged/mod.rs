@@ -148,6 +148,7 @@ impl<T: Decode, S> Query<T, S> {
                 Step::Item(raw) => {
                     let position = fill.wants_position().then(|| merger.position());
                     let Some(item) = T::decode(raw, self.unknown)? else {
+                        fill.skip();
                         continue;
                     };
                     if let Offered::Beyond = fill.offer(item, position) {
@@ -156,8 +157,13 @@ impl<T: Decode, S> Query<T, S> {
                 }
                 Step::Fetch => {
                     // A full page only needs to know that a match follows: one waiting in a
-                    // buffer is one, unless decoding might skip it (an enum's unknown types).
-                    if fill.is_full() && T::SINGLE_ENTITY.is_some() && merger.any_buffered() {
+                    // buffer is one, unless decoding might skip it (an enum's unknown types,
+                    // an item of another model version).
+                    if fill.is_full()
+                        && T::SINGLE_ENTITY.is_some()
+                        && !self.unknown.skips_mismatched()
+                        && merger.any_buffered()
+                    {
                         break true;
                     }
                     fill.end_response();
