@@ -50,6 +50,7 @@ mod queries;
 mod raw_actions;
 mod raw_keys;
 mod retries;
+mod rolled_settings;
 mod scans;
 mod schema_versions;
 mod service_errors;

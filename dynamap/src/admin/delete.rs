@@ -21,7 +21,7 @@ impl<L: crate::table::Table> crate::Db<L> {
     /// [`code`](crate::Error::code) is `ResourceNotFoundException`.
     ///
     /// ```no_run
-    /// # async fn example(db: dynamap::Db<db>) -> dynamap::Result<()> {
+    /// # async fn example<L: dynamap::Table>(db: dynamap::Db<L>) -> dynamap::Result<()> {
     /// let table = db.describe_table().await?;
     /// println!("{:?} holds about {} items", table.table_status(), table.item_count().unwrap_or(0));
     /// # Ok(()) }

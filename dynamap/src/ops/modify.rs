@@ -87,7 +87,7 @@ impl<L: crate::table::Table> crate::Db<L> {
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Repo", pk = "REPO#{name}", sk = "REPO")]
     /// # struct Repo { name: String, issues: u64, archived: bool, #[dynamap(version)] version: u64 }
     /// #[derive(Debug)]
-    /// enum NumberError { Archived, Db<App>(dynamap::Error) }
+    /// enum NumberError { Archived, Db(dynamap::Error) }
     /// impl From<dynamap::Error> for NumberError {
     ///     fn from(err: dynamap::Error) -> Self { NumberError::Db(err) }
     /// }
