@@ -69,7 +69,11 @@ async fn the_audit_reports_a_newer_schema_version_as_its_own_kind() {
     let report = db.audit().entity::<Book>().run().await.expect("audit");
     assert_eq!(report.scanned, 3, "{report}");
     assert_eq!(
-        (report.newer_versions, report.undecodable, report.older_versions),
+        (
+            report.newer_versions,
+            report.undecodable,
+            report.older_versions
+        ),
         (1, 1, 0),
         "{report}"
     );
