@@ -44,6 +44,7 @@ mod observability;
 mod page_ends;
 mod parquet;
 mod peer_electrodb;
+mod peer_toolbox;
 mod projections;
 mod python_venv;
 mod queries;
