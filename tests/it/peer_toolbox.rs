@@ -10,8 +10,8 @@ use dynamap::codec::AttributeValue;
 use dynamap::{Db, Entity, Table};
 use serde_json::json;
 
-use crate::node_packages::PeerService;
 use crate::fresh_db;
+use crate::node_packages::PeerService;
 
 const PACKAGES: &[&str] = &[
     "dynamodb-toolbox@2.10.6",
@@ -83,7 +83,10 @@ async fn each_service_reads_what_the_other_wrote() {
         .await
         .expect("get")
         .expect("dynamap finds the peer's item");
-    assert_eq!((ada.id.as_str(), ada.name.as_str()), ("Ada Lovelace", "Ada"));
+    assert_eq!(
+        (ada.id.as_str(), ada.name.as_str()),
+        ("Ada Lovelace", "Ada")
+    );
     assert!(is_toolbox_time(&ada.created), "{ada:?}");
     assert!(is_toolbox_time(&ada.modified), "{ada:?}");
     let partition = db
