@@ -145,10 +145,10 @@ fn stated(text: &str, phrase: &str) -> Vec<usize> {
             let tail = &text[at + before.len()..];
             let number = tail.trim_start_matches(|c: char| c.is_ascii_digit() || c == ',');
             let digits = &tail[..tail.len() - number.len()];
-            if number.starts_with(after) {
-                if let Ok(n) = digits.trim_end_matches(',').replace(',', "").parse() {
-                    found.push(n);
-                }
+            if number.starts_with(after)
+                && let Ok(n) = digits.trim_end_matches(',').replace(',', "").parse()
+            {
+                found.push(n);
             }
         }
     }
