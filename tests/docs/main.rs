@@ -6,6 +6,7 @@
 mod architecture;
 mod diagnostics;
 mod limits;
+mod peers;
 
 use std::path::{Path, PathBuf};
 
