@@ -70,7 +70,7 @@ fn to_put(e: &Employee) -> Value {
     value
 }
 
-async fn setup(test: &str) -> Option<(Db, PeerService)> {
+async fn setup(test: &str) -> Option<(Db<Org>, PeerService)> {
     let db = fresh_db::<Org>(test).await;
     let Some(peer) = PeerService::new("electrodb_service.mjs", PACKAGES, db.table_name()) else {
         eprintln!("skipped: no node or npm to run the ElectroDB service with");

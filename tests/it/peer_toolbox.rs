@@ -43,7 +43,7 @@ struct Basket {
     skus: BTreeSet<String>,
 }
 
-async fn setup(test: &str) -> Option<(Db, PeerService)> {
+async fn setup(test: &str) -> Option<(Db<Shop>, PeerService)> {
     let db = fresh_db::<Shop>(test).await;
     let Some(peer) = PeerService::new("toolbox_service.mjs", PACKAGES, db.table_name()) else {
         eprintln!("skipped: no node or npm to run the DynamoDB Toolbox service with");
@@ -53,7 +53,7 @@ async fn setup(test: &str) -> Option<(Db, PeerService)> {
 }
 
 /// The item as stored (the table's key attributes are `pk` and `sk`).
-async fn stored(db: &Db, pk: &str, sk: &str) -> dynamap::codec::Item {
+async fn stored(db: &Db<Shop>, pk: &str, sk: &str) -> dynamap::codec::Item {
     db.client()
         .get_item()
         .table_name(db.table_name())
