@@ -80,6 +80,11 @@ pub use error::{Error, Result};
 pub use faults::{Fault, FaultCounts, Faults};
 use process::Server;
 
+/// The README's example, compiled as a doctest so it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 /// A DynamoDB Local to run tests and examples against: one this process started, or the
 /// endpoint named by `AWS_ENDPOINT_URL_DYNAMODB`. See the [module docs](self).
 #[derive(Debug)]

@@ -20,9 +20,13 @@
 //!   `Query`, `Scan`, `BatchGetItem`, `BatchWriteItem`, `TransactGetItems`,
 //!   `TransactWriteItems`);
 //! - `entity`: the entity type read or written; for a call of several types (a mixed query
-//!   decoded into an `EntityEnum`, a batch, a transaction) the types in byte order joined by
-//!   `|`, such as `Reading|Sensor`; lookup items count as their owner's type, a job's
-//!   checkpoints as `_dynamap.checkpoint`, and an audit's scan of every type as empty;
+//!   decoded into an `EntityEnum`, a batch write call, a transaction) the types in byte
+//!   order joined by `|`, such as `Reading|Sensor`. Labels are per DynamoDB call, not per
+//!   batch: each `BatchWriteItem` call of a batch names the types of the writes it sends (25
+//!   readings: `Reading`; the 5 readings and 2 sensors after them: `Reading|Sensor`). A batch
+//!   get names the entity it reads, or with `decode_as` the enum's Rust type name. Lookup
+//!   items count as their owner's type, a job's checkpoints as `_dynamap.checkpoint`, and an
+//!   audit's scan of every type as empty;
 //! - `index`: on the capacity counters, where the units were consumed: `table` for the
 //!   table itself, or an index's name (a put of an item in two global secondary indexes
 //!   counts three times); on the request metrics, the index a query or scan reads, or

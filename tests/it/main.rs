@@ -2,6 +2,7 @@
 //! Every test works in its own freshly created table, so they run in parallel.
 
 mod attribute_keys;
+mod audit_versions;
 mod batch;
 mod capacity_metrics;
 mod codec_models;
@@ -44,6 +45,7 @@ mod observability;
 mod page_ends;
 mod parquet;
 mod peer_electrodb;
+mod peer_toolbox;
 mod projections;
 mod python_venv;
 mod queries;

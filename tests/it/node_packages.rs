@@ -45,3 +45,51 @@ pub(crate) fn node_modules(packages: &[&str]) -> Option<PathBuf> {
     }
     Some(root)
 }
+
+/// A peer service: a Node script of `tests/peer/` run beside its packages, one command (JSON)
+/// per run, answering JSON on stdout; the table and the endpoint come from the environment.
+pub(crate) struct PeerService {
+    script: PathBuf,
+    endpoint: String,
+    table: String,
+}
+
+impl PeerService {
+    /// The service `script` (a file of `tests/peer/`) on `packages`, for `table` on the
+    /// shared DynamoDB Local; `None` (the caller skips, saying why) without `node` or `npm`.
+    pub(crate) fn new(script: &str, packages: &[&str], table: &str) -> Option<Self> {
+        let dir = node_modules(packages)?;
+        let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/peer")
+            .join(script);
+        // Beside its packages, so that Node resolves their imports.
+        let target = dir.join(script);
+        std::fs::copy(&source, &target).expect("the service beside its packages");
+        let endpoint = dynamap_local::DynamoLocal::shared()
+            .expect("local")
+            .endpoint()
+            .to_owned();
+        Some(Self {
+            script: target,
+            endpoint,
+            table: table.to_owned(),
+        })
+    }
+
+    /// Runs `command`, returning the service's answer.
+    pub(crate) fn run(&self, command: serde_json::Value) -> serde_json::Value {
+        let output = Command::new("node")
+            .arg(&self.script)
+            .arg(command.to_string())
+            .env("PEER_ENDPOINT", &self.endpoint)
+            .env("PEER_TABLE", &self.table)
+            .output()
+            .expect("node runs");
+        assert!(
+            output.status.success(),
+            "{command}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        serde_json::from_slice(&output.stdout).expect("the service answers JSON")
+    }
+}

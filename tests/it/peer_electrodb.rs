@@ -5,15 +5,13 @@
 //! templates, verbatim lower-cased keys with plain numbers, native sets.
 
 use std::collections::BTreeSet;
-use std::process::Command;
 
 use dynamap::key::{KeyErrorKind, KeyPartError};
 use dynamap::{Db, Entity, Error, Table};
-use dynamap_local::DynamoLocal;
 use serde_json::{Value, json};
 
 use crate::fresh_db;
-use crate::node_packages::node_modules;
+use crate::node_packages::PeerService;
 
 const PACKAGES: &[&str] = &[
     "electrodb@3.9.3",
@@ -44,31 +42,6 @@ struct Employee {
     skills: BTreeSet<String>,
 }
 
-/// The ElectroDB service, run once per command.
-struct Peer {
-    dir: std::path::PathBuf,
-    endpoint: String,
-    table: String,
-}
-
-impl Peer {
-    fn run(&self, command: Value) -> Value {
-        let output = Command::new("node")
-            .arg(self.dir.join("electrodb_service.mjs"))
-            .arg(command.to_string())
-            .env("PEER_ENDPOINT", &self.endpoint)
-            .env("PEER_TABLE", &self.table)
-            .output()
-            .expect("node runs");
-        assert!(
-            output.status.success(),
-            "{command}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        serde_json::from_slice(&output.stdout).expect("the service answers JSON")
-    }
-}
-
 fn employee(name: &str, team: &str, level: u32, status: &str, skills: &[&str]) -> Employee {
     Employee {
         name: name.to_owned(),
@@ -97,30 +70,13 @@ fn to_put(e: &Employee) -> Value {
     value
 }
 
-async fn setup(test: &str) -> Option<(Db<Org>, Peer)> {
-    let Some(dir) = node_modules(PACKAGES) else {
+async fn setup(test: &str) -> Option<(Db<Org>, PeerService)> {
+    let db = fresh_db::<Org>(test).await;
+    let Some(peer) = PeerService::new("electrodb_service.mjs", PACKAGES, db.table_name()) else {
         eprintln!("skipped: no node or npm to run the ElectroDB service with");
         return None;
     };
-    std::fs::copy(
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/peer/electrodb_service.mjs"
-        ),
-        dir.join("electrodb_service.mjs"),
-    )
-    .expect("the service beside its packages");
-    let db = fresh_db::<Org>(test).await;
-    let endpoint = DynamoLocal::shared().expect("local").endpoint().to_owned();
-    let table = db.table_name().to_owned();
-    Some((
-        db,
-        Peer {
-            dir,
-            endpoint,
-            table,
-        },
-    ))
+    Some((db, peer))
 }
 
 #[tokio::test]

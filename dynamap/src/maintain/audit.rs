@@ -69,8 +69,8 @@ struct Registered {
 impl<L: crate::table::Table> crate::Db<L> {
     /// A read-only audit of every item of the table: keys that differ from what the
     /// templates render, entity types no registered entity knows, lookup items whose owner
-    /// is missing or records another key, items at older schema versions, and items that
-    /// do not decode.
+    /// is missing or records another key, items at older schema versions, items at newer
+    /// schema versions than the entity knows, and items that do not decode.
     ///
     /// ```no_run
     /// # use dynamap::{Entity, Table};
@@ -298,6 +298,13 @@ enum Checked {
 fn check_entity<E: Entity>(schema: &TableSchema, item: Item) -> Option<FindingKind> {
     let entity = match E::from_item(item.clone()) {
         Ok(entity) => entity,
+        Err(Error::NewerSchemaVersion { found, known, .. }) => {
+            return Some(FindingKind::NewerVersion {
+                entity: E::ENTITY_TYPE,
+                version: found,
+                current: known,
+            });
+        }
         Err(error) => {
             return Some(FindingKind::Undecodable {
                 entity: E::ENTITY_TYPE,

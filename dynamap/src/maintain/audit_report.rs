@@ -22,6 +22,9 @@ pub struct AuditReport {
     pub orphan_lookups: u64,
     /// Items stored at an older schema version.
     pub older_versions: u64,
+    /// Items stored at a newer schema version than the registered entity knows (written
+    /// by newer code); counted apart from `undecodable`, as nothing is wrong with them.
+    pub newer_versions: u64,
     /// Items that do not decode as their entity.
     pub undecodable: u64,
     /// The findings with their keys (the first 1,000).
@@ -35,6 +38,7 @@ impl AuditReport {
             + self.unknown_type
             + self.orphan_lookups
             + self.older_versions
+            + self.newer_versions
             + self.undecodable
             == 0
     }
@@ -45,6 +49,7 @@ impl AuditReport {
             FindingKind::UnknownType { .. } => self.unknown_type += 1,
             FindingKind::OrphanLookup { .. } => self.orphan_lookups += 1,
             FindingKind::OlderVersion { .. } => self.older_versions += 1,
+            FindingKind::NewerVersion { .. } => self.newer_versions += 1,
             FindingKind::Undecodable { .. } => self.undecodable += 1,
         }
         if self.findings.len() < MAX_FINDINGS {
@@ -58,6 +63,7 @@ impl AuditReport {
         self.unknown_type += other.unknown_type;
         self.orphan_lookups += other.orphan_lookups;
         self.older_versions += other.older_versions;
+        self.newer_versions += other.newer_versions;
         self.undecodable += other.undecodable;
         let room = MAX_FINDINGS.saturating_sub(self.findings.len());
         self.findings.extend(other.findings.into_iter().take(room));
@@ -69,12 +75,13 @@ impl fmt::Display for AuditReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} items: {} key drift, {} unknown type, {} orphan lookups, {} older versions, {} undecodable",
+            "{} items: {} key drift, {} unknown type, {} orphan lookups, {} older versions, {} newer versions, {} undecodable",
             self.scanned,
             self.key_drift,
             self.unknown_type,
             self.orphan_lookups,
             self.older_versions,
+            self.newer_versions,
             self.undecodable
         )?;
         for finding in &self.findings {
@@ -128,6 +135,18 @@ pub enum FindingKind {
         /// The entity's current version.
         current: u32,
     },
+    /// Stored at a newer schema version than the registered entity knows: written by newer
+    /// code (a deploy rolled back, or an audit run by an older build). Reads refuse it with
+    /// [`Error::NewerSchemaVersion`] rather than drop what the newer code stored; audit
+    /// with the build that writes that version.
+    NewerVersion {
+        /// The entity.
+        entity: &'static str,
+        /// The stored version.
+        version: u32,
+        /// The newest version this build of the entity knows.
+        current: u32,
+    },
     /// It does not decode as its entity.
     Undecodable {
         /// The entity.
@@ -157,6 +176,14 @@ impl fmt::Display for FindingKind {
                 version,
                 current,
             } => write!(f, "{entity}: schema version {version} (current {current})"),
+            FindingKind::NewerVersion {
+                entity,
+                version,
+                current,
+            } => write!(
+                f,
+                "{entity}: schema version {version}, newer than version {current} this code knows"
+            ),
             FindingKind::Undecodable { entity, error } => write!(f, "{entity}: {error}"),
         }
     }
