@@ -8,14 +8,19 @@
 //! concurrent write changes the owner between the read and the transaction, DynamoDB
 //! cancels the whole transaction and [`Transaction::send`](super::Transaction::send)
 //! reads again and resends it (unless it carries an idempotency token, whose request may
-//! not change): nothing is applied twice, and a lookup never outlives its owner.
+//! not change): nothing is applied twice, and a lookup never outlives its owner. Which of
+//! the two happened is decided from the item DynamoDB evaluated the owner's condition on,
+//! returned with the cancellation, never from a read afterwards.
 
 use std::future::Future;
 use std::pin::Pin;
 
 use crate::entity::LookupKey;
+use crate::error::ActionFailure;
 use crate::expr::Condition;
-use crate::ops::sync::{Owner, Recorded, SyncedWrite, delete_actions, put_actions, recording};
+use crate::ops::sync::{
+    Owner, Recorded, SyncedWrite, delete_actions, failed_by_caller, put_actions, recording,
+};
 use crate::write::{Action, PutMode};
 use crate::{Db, Entity, Result};
 
@@ -25,7 +30,7 @@ pub(crate) struct Resolved {
     pub(crate) actions: Vec<Action>,
     /// The lookups put, to name one that belongs to another owner.
     pub(crate) lookups: Vec<LookupKey>,
-    /// What the owner recorded when read, to tell a lost race from a failed condition.
+    /// What the owner recorded when read: what its guard expects.
     pub(crate) current: Option<Recorded>,
 }
 
@@ -40,13 +45,19 @@ pub(crate) trait SyncedAction: Send + Sync {
     /// Reads what the stored owner records and returns the writes.
     fn resolve<'a>(&'a self, db: &'a Db) -> Pending<'a, Resolved>;
 
-    /// Reads what the stored owner records now.
-    fn reread<'a>(&'a self, db: &'a Db) -> Pending<'a, Option<Recorded>>;
-
     /// Whether the owner's write carries a condition of the caller's (create, replace,
     /// `if_exists`, a version, a condition): only then can its failure be the caller's
     /// answer. Without one only the lookup guard can fail, so another writer came first.
     fn decisive(&self) -> bool;
+
+    /// Whether the owner's write, at `index`, failed its condition on an item that its
+    /// guard (built from `current`) accepted: the caller's condition failed, not a race.
+    fn failed_by_caller(
+        &self,
+        reasons: &[ActionFailure],
+        index: usize,
+        current: Option<&Recorded>,
+    ) -> bool;
 }
 
 /// A put of an entity with lookups, inside a transaction.
@@ -99,14 +110,19 @@ impl<E: Entity> SyncedAction for SyncedPut<E> {
         })
     }
 
-    fn reread<'a>(&'a self, db: &'a Db) -> Pending<'a, Option<Recorded>> {
-        Box::pin(self.owner.recorded::<E>(db))
-    }
-
     fn decisive(&self) -> bool {
         self.mode != PutMode::Overwrite
             || self.write.expected_version.is_some()
             || self.condition.is_some()
+    }
+
+    fn failed_by_caller(
+        &self,
+        reasons: &[ActionFailure],
+        index: usize,
+        current: Option<&Recorded>,
+    ) -> bool {
+        failed_by_caller::<E>(reasons, index, current)
     }
 }
 
@@ -157,10 +173,16 @@ impl<E: Entity> SyncedAction for SyncedDelete<E> {
         })
     }
 
-    fn reread<'a>(&'a self, db: &'a Db) -> Pending<'a, Option<Recorded>> {
-        Box::pin(self.owner.recorded::<E>(db))
-    }
     fn decisive(&self) -> bool {
         self.must_exist || self.condition.is_some()
+    }
+
+    fn failed_by_caller(
+        &self,
+        reasons: &[ActionFailure],
+        index: usize,
+        current: Option<&Recorded>,
+    ) -> bool {
+        failed_by_caller::<E>(reasons, index, current)
     }
 }
