@@ -111,20 +111,36 @@ fn guard_held<E: Entity>(evaluated: Option<&Item>, current: Option<&Recorded>) -
     }
 }
 
-/// True when the owner's action at `index` failed its condition on an item that satisfied
-/// the lookup guard: then the guard held, and the caller's part of the condition (the mode,
-/// `if_exists`, the version, the condition) is what failed. The item is the one DynamoDB
-/// evaluated, returned with the cancellation, so no read afterwards can be fooled by a
-/// change and its undoing in between.
+/// True when the owner's action at `index` failed its condition because of the caller's
+/// part of it (the mode, `if_exists`, the version, the condition), judged on the item
+/// DynamoDB evaluated, returned with the cancellation: either that item satisfied the
+/// lookup guard, so the guard held and the caller's part failed; or it broke the existence
+/// the caller asked for (`exists`: `Some(true)` for replace, update and `if_exists`,
+/// `Some(false)` for create), a failure of the caller's own whatever the guard did. Any
+/// other failure is a lost race. No read afterwards is involved, so a change and its
+/// undoing in between (A → B → A) cannot pass for the caller's failure.
 pub(crate) fn failed_by_caller<E: Entity>(
     reasons: &[ActionFailure],
     index: usize,
     current: Option<&Recorded>,
+    exists: Option<bool>,
 ) -> bool {
     reasons
         .iter()
         .find(|r| r.index == index && r.is_conditional_check_failed())
-        .is_some_and(|r| guard_held::<E>(r.evaluated.as_ref().map(|e| &e.0), current))
+        .is_some_and(|r| {
+            let evaluated = r.evaluated.as_ref().map(|e| &e.0);
+            guard_held::<E>(evaluated, current) || exists.is_some_and(|e| e != evaluated.is_some())
+        })
+}
+
+/// The existence a put in `mode` requires of the owner: see [`failed_by_caller`].
+pub(crate) fn required_existence(mode: PutMode) -> Option<bool> {
+    match mode {
+        PutMode::Create => Some(false),
+        PutMode::Replace => Some(true),
+        PutMode::Overwrite => None,
+    }
 }
 
 /// The condition that the owner still records exactly `current` (or does not exist).
@@ -209,6 +225,8 @@ struct Canceled<'a> {
     /// True when the owner's write has a condition of the caller's (a mode, a version, a
     /// condition), so its failure can be the caller's answer rather than a lost race.
     decisive: bool,
+    /// The existence the caller requires of the owner (see [`failed_by_caller`]).
+    exists: Option<bool>,
 }
 
 impl Canceled<'_> {
@@ -224,7 +242,7 @@ impl Canceled<'_> {
         // Without a condition of the caller's only the guard can fail the owner's write, so
         // another writer came first. With one, the item DynamoDB evaluated says which part
         // failed. Any other failure (a busy item, a lookup released since) is a lost race.
-        if self.decisive && failed_by_caller::<E>(self.reasons, 0, self.current) {
+        if self.decisive && failed_by_caller::<E>(self.reasons, 0, self.current, self.exists) {
             return Err(failed());
         }
         Ok(false)
@@ -357,6 +375,7 @@ async fn put_round<E: Entity>(
                 lookups: &write.lookups,
                 current: current.as_ref(),
                 decisive,
+                exists: required_existence(mode),
             };
             cancel.decide::<E>(|| put_failed::<E>(mode, write.expected_version))
         }
@@ -416,6 +435,7 @@ async fn update_round<E: Entity>(db: &Db, owner: &Owner, plan: &Plan<E>) -> Resu
                 lookups: &plan.lookups,
                 current: current.as_ref(),
                 decisive,
+                exists: plan.must_exist.then_some(true),
             };
             cancel.decide::<E>(|| plan.failed())
         }
@@ -461,6 +481,7 @@ async fn delete_round<E: Entity>(
                 lookups: &[],
                 current: current.as_ref(),
                 decisive: must_exist || condition.is_some(),
+                exists: must_exist.then_some(true),
             };
             cancel.decide::<E>(failed)
         }

@@ -20,6 +20,7 @@ use crate::error::ActionFailure;
 use crate::expr::Condition;
 use crate::ops::sync::{
     Owner, Recorded, SyncedWrite, delete_actions, failed_by_caller, put_actions, recording,
+    required_existence,
 };
 use crate::write::{Action, PutMode};
 use crate::{Db, Entity, Result};
@@ -50,8 +51,8 @@ pub(crate) trait SyncedAction: Send + Sync {
     /// answer. Without one only the lookup guard can fail, so another writer came first.
     fn decisive(&self) -> bool;
 
-    /// Whether the owner's write, at `index`, failed its condition on an item that its
-    /// guard (built from `current`) accepted: the caller's condition failed, not a race.
+    /// Whether the owner's write, at `index`, failed because of the caller's part of its
+    /// condition, judged on the item DynamoDB evaluated (`ops::sync::failed_by_caller`).
     fn failed_by_caller(
         &self,
         reasons: &[ActionFailure],
@@ -122,7 +123,7 @@ impl<E: Entity> SyncedAction for SyncedPut<E> {
         index: usize,
         current: Option<&Recorded>,
     ) -> bool {
-        failed_by_caller::<E>(reasons, index, current)
+        failed_by_caller::<E>(reasons, index, current, required_existence(self.mode))
     }
 }
 
@@ -183,6 +184,7 @@ impl<E: Entity> SyncedAction for SyncedDelete<E> {
         index: usize,
         current: Option<&Recorded>,
     ) -> bool {
-        failed_by_caller::<E>(reasons, index, current)
+        let exists = self.must_exist.then_some(true);
+        failed_by_caller::<E>(reasons, index, current, exists)
     }
 }
