@@ -211,3 +211,26 @@ async fn an_update_that_creates_writes_the_lookups_of_key_fields() {
     let tagged = db.get(Tagged::key("t1")).consistent().await.expect("read");
     assert_eq!(tagged.map(|t| t.hits), Some(3));
 }
+
+/// An owner an earlier release created without its lookup items (an update that created it
+/// wrote none) is given them by a maintenance job that re-renders keys.
+#[tokio::test]
+async fn a_rekey_job_writes_the_lookups_an_earlier_update_left_out() {
+    let db = fresh_db::<App>("create_lookup_heal").await;
+    let tagged = Tagged {
+        id: "t9".into(),
+        tag: "red".into(),
+        hits: 1,
+    };
+    crate::put_raw(&db, tagged.to_item().expect("item")).await;
+    assert!(raw_item(&db, "CODE#t9", "CODE").await.is_none());
+    let report = db
+        .maintain::<Tagged>("heal")
+        .rekey()
+        .run()
+        .await
+        .expect("job");
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
+    assert!(raw_item(&db, "CODE#t9", "CODE").await.is_some());
+    assert!(raw_item(&db, "TAG#red", "TAG").await.is_some());
+}
