@@ -121,7 +121,7 @@ impl Intercept for Injector {
 
 /// Two handles on one table: `other`, the other writer, and the writer under test, whose
 /// transactions `other` writes around once armed. The account is stored with `a@old`.
-async fn race(test: &str) -> (Db, Db, Arc<AroundTransaction>) {
+async fn race(test: &str) -> (Db<App>, Db<App>, Arc<AroundTransaction>) {
     let other = fresh_db::<App>(test).await;
     let around = Arc::new(AroundTransaction::default());
     let config = other
@@ -143,13 +143,13 @@ async fn race(test: &str) -> (Db, Db, Arc<AroundTransaction>) {
     (other, db, around)
 }
 
-async fn mail(db: &Db, address: &str) -> bool {
+async fn mail(db: &Db<App>, address: &str) -> bool {
     raw_item(db, &format!("MAIL#{address}"), "MAIL")
         .await
         .is_some()
 }
 
-async fn stored(db: &Db) -> Option<Account> {
+async fn stored(db: &Db<App>) -> Option<Account> {
     db.get(Account::key("a1")).consistent().await.expect("read")
 }
 
