@@ -14,9 +14,26 @@ use crate::{Entity, Error, Result};
 #[derive(Debug, Default)]
 pub struct UpdatedValues<'a> {
     entries: Vec<(&'static str, Option<&'a AttributeValue>)>,
+    /// The update may create its item (`create_if_missing`).
+    creates: bool,
 }
 
 impl<'a> UpdatedValues<'a> {
+    /// The values of an update that may create its item: every lookup is rendered then,
+    /// since the item it creates must hold them all.
+    pub(crate) fn creating(creates: bool) -> Self {
+        UpdatedValues {
+            entries: Vec::new(),
+            creates,
+        }
+    }
+
+    /// True when the update may create its item (`create_if_missing`), so it must write
+    /// every lookup item with it.
+    pub fn creates(&self) -> bool {
+        self.creates
+    }
+
     pub(crate) fn push(&mut self, attribute: &'static str, value: Option<&'a AttributeValue>) {
         self.entries.push((attribute, value));
     }

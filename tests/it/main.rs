@@ -31,6 +31,8 @@ mod keys;
 mod limits;
 mod local_indexes;
 mod lookup_queries;
+mod lookup_races;
+mod lookups_on_create;
 mod lossy_reads;
 mod maintenance;
 mod maintenance_lookups;

@@ -217,6 +217,7 @@ fn updated_lookup_keys(model: &EntityModel<'_>) -> TokenStream {
         let updatable: Vec<_> = fields.iter().copied().filter(|f| !is_key_field(model, f)).collect();
         let list = field_list(&updatable);
         let key = format!("lookup `{}`'s key", name.value());
+        let created_key = format!("lookup `{}`'s key, which an update that creates the item writes", name.value());
         let templates = lookup
             .templates()
             .map(Template::text)
@@ -238,10 +239,15 @@ fn updated_lookup_keys(model: &EntityModel<'_>) -> TokenStream {
         };
         quote! {
             let __dynamap_fields: &[(&'static str, &'static str)] = #list;
-            if __dynamap_values.touches_any(__dynamap_fields) {
+            // An update that may create its item writes every lookup with it (one made of
+            // primary-key fields alone included), or refuses: an owner without its lookup
+            // would leave its value free for another.
+            let __dynamap_touched = __dynamap_values.touches_any(__dynamap_fields);
+            if __dynamap_touched || __dynamap_values.creates() {
                 if !__dynamap_values.touches_all(__dynamap_fields) {
+                    let __dynamap_key = if __dynamap_touched { #key } else { #created_key };
                     return ::core::result::Result::Err(::dynamap::__private::UpdatedValues::incomplete(
-                        #entity, ::core::convert::From::from(#key), #templates, __dynamap_fields, __dynamap_values,
+                        #entity, ::core::convert::From::from(__dynamap_key), #templates, __dynamap_fields, __dynamap_values,
                     ));
                 }
                 #decode

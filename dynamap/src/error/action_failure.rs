@@ -42,6 +42,25 @@ pub struct ActionFailure {
     /// The action's only condition was its entity's version (a `put` of a versioned entity
     /// read earlier): a `ConditionalCheckFailed` then means the item was written since.
     pub version_only: bool,
+    /// The item the failed condition was evaluated on, for an action that asked for it
+    /// (lookup maintenance does, to tell a lost race from the caller's failed condition);
+    /// `None` also when there was no item.
+    pub(crate) evaluated: Option<EvaluatedItem>,
+}
+
+/// The item as it was when an action's condition failed, as DynamoDB returns it under
+/// `ReturnValuesOnConditionCheckFailure::AllOld`. Left out of `Debug`: an item can be
+/// large and hold what logs should not.
+#[derive(Clone, PartialEq)]
+pub(crate) struct EvaluatedItem(pub(crate) crate::codec::Item);
+
+// Attribute values compare as their text and bytes, so equality is total.
+impl Eq for EvaluatedItem {}
+
+impl std::fmt::Debug for EvaluatedItem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "EvaluatedItem({} attributes)", self.0.len())
+    }
 }
 
 impl ActionFailure {

@@ -9,6 +9,7 @@ mod service;
 mod tests;
 
 pub use action_failure::ActionFailure;
+pub(crate) use action_failure::EvaluatedItem;
 pub(crate) use action_failure::describe;
 pub use kind::ErrorKind;
 pub use service::ServiceError;

@@ -81,19 +81,65 @@ impl Owner {
         let output = call
             .end(result, |o| o.consumed_capacity())
             .map_err(|e| Error::service("GetItem", e))?;
-        Ok(output.item.map(|item| {
-            let text = |name: &str| item.get(name).and_then(|v| v.as_s().ok()).cloned();
-            E::WRITE
-                .lookups
-                .iter()
-                .filter_map(|name| {
-                    Some((
-                        *name,
-                        (text(&recorded(name, "pk"))?, text(&recorded(name, "sk"))),
-                    ))
-                })
-                .collect()
-        }))
+        Ok(output.item.as_ref().map(recorded_in::<E>))
+    }
+}
+
+/// The lookup keys the owner's `item` records.
+fn recorded_in<E: Entity>(item: &Item) -> Recorded {
+    let text = |name: &str| item.get(name).and_then(|v| v.as_s().ok()).cloned();
+    E::WRITE
+        .lookups
+        .iter()
+        .filter_map(|name| {
+            Some((
+                *name,
+                (text(&recorded(name, "pk"))?, text(&recorded(name, "sk"))),
+            ))
+        })
+        .collect()
+}
+
+/// Whether the owner as DynamoDB evaluated it (`None`: there was none) satisfied the guard
+/// built from `current` (see [`guard`]): absent when read absent, else present and
+/// recording exactly the lookup keys read.
+fn guard_held<E: Entity>(evaluated: Option<&Item>, current: Option<&Recorded>) -> bool {
+    match (evaluated, current) {
+        (None, None) => true,
+        (Some(item), Some(current)) => recorded_in::<E>(item) == *current,
+        _ => false,
+    }
+}
+
+/// True when the owner's action at `index` failed its condition because of the caller's
+/// part of it (the mode, `if_exists`, the version, the condition), judged on the item
+/// DynamoDB evaluated, returned with the cancellation: either that item satisfied the
+/// lookup guard, so the guard held and the caller's part failed; or it broke the existence
+/// the caller asked for (`exists`: `Some(true)` for replace, update and `if_exists`,
+/// `Some(false)` for create), a failure of the caller's own whatever the guard did. Any
+/// other failure is a lost race. No read afterwards is involved, so a change and its
+/// undoing in between (A → B → A) cannot pass for the caller's failure.
+pub(crate) fn failed_by_caller<E: Entity>(
+    reasons: &[ActionFailure],
+    index: usize,
+    current: Option<&Recorded>,
+    exists: Option<bool>,
+) -> bool {
+    reasons
+        .iter()
+        .find(|r| r.index == index && r.is_conditional_check_failed())
+        .is_some_and(|r| {
+            let evaluated = r.evaluated.as_ref().map(|e| &e.0);
+            guard_held::<E>(evaluated, current) || exists.is_some_and(|e| e != evaluated.is_some())
+        })
+}
+
+/// The existence a put in `mode` requires of the owner: see [`failed_by_caller`].
+pub(crate) fn required_existence(mode: PutMode) -> Option<bool> {
+    match mode {
+        PutMode::Create => Some(false),
+        PutMode::Replace => Some(true),
+        PutMode::Overwrite => None,
     }
 }
 
@@ -174,37 +220,29 @@ struct Canceled<'a> {
     reasons: &'a [ActionFailure],
     /// The lookups the transaction put, in order after the owner's write.
     lookups: &'a [LookupKey],
-    /// What the owner recorded when read.
+    /// What the owner recorded when read: what its guard expects.
     current: Option<&'a Recorded>,
     /// True when the owner's write has a condition of the caller's (a mode, a version, a
     /// condition), so its failure can be the caller's answer rather than a lost race.
     decisive: bool,
+    /// The existence the caller requires of the owner (see [`failed_by_caller`]).
+    exists: Option<bool>,
 }
 
 impl Canceled<'_> {
     /// `Ok(false)` to start over after a lost race; the caller's error when a lookup is
-    /// taken or the owner's own condition failed on unchanged state.
-    async fn start_over<E: Entity>(
-        &self,
-        db: &Handle,
-        owner: &Owner,
-        failed: impl FnOnce() -> Error,
-    ) -> Result<bool> {
+    /// taken, or when the owner's condition failed on an item its guard accepted.
+    fn decide<E: Entity>(&self, failed: impl FnOnce() -> Error) -> Result<bool> {
         if let Some(lookup) = taken_lookup(self.reasons, self.lookups) {
             return Err(Error::LookupTaken {
                 entity: E::ENTITY_TYPE,
                 lookup,
             });
         }
-        // The owner's condition failed. Without a condition of the caller's only the guard
-        // can, so another writer came first. Otherwise, if the state is still what was
-        // read, it was the caller's condition, the mode or the version that failed.
-        let owner_failed = self
-            .reasons
-            .iter()
-            .any(|r| r.index == 0 && r.is_conditional_check_failed());
-        if owner_failed && self.decisive && owner.recorded::<E>(db).await?.as_ref() == self.current
-        {
+        // Without a condition of the caller's only the guard can fail the owner's write, so
+        // another writer came first. With one, the item DynamoDB evaluated says which part
+        // failed. Any other failure (a busy item, a lookup released since) is a lost race.
+        if self.decisive && failed_by_caller::<E>(self.reasons, 0, self.current, self.exists) {
             return Err(failed());
         }
         Ok(false)
@@ -261,14 +299,15 @@ pub(crate) fn put_actions<E: Entity>(
     let mut p = Placeholders::default();
     let mut parts = put_condition::<E>(mode, write.expected_version, condition, &mut p)?;
     parts.extend(guard::<E>(current, &mut p));
-    let mut actions = vec![raw_put(
+    let owner_put = raw_put(
         db,
         E::ENTITY_TYPE,
         mode.operation(),
         owner.key.clone(),
         write.item.clone(),
         finish(parts, p),
-    )?];
+    )?;
+    let mut actions = vec![owner_put.returning_evaluated_item()];
     for lookup in &write.lookups {
         actions.push(lookup_put::<E>(db, owner, lookup)?);
     }
@@ -296,12 +335,8 @@ pub(crate) fn delete_actions<E: Entity>(
     let mut p = Placeholders::default();
     let mut parts = guard::<E>(current, &mut p);
     parts.extend(delete_condition(must_exist, condition, &mut p)?);
-    let mut actions = vec![raw_delete(
-        db,
-        E::ENTITY_TYPE,
-        owner.key.clone(),
-        finish(parts, p),
-    )?];
+    let owner_delete = raw_delete(db, E::ENTITY_TYPE, owner.key.clone(), finish(parts, p))?;
+    let mut actions = vec![owner_delete.returning_evaluated_item()];
     for (pk, sk) in current.into_iter().flat_map(HashMap::values) {
         actions.push(release::<E>(db, owner, pk, sk.as_deref())?);
     }
@@ -340,10 +375,9 @@ async fn put_round<E: Entity>(
                 lookups: &write.lookups,
                 current: current.as_ref(),
                 decisive,
+                exists: required_existence(mode),
             };
-            cancel
-                .start_over::<E>(db, owner, || put_failed::<E>(mode, write.expected_version))
-                .await
+            cancel.decide::<E>(|| put_failed::<E>(mode, write.expected_version))
         }
         Err(err) => Err(err),
     }
@@ -381,7 +415,7 @@ async fn update_round<E: Entity>(db: &Handle, owner: &Owner, plan: &Plan<E>) -> 
         }
     }
     let owner_update = plan.action(db, records, |p| guard::<E>(current.as_ref(), p))?;
-    let mut actions = vec![owner_update];
+    let mut actions = vec![owner_update.returning_evaluated_item()];
     for lookup in &plan.lookups {
         actions.push(lookup_put::<E>(db, owner, lookup)?);
     }
@@ -401,8 +435,9 @@ async fn update_round<E: Entity>(db: &Handle, owner: &Owner, plan: &Plan<E>) -> 
                 lookups: &plan.lookups,
                 current: current.as_ref(),
                 decisive,
+                exists: plan.must_exist.then_some(true),
             };
-            cancel.start_over::<E>(db, owner, || plan.failed()).await
+            cancel.decide::<E>(|| plan.failed())
         }
         Err(err) => Err(err),
     }
@@ -446,8 +481,9 @@ async fn delete_round<E: Entity>(
                 lookups: &[],
                 current: current.as_ref(),
                 decisive: must_exist || condition.is_some(),
+                exists: must_exist.then_some(true),
             };
-            cancel.start_over::<E>(db, owner, failed).await
+            cancel.decide::<E>(failed)
         }
         Err(err) => Err(err),
     }

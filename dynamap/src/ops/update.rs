@@ -426,6 +426,12 @@ impl<E: Entity> Update<E> {
     /// [`expect_version`](Update::expect_version) still apply (`expect_version(0)` means
     /// "missing, or never versioned").
     ///
+    /// For an entity with `lookup(...)` items the update must also set every field of every
+    /// lookup, defaulted ones included (refused with [`Error::IncompleteKeyUpdate`]
+    /// otherwise): the item it creates is written with all its lookup items, those made of
+    /// primary-key fields alone too, in one transaction, as a put would. Such an update
+    /// cannot be part of a [`Transaction`](crate::transact::Transaction).
+    ///
     /// # Examples
     ///
     /// ```no_run
@@ -471,7 +477,7 @@ impl<E: Entity> Update<E> {
             ));
         }
         check_changes::<E>(&changes)?;
-        let mut values = UpdatedValues::default();
+        let mut values = UpdatedValues::creating(self.create);
         for change in changes.iter().filter(|c| c.path().is_attribute()) {
             match (change, attribute_of::<E>(change.path())) {
                 (Change::Set(_, value), Some(attribute)) => values.push(attribute, Some(value)),
@@ -591,7 +597,7 @@ impl<E: Entity> Update<E> {
             return Err(refuse(
                 "TransactWriteItems",
                 format!(
-                    "this update of `{}` moves lookup `{}`, which takes a transaction of its own; send the update by itself",
+                    "this update of `{}` moves lookup `{}` (or may create the item that holds it), which takes a transaction of its own; send the update by itself",
                     E::ENTITY_TYPE,
                     lookup.name
                 ),

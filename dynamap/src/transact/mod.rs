@@ -471,16 +471,22 @@ impl<L: crate::table::Table> Transaction<L> {
                 if let (Some(owner), Some(slot)) = (r.actions.pop(), actions.get_mut(*index)) {
                     *slot = owner;
                 }
-                resolved.push((*index, actions.len(), r.lookups, r.current));
+                let first_extra = actions.len();
+                resolved.push((
+                    *index,
+                    first_extra..first_extra + extra.len(),
+                    r.lookups,
+                    r.current,
+                ));
                 actions.extend(extra);
             }
             let result = send_actions(&self.db, actions, self.token.clone()).await;
             let Err(Error::TransactionCanceled { reasons }) = &result else {
                 return result;
             };
-            for (_, first_extra, lookups, _) in &resolved {
+            for (_, extras, lookups, _) in &resolved {
                 let taken = reasons.iter().find_map(|r| {
-                    let at = r.index.checked_sub(*first_extra)?;
+                    let at = r.index.checked_sub(extras.start)?;
                     (r.is_conditional_check_failed() && at < lookups.len())
                         .then(|| (r.entity, lookups[at].name))
                 });
@@ -489,16 +495,21 @@ impl<L: crate::table::Table> Transaction<L> {
                 }
             }
             // A race lost to a concurrent write of an owner: read and send again, unless a
-            // token pins the request. As for single writes (`ops/sync.rs`): an owner's write
-            // without a condition of the caller's fails only on its guard, so always by a
-            // race; one with a condition failed by it when the owner is still as read.
+            // token pins the request. As for single writes (`ops/sync.rs`), decided from
+            // what DynamoDB evaluated: an owner's write failed by the caller's condition
+            // only when the item it was evaluated on satisfied the guard; any other failure
+            // of an owner's write, or of a release of its old lookups, is a lost race.
             let mut raced = reasons.iter().any(|r| r.is_conflict());
-            for ((index, synced), (_, _, _, current)) in self.synced.iter().zip(&resolved) {
-                let guard_failed = !synced.decisive()
-                    && reasons
-                        .iter()
-                        .any(|r| r.index == *index && r.is_conditional_check_failed());
-                raced |= guard_failed || synced.reread(&self.db).await? != *current;
+            for ((index, synced), (_, extras, _, current)) in self.synced.iter().zip(&resolved) {
+                let owner_failed = reasons
+                    .iter()
+                    .any(|r| r.index == *index && r.is_conditional_check_failed());
+                let by_caller =
+                    synced.decisive() && synced.failed_by_caller(reasons, *index, current.as_ref());
+                let released_failed = reasons
+                    .iter()
+                    .any(|r| extras.contains(&r.index) && r.is_conditional_check_failed());
+                raced |= (owner_failed && !by_caller) || released_failed;
             }
             if !raced || self.token.is_some() {
                 return result;

@@ -8,14 +8,20 @@
 //! concurrent write changes the owner between the read and the transaction, DynamoDB
 //! cancels the whole transaction and [`Transaction::send`](super::Transaction::send)
 //! reads again and resends it (unless it carries an idempotency token, whose request may
-//! not change): nothing is applied twice, and a lookup never outlives its owner.
+//! not change): nothing is applied twice, and a lookup never outlives its owner. Which of
+//! the two happened is decided from the item DynamoDB evaluated the owner's condition on,
+//! returned with the cancellation, never from a read afterwards.
 
 use std::future::Future;
 use std::pin::Pin;
 
 use crate::entity::LookupKey;
+use crate::error::ActionFailure;
 use crate::expr::Condition;
-use crate::ops::sync::{Owner, Recorded, SyncedWrite, delete_actions, put_actions, recording};
+use crate::ops::sync::{
+    Owner, Recorded, SyncedWrite, delete_actions, failed_by_caller, put_actions, recording,
+    required_existence,
+};
 use crate::write::{Action, PutMode};
 use crate::{Entity, Handle, Result};
 
@@ -25,7 +31,7 @@ pub(crate) struct Resolved {
     pub(crate) actions: Vec<Action>,
     /// The lookups put, to name one that belongs to another owner.
     pub(crate) lookups: Vec<LookupKey>,
-    /// What the owner recorded when read, to tell a lost race from a failed condition.
+    /// What the owner recorded when read: what its guard expects.
     pub(crate) current: Option<Recorded>,
 }
 
@@ -40,13 +46,19 @@ pub(crate) trait SyncedAction: Send + Sync {
     /// Reads what the stored owner records and returns the writes.
     fn resolve<'a>(&'a self, db: &'a Handle) -> Pending<'a, Resolved>;
 
-    /// Reads what the stored owner records now.
-    fn reread<'a>(&'a self, db: &'a Handle) -> Pending<'a, Option<Recorded>>;
-
     /// Whether the owner's write carries a condition of the caller's (create, replace,
     /// `if_exists`, a version, a condition): only then can its failure be the caller's
     /// answer. Without one only the lookup guard can fail, so another writer came first.
     fn decisive(&self) -> bool;
+
+    /// Whether the owner's write, at `index`, failed because of the caller's part of its
+    /// condition, judged on the item DynamoDB evaluated (`ops::sync::failed_by_caller`).
+    fn failed_by_caller(
+        &self,
+        reasons: &[ActionFailure],
+        index: usize,
+        current: Option<&Recorded>,
+    ) -> bool;
 }
 
 /// A put of an entity with lookups, inside a transaction.
@@ -99,14 +111,19 @@ impl<E: Entity> SyncedAction for SyncedPut<E> {
         })
     }
 
-    fn reread<'a>(&'a self, db: &'a Handle) -> Pending<'a, Option<Recorded>> {
-        Box::pin(self.owner.recorded::<E>(db))
-    }
-
     fn decisive(&self) -> bool {
         self.mode != PutMode::Overwrite
             || self.write.expected_version.is_some()
             || self.condition.is_some()
+    }
+
+    fn failed_by_caller(
+        &self,
+        reasons: &[ActionFailure],
+        index: usize,
+        current: Option<&Recorded>,
+    ) -> bool {
+        failed_by_caller::<E>(reasons, index, current, required_existence(self.mode))
     }
 }
 
@@ -157,10 +174,17 @@ impl<E: Entity> SyncedAction for SyncedDelete<E> {
         })
     }
 
-    fn reread<'a>(&'a self, db: &'a Handle) -> Pending<'a, Option<Recorded>> {
-        Box::pin(self.owner.recorded::<E>(db))
-    }
     fn decisive(&self) -> bool {
         self.must_exist || self.condition.is_some()
+    }
+
+    fn failed_by_caller(
+        &self,
+        reasons: &[ActionFailure],
+        index: usize,
+        current: Option<&Recorded>,
+    ) -> bool {
+        let exists = self.must_exist.then_some(true);
+        failed_by_caller::<E>(reasons, index, current, exists)
     }
 }

@@ -1,7 +1,9 @@
 //! The actions of a write transaction, built from typed entities, keys and conditions, or
 //! from raw SDK writes.
 
-use aws_sdk_dynamodb::types::{ConditionCheck, Delete, Put, TransactWriteItem};
+use aws_sdk_dynamodb::types::{
+    ConditionCheck, Delete, Put, ReturnValuesOnConditionCheckFailure, TransactWriteItem,
+};
 
 use super::PutMode;
 use super::condition::{RenderedCondition, finish, put_condition};
@@ -25,6 +27,23 @@ pub(crate) struct Action {
     /// The paths an update action reaches inside another attribute, to name them when
     /// the item lacks what holds them (see `nested.rs`).
     pub(crate) nested: Vec<super::Nested>,
+}
+
+impl Action {
+    /// The action, asking DynamoDB for the item its condition was evaluated on should it
+    /// fail (`ActionFailure::evaluated`): lookup maintenance decides by it whether its
+    /// guard or the caller's condition failed.
+    pub(crate) fn returning_evaluated_item(mut self) -> Action {
+        let all_old = Some(ReturnValuesOnConditionCheckFailure::AllOld);
+        if let Some(put) = self.write.put.as_mut() {
+            put.return_values_on_condition_check_failure = all_old;
+        } else if let Some(update) = self.write.update.as_mut() {
+            update.return_values_on_condition_check_failure = all_old;
+        } else if let Some(delete) = self.write.delete.as_mut() {
+            delete.return_values_on_condition_check_failure = all_old;
+        }
+        self
+    }
 }
 
 /// The SDK's refusal to build a transaction action.

@@ -2,7 +2,7 @@
 
 use aws_sdk_dynamodb::types::CancellationReason;
 
-use crate::error::ActionFailure;
+use crate::error::{ActionFailure, EvaluatedItem};
 
 /// The failing actions among DynamoDB's reasons, which come one per action in request order
 /// with code `None` for the actions that were fine.
@@ -23,6 +23,7 @@ pub(crate) fn failures(
                 code: r.code().map(str::to_owned),
                 message: r.message().map(str::to_owned),
                 version_only,
+                evaluated: r.item().map(|item| EvaluatedItem(item.clone())),
             }
         })
         .collect()

@@ -24,6 +24,7 @@ pub(super) fn failure(code: &str, version_only: bool) -> ActionFailure {
         code: Some(code.to_owned()),
         message: None,
         version_only,
+        evaluated: None,
     }
 }
 
