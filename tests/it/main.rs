@@ -30,6 +30,7 @@ mod limits;
 mod local_indexes;
 mod lookup_queries;
 mod lossy_reads;
+mod lost_responses;
 mod maintenance;
 mod maintenance_lookups;
 mod maintenance_progress;
