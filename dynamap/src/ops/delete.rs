@@ -116,7 +116,8 @@ impl<E: Entity> Delete<E> {
     /// Fails with [`Error::Key`] when the key does not render, [`Error::InvalidExpression`] when
     /// the condition does not render, [`Error::ConditionalCheckFailed`] when
     /// [`if_exists`](Delete::if_exists) finds no item or the condition does not hold, and [`Error::Service`] when DynamoDB
-    /// refuses the request or cannot be reached.
+    /// refuses the request or cannot be reached. After a lost answer a failed condition is
+    /// never the answer (it may be this delete's own): [`Error::OutcomeUnknown`] instead.
     pub async fn send(self) -> Result<()> {
         let key = key_item(self.key)?;
         if !E::WRITE.lookups.is_empty() {

@@ -159,7 +159,9 @@ impl<E: Entity> Put<E> {
     /// `replace` or the condition does not hold,
     /// [`Error::VersionConflict`](crate::Error::VersionConflict) when the stored version moved on,
     /// [`Error::LookupTaken`](crate::Error::LookupTaken) when a lookup is another item's; with
-    /// [`Error::Service`](crate::Error::Service) when DynamoDB fails or is unreachable.
+    /// [`Error::Service`](crate::Error::Service) when DynamoDB fails or is unreachable. After a
+    /// lost answer, a failed condition that finds exactly this item is success, and any other
+    /// is [`Error::OutcomeUnknown`](crate::Error::OutcomeUnknown).
     pub async fn send(self) -> Result<()> {
         let prepared = self.prepared?;
         if !E::WRITE.lookups.is_empty() {
