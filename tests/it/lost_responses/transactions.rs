@@ -47,11 +47,7 @@ async fn writes_with_lookups_answer_the_first_outcome() {
             .expect("the put was applied");
         losses.assert_one_token(lost + 1);
         assert_eq!(stored(&db, "b@example.com").await, (true, true));
-        assert_eq!(
-            stored(&db, "a@example.com").await.1,
-            false,
-            "old lookup released"
-        );
+        assert!(!stored(&db, "a@example.com").await.1, "old lookup released");
 
         losses.lose("TransactWriteItems", lost);
         db.update(Member::key("m1"))
@@ -60,11 +56,7 @@ async fn writes_with_lookups_answer_the_first_outcome() {
             .expect("the update was applied");
         losses.assert_one_token(lost + 1);
         assert_eq!(stored(&db, "c@example.com").await, (true, true));
-        assert_eq!(
-            stored(&db, "b@example.com").await.1,
-            false,
-            "old lookup released"
-        );
+        assert!(!stored(&db, "b@example.com").await.1, "old lookup released");
 
         losses.lose("TransactWriteItems", lost);
         db.replace(&member("d@example.com"))
