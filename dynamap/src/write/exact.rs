@@ -17,7 +17,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::codec::Item;
 
 use crate::retry::{RetryPolicy, SplitMix64, pause};
-use crate::{Db, Error, Result};
+use crate::{Error, Handle, Result};
 
 /// After a lost answer, the attempts a write gets in all (at least; more when the client's
 /// retry settings allow more), so that a short outage or a slow transaction in progress is
@@ -67,7 +67,7 @@ pub(crate) fn answer_lost(err: &Error) -> bool {
 /// reach DynamoDB) with their backoff, and after a lost answer as `after_loss` says.
 /// `entity` and `operation` name the write in [`Error::OutcomeUnknown`].
 pub(crate) async fn send_exactly<O, F, Fut>(
-    db: &Db,
+    db: &Handle,
     entity: &'static str,
     operation: &'static str,
     after_loss: AfterLoss,

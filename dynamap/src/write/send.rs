@@ -8,7 +8,7 @@ use tracing::Instrument;
 use super::exact::{AfterLoss, new_token, one_attempt, send_exactly};
 use super::{Action, Nested, failure, limits, missing_parent};
 use crate::span::Call;
-use crate::{Db, Error, Result};
+use crate::{Error, Handle, Result};
 
 /// Checks and sends `actions` as one TransactWriteItems, with `token` as its
 /// `ClientRequestToken` (a fresh one when `None`).
@@ -17,7 +17,7 @@ use crate::{Db, Error, Result};
 /// DynamoDB answers a resend with the first outcome and applies nothing twice: the answer
 /// is the truth, or [`Error::OutcomeUnknown`] when every resend's answer was lost too.
 pub(crate) async fn send_actions(
-    db: &Db,
+    db: &Handle,
     actions: Vec<Action>,
     token: Option<String>,
 ) -> Result<()> {

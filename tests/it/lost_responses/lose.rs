@@ -124,7 +124,7 @@ impl Intercept for Lose {
 
 /// A fresh table, and a `Db` on it whose answers [`Losses`] can lose; the SDK's default
 /// retries when `sdk_retries`, none otherwise.
-pub(super) async fn lossy_db(test: &str, sdk_retries: bool) -> (Db, Arc<Losses>) {
+pub(super) async fn lossy_db(test: &str, sdk_retries: bool) -> (Db<App>, Arc<Losses>) {
     let plain = fresh_db::<App>(test).await;
     let losses = Arc::new(Losses::default());
     // Without the SDK's retries, the library's resends after a lost answer wait with the

@@ -3,7 +3,7 @@
 use dynamap::Db;
 
 use super::lose::{RUNS, assert_unknown, lossy_db};
-use crate::models::{Sensor, sensor};
+use crate::models::{App, Sensor, sensor};
 use crate::raw_item;
 use crate::write_models::{Counter, Device};
 
@@ -18,7 +18,7 @@ fn device(id: &str) -> Device {
     }
 }
 
-async fn stored_device(db: &Db, id: &str) -> Device {
+async fn stored_device(db: &Db<App>, id: &str) -> Device {
     db.get(Device::key(id))
         .consistent()
         .await

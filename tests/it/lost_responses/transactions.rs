@@ -5,7 +5,7 @@
 use dynamap::Db;
 
 use super::lose::{RUNS, assert_unknown, lossy_db};
-use crate::models::{Sensor, sensor};
+use crate::models::{App, Sensor, sensor};
 use crate::raw_item;
 use crate::write_models::{Device, Member};
 
@@ -17,7 +17,7 @@ fn member(email: &str) -> Member {
 }
 
 /// Whether the member and the lookup item of `email` are stored.
-async fn stored(db: &Db, email: &str) -> (bool, bool) {
+async fn stored(db: &Db<App>, email: &str) -> (bool, bool) {
     (
         raw_item(db, "MEMBER#m1", "PROFILE").await.is_some(),
         raw_item(db, &format!("EMAIL#{email}"), "EMAIL")

@@ -110,7 +110,7 @@ struct Routes {
 impl<T: Table, E> Ingest<'_, T, E>
 where
     E: Entity<Table = T> + Sync,
-    for<'e> &'e E: crate::AsEntity,
+    for<'e> &'e E: crate::AsEntity<Entity = E>,
 {
     /// Writes every event as an item, with one batch write per table (puts, 25 a call,
     /// retried as [`BatchWrite`](crate::batch::BatchWrite) does), a table at a time.

@@ -14,7 +14,7 @@ use super::{EventId, EventRow, WriteOutcome, WritePath};
 use crate::codec::AttributeValue;
 use crate::key::{Key, KeyError, KeyErrorKind, PartitionKey, Segment, SortArgs, SortBound};
 use crate::table::Table;
-use crate::{Db, Error, Result};
+use crate::{Error, Handle, Result};
 
 /// Writes and reads events of type `E` as multi-event rows. Made by [`Db::event_rows`];
 /// cheap to clone, and `'static`, so it can move into spawned tasks.
@@ -28,7 +28,7 @@ use crate::{Db, Error, Result};
 /// # impl EventRow for CarEvent {}
 /// use futures_util::TryStreamExt;
 ///
-/// # async fn example(db: dynamap::Db, events: Vec<CarEvent>) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<Iot>, events: Vec<CarEvent>) -> dynamap::Result<()> {
 /// let rows = db.event_rows::<CarEvent>().write_path(WritePath::CreateFirst).cap(100);
 /// for outcome in rows.write_all(&events, 8).await {
 ///     outcome?;
@@ -38,7 +38,7 @@ use crate::{Db, Error, Result};
 /// # Ok(()) }
 /// ```
 pub struct EventRows<E> {
-    db: Db,
+    db: Handle,
     path: WritePath,
     cap: usize,
     consistent: bool,
@@ -72,9 +72,9 @@ impl<E> std::fmt::Debug for EventRows<E> {
     }
 }
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// Multi-event rows of `E`; see [`timeseries::rows`](crate::timeseries::rows).
-    pub fn event_rows<E: EventRow>(&self) -> EventRows<E> {
+    pub fn event_rows<E: EventRow + crate::InLayout<L>>(&self) -> EventRows<E> {
         EventRows::new(self)
     }
 }
@@ -82,7 +82,15 @@ impl Db {
 impl<E: EventRow> EventRows<E> {
     /// Multi-event rows of `E` in `db`'s table, with [`WritePath::default`] and a cap of
     /// [`EventRow::ROW_CAP`].
-    pub fn new(db: &Db) -> Self {
+    pub fn new<L: crate::table::Table>(db: &crate::Db<L>) -> Self
+    where
+        E: crate::InLayout<L>,
+    {
+        Self::on(db.handle())
+    }
+
+    /// [`new`](Self::new) on a handle whose layout is already checked.
+    pub(crate) fn on(db: &Handle) -> Self {
         Self {
             db: db.clone(),
             path: WritePath::default(),
