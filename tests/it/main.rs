@@ -34,6 +34,7 @@ mod lookup_queries;
 mod lookup_races;
 mod lookups_on_create;
 mod lossy_reads;
+mod lost_responses;
 mod maintenance;
 mod maintenance_lookups;
 mod maintenance_progress;

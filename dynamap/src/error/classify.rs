@@ -62,6 +62,7 @@ impl Error {
             | Error::EventRowUnsupported { .. } => ErrorKind::InvalidRequest,
             Error::Service(service) => service.kind(),
             Error::Unprocessed { .. } => ErrorKind::Throttled,
+            Error::OutcomeUnknown { .. } => ErrorKind::Transport,
         }
     }
 

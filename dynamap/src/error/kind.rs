@@ -39,6 +39,7 @@ pub enum ErrorKind {
     /// retrying may help.
     Service,
     /// DynamoDB could not be reached, did not answer in time, or answered unreadably.
-    /// Whether the request was applied is unknown.
+    /// Whether the request was applied is unknown; for a write whose resends could not
+    /// settle that, [`Error::OutcomeUnknown`](super::Error::OutcomeUnknown).
     Transport,
 }

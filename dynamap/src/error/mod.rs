@@ -193,6 +193,36 @@ pub enum Error {
         rounds: u32,
     },
 
+    /// A write's answer was lost (a timeout, a dropped connection, a server error) and
+    /// what was sent again could not tell whether the first request was applied: it may
+    /// have been, once. Never the answer of a write's own earlier attempt: a `create`
+    /// whose first attempt was applied does not fail its condition on the resend.
+    ///
+    /// A transaction is sent again with the same `ClientRequestToken` (DynamoDB answers as
+    /// it did the first time), so this is returned only when every resend's answer was lost
+    /// too. A single-item write is sent again as a new request; when its condition then
+    /// fails, the item stored is compared with what a put wrote, and anything else is this
+    /// error. An update that adds to a number or appends to a list is not sent again at all.
+    /// Read the item to learn the outcome; retrying the write as it is could apply it twice
+    /// or fail on its own write, so [`is_retryable`](Error::is_retryable) is `false`. Its
+    /// [`kind`](Error::kind) is [`ErrorKind::Transport`].
+    #[error(
+        "outcome of {operation} of entity `{entity}` is unknown: its answer was lost and {attempts} attempts did not tell whether it was applied"
+    )]
+    #[non_exhaustive]
+    OutcomeUnknown {
+        /// The entity written (the first action's, for a transaction).
+        entity: &'static str,
+        /// The write: `create`, `put`, `replace`, `update`, `upsert`, `delete`, or
+        /// `transaction`.
+        operation: &'static str,
+        /// How many requests were sent.
+        attempts: u32,
+        /// The failure that lost an answer.
+        #[source]
+        source: Box<Error>,
+    },
+
     /// A transaction has more actions than DynamoDB's 100.
     #[error("transaction has {actions} actions, over DynamoDB's limit of {limit}")]
     #[non_exhaustive]

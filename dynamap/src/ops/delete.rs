@@ -10,7 +10,9 @@ use crate::clone_builder::clone_builder;
 use crate::expr::{Condition, Placeholders};
 use crate::key::Key;
 use crate::span::Call;
-use crate::write::{conditional_answer, delete_condition, finish, key_item};
+use crate::write::{
+    AfterLoss, conditional_answer, delete_condition, finish, key_item, one_attempt, send_exactly,
+};
 use crate::{Entity, Error, Handle, Result};
 
 /// A pending DeleteItem, sent when awaited. Made by [`Db::delete`].
@@ -114,7 +116,8 @@ impl<E: Entity> Delete<E> {
     /// Fails with [`Error::Key`] when the key does not render, [`Error::InvalidExpression`] when
     /// the condition does not render, [`Error::ConditionalCheckFailed`] when
     /// [`if_exists`](Delete::if_exists) finds no item or the condition does not hold, and [`Error::Service`] when DynamoDB
-    /// refuses the request or cannot be reached.
+    /// refuses the request or cannot be reached. After a lost answer a failed condition is
+    /// never the answer (it may be this delete's own): [`Error::OutcomeUnknown`] instead.
     pub async fn send(self) -> Result<()> {
         let key = key_item(self.key)?;
         if !E::WRITE.lookups.is_empty() {
@@ -130,32 +133,38 @@ impl<E: Entity> Delete<E> {
         let mut p = Placeholders::default();
         let parts = delete_condition(self.must_exist, self.condition.as_ref(), &mut p)?;
         let condition = finish(parts, p);
-        let request = self
-            .db
-            .client()
-            .delete_item()
-            .table_name(self.db.table_name())
-            .set_key(Some(key))
-            .set_condition_expression(condition.expression)
-            .set_expression_attribute_names(condition.names)
-            .set_expression_attribute_values(condition.values);
-        let call = Call::new(&self.db, "DeleteItem", E::ENTITY_TYPE, None);
-        let result = request
-            .set_return_consumed_capacity(call.capacity())
-            .send()
-            .instrument(call.span())
-            .await;
-        conditional_answer(
-            call,
-            "DeleteItem",
-            result,
-            DeleteItemOutput::consumed_capacity,
-            || Error::ConditionalCheckFailed {
-                entity: E::ENTITY_TYPE,
-                operation: "delete",
-            },
-        )?;
-        Ok(())
+        let db = &self.db;
+        // After a lost answer, a failed condition may be this delete's own doing: it is
+        // then `OutcomeUnknown`, never `ConditionalCheckFailed` (see `write/exact.rs`).
+        let attempt = |_lost| {
+            let call = Call::new(db, "DeleteItem", E::ENTITY_TYPE, None);
+            let request = db
+                .client()
+                .delete_item()
+                .table_name(db.table_name())
+                .set_key(Some(key.clone()))
+                .set_condition_expression(condition.expression.clone())
+                .set_expression_attribute_names(condition.names.clone())
+                .set_expression_attribute_values(condition.values.clone())
+                .set_return_consumed_capacity(call.capacity())
+                .customize()
+                .config_override(one_attempt());
+            async move {
+                let result = request.send().instrument(call.span()).await;
+                conditional_answer(
+                    call,
+                    "DeleteItem",
+                    result,
+                    DeleteItemOutput::consumed_capacity,
+                    || Error::ConditionalCheckFailed {
+                        entity: E::ENTITY_TYPE,
+                        operation: "delete",
+                    },
+                )
+                .map(drop)
+            }
+        };
+        send_exactly(db, E::ENTITY_TYPE, "delete", AfterLoss::Recheck, attempt).await
     }
 }
 

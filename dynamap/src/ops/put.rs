@@ -3,7 +3,8 @@
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
-use aws_sdk_dynamodb::operation::put_item::PutItemOutput;
+use aws_sdk_dynamodb::operation::put_item::{PutItemError, PutItemOutput};
+use aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure;
 use tracing::Instrument;
 
 use super::sync;
@@ -11,7 +12,8 @@ use crate::clone_builder::clone_builder;
 use crate::expr::{Condition, Placeholders};
 use crate::span::Call;
 use crate::write::{
-    PreparedPut, PutMode, conditional_answer, finish, prepare_put, put_condition, put_failed,
+    AfterLoss, PreparedPut, PutMode, conditional_answer, finish, one_attempt, prepare_put,
+    put_condition, put_failed, same_item, send_exactly,
 };
 use crate::{Entity, Handle, Result};
 
@@ -157,7 +159,9 @@ impl<E: Entity> Put<E> {
     /// `replace` or the condition does not hold,
     /// [`Error::VersionConflict`](crate::Error::VersionConflict) when the stored version moved on,
     /// [`Error::LookupTaken`](crate::Error::LookupTaken) when a lookup is another item's; with
-    /// [`Error::Service`](crate::Error::Service) when DynamoDB fails or is unreachable.
+    /// [`Error::Service`](crate::Error::Service) when DynamoDB fails or is unreachable. After a
+    /// lost answer, a failed condition that finds exactly this item is success, and any other
+    /// is [`Error::OutcomeUnknown`](crate::Error::OutcomeUnknown).
     pub async fn send(self) -> Result<()> {
         let prepared = self.prepared?;
         if !E::WRITE.lookups.is_empty() {
@@ -182,29 +186,57 @@ impl<E: Entity> Put<E> {
             &mut p,
         )?;
         let condition = finish(parts, p);
-        let request = self
-            .db
-            .client()
-            .put_item()
-            .table_name(self.db.table_name())
-            .set_item(Some(prepared.item))
-            .set_condition_expression(condition.expression)
-            .set_expression_attribute_names(condition.names)
-            .set_expression_attribute_values(condition.values);
-        let call = Call::new(&self.db, "PutItem", E::ENTITY_TYPE, None);
-        let result = request
-            .set_return_consumed_capacity(call.capacity())
-            .send()
-            .instrument(call.span())
-            .await;
-        conditional_answer(
-            call,
-            "PutItem",
-            result,
-            PutItemOutput::consumed_capacity,
-            || put_failed::<E>(self.mode, prepared.expected_version),
-        )?;
-        Ok(())
+        let (db, mode, item) = (&self.db, self.mode, &prepared.item);
+        let failed = || put_failed::<E>(mode, prepared.expected_version);
+        let attempt = |lost: bool| {
+            let call = Call::new(db, "PutItem", E::ENTITY_TYPE, None);
+            // After a lost answer, a failed condition shows the stored item, to tell this
+            // put's own write from another's.
+            let request = db
+                .client()
+                .put_item()
+                .table_name(db.table_name())
+                .set_item(Some(item.clone()))
+                .set_condition_expression(condition.expression.clone())
+                .set_expression_attribute_names(condition.names.clone())
+                .set_expression_attribute_values(condition.values.clone())
+                .set_return_values_on_condition_check_failure(
+                    lost.then_some(ReturnValuesOnConditionCheckFailure::AllOld),
+                )
+                .set_return_consumed_capacity(call.capacity())
+                .customize()
+                .config_override(one_attempt());
+            async move {
+                let result = request.send().instrument(call.span()).await;
+                let stored = match &result {
+                    Err(err) => match err.as_service_error() {
+                        Some(PutItemError::ConditionalCheckFailedException(e)) => e.item(),
+                        _ => None,
+                    },
+                    Ok(_) => None,
+                };
+                if lost && stored.is_some_and(|stored| same_item(stored, item)) {
+                    call.failed();
+                    return Ok(());
+                }
+                conditional_answer(
+                    call,
+                    "PutItem",
+                    result,
+                    PutItemOutput::consumed_capacity,
+                    failed,
+                )
+                .map(drop)
+            }
+        };
+        send_exactly(
+            db,
+            E::ENTITY_TYPE,
+            mode.operation(),
+            AfterLoss::Recheck,
+            attempt,
+        )
+        .await
     }
 }
 

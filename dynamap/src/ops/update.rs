@@ -542,8 +542,8 @@ impl<E: Entity> Update<E> {
     /// Fails before sending when the update is refused (see [`Update`]); with
     /// [`Error::ConditionalCheckFailed`] when the item is missing or the condition fails
     /// ([`Error::VersionConflict`] after [`expect_version`](Update::expect_version)); with
-    /// [`Error::LookupTaken`] when a moved lookup is another item's; with [`Error::Service`] when
-    /// DynamoDB refuses the request or cannot be reached.
+    /// [`Error::LookupTaken`] when a moved lookup is another item's; [`Error::Service`] when
+    /// DynamoDB refuses or is unreachable; [`Error::OutcomeUnknown`] after a lost answer.
     ///
     /// # Examples
     ///

@@ -430,8 +430,11 @@ impl<L: crate::table::Table> Transaction<L> {
     /// records first, and bring the lookups' puts and deletes into the transaction (after
     /// the actions added, so cancellation reasons keep the indexes you gave). A lookup that
     /// belongs to another item fails with [`Error::LookupTaken`]; when a concurrent write
-    /// changed such an item in between, the transaction is read and sent again (without an
-    /// idempotency token), up to 50 times.
+    /// changed such an item in between, the transaction is read and sent again (as a new
+    /// request, unless it carries an idempotency token), up to 50 times.
+    ///
+    /// Every request carries a `ClientRequestToken` (yours, or a fresh one), and one whose
+    /// answer is lost is sent again with it, so the answer is the first outcome.
     ///
     /// # Errors
     ///
@@ -439,7 +442,8 @@ impl<L: crate::table::Table> Transaction<L> {
     /// error) or a limit's ([`Error::TooManyActions`], [`Error::TransactionTooLarge`],
     /// [`Error::DuplicateTransactionItem`]); with [`Error::TransactionCanceled`] when DynamoDB
     /// cancels it, [`Error::LookupTaken`] or [`Error::Contention`] for lookups, and
-    /// [`Error::Service`] when DynamoDB fails or is unreachable.
+    /// [`Error::Service`] when DynamoDB fails or is unreachable, and
+    /// [`Error::OutcomeUnknown`] when every attempt's answer was lost.
     ///
     /// # Examples
     ///

@@ -9,7 +9,7 @@ use crate::table::Table;
 use crate::{Entity, Error, Result};
 
 /// A rendered condition expression with its placeholders.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct RenderedCondition {
     pub(crate) expression: Option<String>,
     pub(crate) names: Option<NameMap>,

@@ -10,6 +10,7 @@
 mod action;
 mod answer;
 mod condition;
+mod exact;
 mod failure;
 mod item;
 mod limits;
@@ -28,6 +29,7 @@ pub(crate) use answer::conditional_answer;
 pub(crate) use condition::{
     RenderedCondition, finish, put_condition, put_failed, version_condition,
 };
+pub(crate) use exact::{AfterLoss, one_attempt, same_item, send_exactly};
 pub(crate) use item::{PreparedPut, item_for_write, key_item, prepare_put, versioned_item};
 pub(crate) use limits::first_repeat;
 pub(crate) use nested::{Nested, missing_parent, nested_paths};

@@ -1,14 +1,21 @@
-//! One TransactWriteItems call: checked against DynamoDB's limits, sent, and a
-//! cancellation explained action by action.
+//! One TransactWriteItems call: checked against DynamoDB's limits, sent (again with the same
+//! token when an answer is lost), and a cancellation explained action by action.
 
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::TransactWriteItem;
 use tracing::Instrument;
 
+use super::exact::{AfterLoss, new_token, one_attempt, send_exactly};
 use super::{Action, Nested, failure, limits, missing_parent};
 use crate::span::Call;
 use crate::{Error, Handle, Result};
 
-/// Checks and sends `actions` as one TransactWriteItems.
+/// Checks and sends `actions` as one TransactWriteItems, with `token` as its
+/// `ClientRequestToken` (a fresh one when `None`).
+///
+/// Every attempt carries the same token and the same actions, so after a lost answer
+/// DynamoDB answers a resend with the first outcome and applies nothing twice: the answer
+/// is the truth, or [`Error::OutcomeUnknown`] when every resend's answer was lost too.
 pub(crate) async fn send_actions(
     db: &Handle,
     actions: Vec<Action>,
@@ -28,41 +35,56 @@ pub(crate) async fn send_actions(
         .find(|a| !a.nested.is_empty())
         .map(|a| a.entity);
     let nested: Vec<Nested> = actions.iter().flat_map(|a| a.nested.clone()).collect();
-    let entity = described.first().map_or("", |d| d.0);
-    // Lookup items count as their owner's entity type: their actions carry it.
-    let types = described.iter().map(|d| d.0);
-    let call = Call::several(db, "TransactWriteItems", entity, types, None);
-    let result = db
-        .client()
-        .transact_write_items()
-        .set_transact_items(Some(actions.into_iter().map(|a| a.write).collect()))
-        .set_client_request_token(token)
-        .set_return_consumed_capacity(call.capacity())
-        .send()
-        .instrument(call.span())
-        .await;
-    match result {
-        Ok(output) => {
-            // One entry per table the transaction wrote.
-            call.done(output.consumed_capacity());
-            Ok(())
+    let (entity, operation) = described.first().map_or(("", ""), |d| (d.0, d.1));
+    let writes: Vec<TransactWriteItem> = actions.into_iter().map(|a| a.write).collect();
+    let token = token.unwrap_or_else(new_token);
+    let attempt = |_lost| {
+        // Lookup items count as their owner's entity type: their actions carry it.
+        let types = described.iter().map(|d| d.0);
+        let call = Call::several(db, "TransactWriteItems", entity, types, None);
+        let request = db
+            .client()
+            .transact_write_items()
+            .set_transact_items(Some(writes.clone()))
+            .client_request_token(token.clone())
+            .set_return_consumed_capacity(call.capacity())
+            .customize()
+            .config_override(one_attempt());
+        let described = &described;
+        let nested = &nested;
+        async move {
+            let result = request.send().instrument(call.span()).await;
+            call.end_each(result, |o| o.consumed_capacity())
+                .map(drop)
+                .map_err(|err| canceled(err, described, nested_entity, nested))
         }
-        Err(err) => {
-            call.failed();
-            match err.as_service_error() {
-                Some(TransactWriteItemsError::TransactionCanceledException(canceled)) => {
-                    let reasons = failure::failures(canceled.cancellation_reasons(), |i| {
-                        described.get(i).copied().unwrap_or(("", "", false))
-                    });
-                    Err(Error::TransactionCanceled { reasons })
-                }
-                _ => {
-                    let err = Error::service("TransactWriteItems", err);
-                    Err(match nested_entity {
-                        Some(entity) => missing_parent(entity, &nested, err),
-                        None => err,
-                    })
-                }
+    };
+    send_exactly(db, entity, operation, AfterLoss::SameToken, attempt).await
+}
+
+/// A failed TransactWriteItems as an [`Error`]: a cancellation with its reasons, action by
+/// action, or the service error (naming a missing parent of a nested update).
+fn canceled(
+    err: aws_sdk_dynamodb::error::SdkError<
+        TransactWriteItemsError,
+        aws_sdk_dynamodb::config::http::HttpResponse,
+    >,
+    described: &[(&'static str, &'static str, bool)],
+    nested_entity: Option<&'static str>,
+    nested: &[Nested],
+) -> Error {
+    match err.as_service_error() {
+        Some(TransactWriteItemsError::TransactionCanceledException(canceled)) => {
+            let reasons = failure::failures(canceled.cancellation_reasons(), |i| {
+                described.get(i).copied().unwrap_or(("", "", false))
+            });
+            Error::TransactionCanceled { reasons }
+        }
+        _ => {
+            let err = Error::service("TransactWriteItems", err);
+            match nested_entity {
+                Some(entity) => missing_parent(entity, nested, err),
+                None => err,
             }
         }
     }

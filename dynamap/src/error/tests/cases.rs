@@ -156,6 +156,20 @@ pub(super) fn cases() -> Vec<(Error, ErrorKind, bool)> {
             false,
         ),
         (Error::Contention { entity, rounds: 50 }, Conflict, false),
+        // Whether it was applied is unknown: retrying as it is could apply it twice.
+        (
+            Error::OutcomeUnknown {
+                entity,
+                operation: "create",
+                attempts: 2,
+                source: Box::new(Error::Service(ServiceError::answered(
+                    "InternalServerError",
+                    500,
+                ))),
+            },
+            Transport,
+            false,
+        ),
         (
             Error::TooManyActions {
                 actions: 101,
@@ -455,6 +469,7 @@ pub(super) fn variant_has_a_case(error: &Error) {
         | Error::VersionConflict { .. }
         | Error::LookupTaken { .. }
         | Error::Contention { .. }
+        | Error::OutcomeUnknown { .. }
         | Error::TooManyActions { .. }
         | Error::TransactionTooLarge { .. }
         | Error::DuplicateTransactionItem { .. }

@@ -13,7 +13,9 @@ use crate::expr::update::{Change, render};
 use crate::expr::{Condition, DocPath, NameMap, Placeholders, ValueMap};
 use crate::span::Call;
 use crate::table::Table;
-use crate::write::{Action, conditional_answer, missing_parent, nested_paths};
+use crate::write::{
+    Action, AfterLoss, conditional_answer, missing_parent, nested_paths, one_attempt, send_exactly,
+};
 use crate::{Entity, Error, ErrorKind, Handle, Result};
 
 /// An update ready to render: its changes, conditions and the lookups it moves.
@@ -149,28 +151,35 @@ impl<E: Entity> Plan<E> {
             };
         }
         let rendered = self.render(Vec::new(), |_| Vec::new())?;
-        let call = Call::new(db, "UpdateItem", E::ENTITY_TYPE, None);
-        let result = db
-            .client()
-            .update_item()
-            .table_name(db.table_name())
-            .set_key(Some(rendered.key))
-            .update_expression(rendered.expression)
-            .set_condition_expression(rendered.condition)
-            .set_expression_attribute_names(rendered.names)
-            .set_expression_attribute_values(rendered.values)
-            .set_return_values(return_new.then_some(ReturnValue::AllNew))
-            .set_return_consumed_capacity(call.capacity())
-            .send()
-            .instrument(call.span())
-            .await;
-        let output = conditional_answer(
-            call,
-            "UpdateItem",
-            result,
-            UpdateItemOutput::consumed_capacity,
-            || self.failed(),
-        );
+        let operation = if self.must_exist { "update" } else { "upsert" };
+        let this = &self;
+        let attempt = |_lost| {
+            let call = Call::new(db, "UpdateItem", E::ENTITY_TYPE, None);
+            let request = db
+                .client()
+                .update_item()
+                .table_name(db.table_name())
+                .set_key(Some(rendered.key.clone()))
+                .update_expression(rendered.expression.clone())
+                .set_condition_expression(rendered.condition.clone())
+                .set_expression_attribute_names(rendered.names.clone())
+                .set_expression_attribute_values(rendered.values.clone())
+                .set_return_values(return_new.then_some(ReturnValue::AllNew))
+                .set_return_consumed_capacity(call.capacity())
+                .customize()
+                .config_override(one_attempt());
+            async move {
+                let result = request.send().instrument(call.span()).await;
+                conditional_answer(
+                    call,
+                    "UpdateItem",
+                    result,
+                    UpdateItemOutput::consumed_capacity,
+                    || this.failed(),
+                )
+            }
+        };
+        let output = send_exactly(db, E::ENTITY_TYPE, operation, self.after_loss(), attempt).await;
         match output {
             Ok(output) => Ok(output.attributes),
             Err(err) if matches!(err.kind(), ErrorKind::Condition | ErrorKind::Conflict) => {
@@ -181,6 +190,23 @@ impl<E: Entity> Plan<E> {
                 &nested_paths(&self.changes),
                 err,
             )),
+        }
+    }
+
+    /// How the update may be sent again after a lost answer: as a new request (its failed
+    /// condition then proving nothing), unless it adds to a number or appends to a list
+    /// without a version to stop a second application.
+    fn after_loss(&self) -> AfterLoss {
+        let version = E::WRITE.version.filter(|_| self.expected_version.is_some());
+        let adds = self.changes.iter().any(|change| match change {
+            Change::Increment(path, _) => Some(path.root()) != version,
+            Change::Append(..) | Change::Add(_, AttributeValue::N(_)) => true,
+            _ => false,
+        });
+        if adds && version.is_none() {
+            AfterLoss::Never
+        } else {
+            AfterLoss::Recheck
         }
     }
 
