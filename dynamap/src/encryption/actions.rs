@@ -70,12 +70,31 @@ impl Action {
 /// # }
 /// # Ok::<(), dynamap::Error>(())
 /// ```
-#[derive(Debug, Clone)]
 pub struct TableEncryption<T> {
     table_name: String,
     /// `(entity type, attribute, action)` of every attribute the registered entities store.
     attributes: Vec<(&'static str, String, Action)>,
     table: PhantomData<fn() -> T>,
+}
+
+// By hand: the layout `T` is a marker, and needs neither `Clone` nor `Debug` itself.
+impl<T> Clone for TableEncryption<T> {
+    fn clone(&self) -> Self {
+        Self {
+            table_name: self.table_name.clone(),
+            attributes: self.attributes.clone(),
+            table: PhantomData,
+        }
+    }
+}
+
+impl<T> std::fmt::Debug for TableEncryption<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableEncryption")
+            .field("table", &self.table_name)
+            .field("attributes", &self.attributes)
+            .finish()
+    }
 }
 
 impl<T: Table> TableEncryption<T> {

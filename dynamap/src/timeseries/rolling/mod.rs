@@ -37,7 +37,7 @@ mod range;
 mod retention;
 mod tables;
 
-pub use ingest::{Ingest, RolledBatchReport, RolledRowsReport, TableBatch};
+pub use ingest::{Ingest, IngestRows, RolledBatchReport, RolledRowsReport, TableBatch};
 pub use month::WriteMonth;
 pub use naming::{MAX_PREFIX_LEN, MAX_TABLE_NAME_LEN, RolledTable, TableNaming};
 pub use periods::{Period, Periods, SUNDAY_ORIGIN_MS, WEEK_MS};

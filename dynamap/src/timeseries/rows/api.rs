@@ -73,24 +73,26 @@ impl<E> std::fmt::Debug for EventRows<E> {
 }
 
 impl Db {
-    /// Multi-event rows of `E`; see [`timeseries::rows`](crate::timeseries::rows).
+    /// Multi-event rows of `E` in this table, with [`WritePath::default`] and a cap of
+    /// [`EventRow::ROW_CAP`]; see [`timeseries::rows`](crate::timeseries::rows). Each of its
+    /// requests (`write`, `write_all`, `at`) is a future to await, `range` a stream.
     pub fn event_rows<E: EventRow>(&self) -> EventRows<E> {
-        EventRows::new(self)
-    }
-}
-
-impl<E: EventRow> EventRows<E> {
-    /// Multi-event rows of `E` in `db`'s table, with [`WritePath::default`] and a cap of
-    /// [`EventRow::ROW_CAP`].
-    pub fn new(db: &Db) -> Self {
-        Self {
-            db: db.clone(),
+        EventRows {
+            db: self.clone(),
             path: WritePath::default(),
             cap: E::ROW_CAP,
             consistent: false,
             seen: RowsSeen::default(),
             marker: PhantomData,
         }
+    }
+}
+
+impl<E: EventRow> EventRows<E> {
+    /// Multi-event rows of `E` in `db`'s table; every handle starts from the `Db` now.
+    #[deprecated(note = "use `db.event_rows::<E>()`")]
+    pub fn new(db: &Db) -> Self {
+        db.event_rows()
     }
 
     /// Which request writes try first.
