@@ -322,7 +322,7 @@ pub use codec::Attribute;
 pub use db::Db;
 pub use dynamap_derive::{Attribute, Entity, EntityEnum, EntityProjection, KeyPart, Table};
 pub use entity::{AsEntity, Entity, Versioned};
-pub use error::{ActionFailure, Error, ErrorKind, Result, ServiceError};
+pub use error::{ActionFailure, Error, ErrorKind, IncompleteKey, Result, ServiceError};
 pub use key::{Key, KeyError, KeyPart, PartitionKey};
 pub use query::EntityProjection;
 pub use schema_version::SCHEMA_VERSION_ATTRIBUTE;

@@ -65,18 +65,18 @@ impl Error {
         }
     }
 
-    /// True when a conditional write failed because the item was in the wrong state.
+    /// True when a conditional write failed because the item was in the wrong state:
+    /// exactly the errors of kind [`ErrorKind::Condition`] (`create` found an item, `replace`
+    /// or a conditional delete found none, a condition of yours did not hold, a lookup is
+    /// another item's, an update met an item of an older schema version, or a transaction
+    /// canceled for one of these).
+    ///
+    /// A version that moved on ([`Error::VersionConflict`], or a transaction canceled by
+    /// one) is a lost race, not a failed condition: its kind is [`ErrorKind::Conflict`], and
+    /// [`is_conflict`](Error::is_conflict) answers for it. No error is both, and neither is
+    /// [retryable](Error::is_retryable) as it is.
     pub fn is_conditional_check_failed(&self) -> bool {
-        match self {
-            Error::ConditionalCheckFailed { .. }
-            | Error::VersionConflict { .. }
-            | Error::LookupTaken { .. } => true,
-            Error::TransactionCanceled { reasons } => reasons
-                .iter()
-                .any(|r| r.code.as_deref() == Some("ConditionalCheckFailed")),
-            Error::Service(service) => service.code() == Some("ConditionalCheckFailedException"),
-            _ => false,
-        }
+        self.kind() == ErrorKind::Condition
     }
 
     /// True when DynamoDB throttled the request, or kept batch items unprocessed until the

@@ -3,6 +3,7 @@
 mod action_failure;
 mod classify;
 mod details;
+mod incomplete;
 mod kind;
 mod service;
 #[cfg(test)]
@@ -10,6 +11,8 @@ mod tests;
 
 pub use action_failure::ActionFailure;
 pub(crate) use action_failure::describe;
+use details::{at, list};
+pub use incomplete::IncompleteKey;
 pub use kind::ErrorKind;
 pub use service::ServiceError;
 
@@ -301,6 +304,9 @@ pub enum Error {
     #[error("time out of range: {reason}")]
     #[non_exhaustive]
     Clock {
+        /// The time given, in milliseconds since the Unix epoch; `None` when the system
+        /// clock is out of range.
+        millis: Option<i64>,
         /// Which time, and its range.
         reason: String,
     },
@@ -323,8 +329,12 @@ pub enum Error {
         file: String,
         /// The line, counting from 1, when one line is at fault.
         line: Option<u64>,
-        /// What is wrong.
+        /// What is wrong, or what failed (the cause is the `source`).
         reason: String,
+        /// The I/O or JSON error behind it, when there is one (`source()` returns it too;
+        /// downcast it to `std::io::Error` to tell a missing file from a damaged one).
+        #[source]
+        source: Option<std::sync::Arc<dyn std::error::Error + Send + Sync>>,
     },
 
     /// A Parquet file could not be written, or an item's stored value does not fit its
@@ -334,8 +344,12 @@ pub enum Error {
     Parquet {
         /// The file (or folder).
         file: String,
-        /// What is wrong.
+        /// What is wrong, or what failed (the cause is the `source`).
         reason: String,
+        /// The I/O or Parquet error behind it, when there is one (`source()` returns it
+        /// too).
+        #[source]
+        source: Option<std::sync::Arc<dyn std::error::Error + Send + Sync>>,
     },
 
     /// A page cursor was edited, made for another query (table, index or partition), or
@@ -348,22 +362,26 @@ pub enum Error {
     },
 
     /// An update sets some of the fields a key is rendered from but not all, so the key
-    /// cannot be rendered without reading the item. Found before sending: set the missing
-    /// fields in the same update, or write the whole entity.
+    /// cannot be rendered without reading the item. Found before sending, for every key at
+    /// once: set the missing fields in the same update, or write the whole entity.
     #[error(
-        "an update of `{entity}` changes {key} ({template:?}) but does not set {}; set every field of the template in the same update, or put the whole entity",
-        missing.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+        "an update of `{entity}` changes {} but does not set {}; set every field of each template in the same update, or put the whole entity",
+        incomplete::describe(keys), incomplete::fields(missing)
     )]
     #[non_exhaustive]
     IncompleteKeyUpdate {
         /// The entity updated.
         entity: &'static str,
-        /// Which key: ``index `GSI1`'s sort key``, ``lookup `email`'s partition key``.
+        /// The first key left half-set: ``index `GSI1`'s sort key``, ``lookup `email`'s
+        /// key``; [`keys`](Error::IncompleteKeyUpdate::keys) lists them all.
         key: String,
-        /// The key's template.
+        /// The first key's template.
         template: &'static str,
-        /// The fields of the template the update leaves out.
+        /// Every field the update leaves out, of every key it leaves half-set, each once:
+        /// what to add to the update.
         missing: Vec<&'static str>,
+        /// Every key the update leaves half-set, with its template and missing fields.
+        keys: Vec<IncompleteKey>,
     },
 
     /// An update reached inside a map or list the stored item does not have (an item stored
@@ -558,20 +576,4 @@ where
     fn from(err: SdkError<E, HttpResponse>) -> Self {
         Error::service("DynamoDB", err)
     }
-}
-
-/// `a`, `b`: names in backticks, for messages.
-fn list(names: &[String]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// ` (pk, sk)` for an item whose key is known, for messages.
-fn at(item: &Option<Box<ItemKey>>) -> String {
-    item.as_ref()
-        .map(|key| format!(" {key}"))
-        .unwrap_or_default()
 }

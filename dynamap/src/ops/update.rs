@@ -453,8 +453,15 @@ impl<E: Entity> Update<E> {
         } else {
             Vec::new()
         };
-        let derived = E::derived_key_changes(&values, key)?;
-        let lookups = E::updated_lookup_keys(&values, key)?;
+        // Every key the update leaves half-set is named at once, index or lookup.
+        let (derived, lookups) = match (
+            E::derived_key_changes(&values, key),
+            E::updated_lookup_keys(&values, key),
+        ) {
+            (Ok(derived), Ok(lookups)) => (derived, lookups),
+            (Err(err), lookups) => return Err(err.merge_incomplete(lookups.err())),
+            (Ok(_), Err(err)) => return Err(err),
+        };
         drop(values);
         for change in derived {
             changes.retain(|c| c.attribute() != derived_attribute(&change));

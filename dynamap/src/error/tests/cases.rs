@@ -249,7 +249,14 @@ pub(super) fn cases() -> Vec<(Error, ErrorKind, bool)> {
             InvalidRequest,
             false,
         ),
-        (Error::Clock { reason: reason() }, InvalidRequest, false),
+        (
+            Error::Clock {
+                millis: None,
+                reason: reason(),
+            },
+            InvalidRequest,
+            false,
+        ),
         (
             Error::InvalidStreamRecord { reason: reason() },
             Decode,
@@ -260,6 +267,7 @@ pub(super) fn cases() -> Vec<(Error, ErrorKind, bool)> {
                 file: "data/a.json.gz".into(),
                 line: Some(3),
                 reason: reason(),
+                source: Some(std::sync::Arc::new(std::io::Error::other("unexpected end"))),
             },
             Decode,
             false,
@@ -268,6 +276,7 @@ pub(super) fn cases() -> Vec<(Error, ErrorKind, bool)> {
             Error::Parquet {
                 file: "out/Sensor.parquet".into(),
                 reason: reason(),
+                source: Some(std::sync::Arc::new(std::io::Error::other("disk full"))),
             },
             Encode,
             false,
@@ -278,12 +287,10 @@ pub(super) fn cases() -> Vec<(Error, ErrorKind, bool)> {
             false,
         ),
         (
-            Error::IncompleteKeyUpdate {
+            Error::incomplete_keys(
                 entity,
-                key: reason(),
-                template: "{a}#{b}",
-                missing: vec!["b"],
-            },
+                vec![IncompleteKey::new(reason(), "{a}#{b}", vec!["b"])],
+            ),
             InvalidRequest,
             false,
         ),

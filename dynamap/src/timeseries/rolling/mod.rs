@@ -65,9 +65,11 @@ pub(crate) fn now_millis() -> Result<i64> {
     let since = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_err(|_| Error::Clock {
+            millis: None,
             reason: "the system clock is before 1970".to_owned(),
         })?;
     i64::try_from(since.as_millis()).map_err(|_| Error::Clock {
+        millis: None,
         reason: "the system clock is past the year 292 million".to_owned(),
     })
 }
