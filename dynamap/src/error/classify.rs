@@ -62,6 +62,7 @@ impl Error {
             | Error::EventRowUnsupported { .. } => ErrorKind::InvalidRequest,
             Error::Service(service) => service.kind(),
             Error::Unprocessed { .. } => ErrorKind::Throttled,
+            Error::BatchWrite { first, .. } => first.kind(),
         }
     }
 
@@ -104,6 +105,7 @@ impl Error {
             }
             Error::Service(service) => service.is_retryable(),
             Error::Unprocessed { .. } => true,
+            Error::BatchWrite { first, .. } => first.is_retryable(),
             _ => false,
         }
     }
@@ -123,12 +125,7 @@ impl Error {
     /// ([`Error::VersionConflict`]) or a transaction conflict. Read again, recompute and
     /// retry, as [`Db::modify`](crate::Db::modify) does.
     pub fn is_conflict(&self) -> bool {
-        match self {
-            Error::VersionConflict { .. } | Error::Contention { .. } => true,
-            Error::TransactionCanceled { reasons } => reasons.iter().any(|r| r.is_conflict()),
-            Error::Service(service) => service.kind() == ErrorKind::Conflict,
-            _ => false,
-        }
+        self.kind() == ErrorKind::Conflict
     }
 }
 

@@ -129,3 +129,12 @@ pub(super) fn at(item: &Option<Box<ItemKey>>) -> String {
         .map(|key| format!(" {key}"))
         .unwrap_or_default()
 }
+
+impl<E> From<SdkError<E, HttpResponse>> for Error
+where
+    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+{
+    fn from(err: SdkError<E, HttpResponse>) -> Self {
+        Error::service("DynamoDB", err)
+    }
+}

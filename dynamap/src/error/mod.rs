@@ -16,9 +16,6 @@ pub use incomplete::IncompleteKey;
 pub use kind::ErrorKind;
 pub use service::ServiceError;
 
-use aws_sdk_dynamodb::config::http::HttpResponse;
-use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
-
 use crate::key::{ItemKey, KeyError};
 
 /// The result type of dynamap operations.
@@ -556,6 +553,23 @@ pub enum Error {
         reason: String,
     },
 
+    /// A batch write left items unwritten: a [`BatchWriteReport`](crate::batch::BatchWriteReport)
+    /// turned into an error by `?` (`report.into_result()?`). It keeps the counts and the
+    /// failure that decides what to do (the first that retrying cannot cure, else the
+    /// first), whose kind and retryability it answers with; the report itself names every
+    /// failed item, for a caller that handles them one by one.
+    #[error("batch write left {failed} of {} items unwritten", written + failed)]
+    #[non_exhaustive]
+    BatchWrite {
+        /// Items written.
+        written: usize,
+        /// Items not written.
+        failed: usize,
+        /// The deciding failure's error.
+        #[source]
+        first: Box<Error>,
+    },
+
     /// Every row a timestamp may have (its first row and all its overflow rows) is full.
     #[error("all {rows} event rows of entity `{entity}` at sort key {sk:?} are full")]
     #[non_exhaustive]
@@ -567,13 +581,4 @@ pub enum Error {
         /// How many rows a timestamp may have.
         rows: u32,
     },
-}
-
-impl<E> From<SdkError<E, HttpResponse>> for Error
-where
-    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
-{
-    fn from(err: SdkError<E, HttpResponse>) -> Self {
-        Error::service("DynamoDB", err)
-    }
 }

@@ -144,6 +144,17 @@ impl ServiceError {
         }
     }
 
+    /// A failure to reach `operation`'s server at all, described by `message`: how
+    /// `dynamap-local` reports a DynamoDB Local that could not be installed or started
+    /// ([`ErrorKind::Transport`](super::ErrorKind::Transport), retryable).
+    #[doc(hidden)]
+    pub fn not_reached(operation: &'static str, message: impl Into<String>) -> Self {
+        ServiceError {
+            failure: Failure::Transport,
+            ..Self::other(operation, message.into(), None)
+        }
+    }
+
     /// The DynamoDB operation, such as `PutItem`.
     pub fn operation(&self) -> &'static str {
         self.operation

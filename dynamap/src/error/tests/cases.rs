@@ -443,7 +443,20 @@ pub(super) fn cases() -> Vec<(Error, ErrorKind, bool)> {
             Limit,
             false,
         ),
+        (batch_write(Error::Unprocessed {
+            operation: "BatchWriteItem",
+            attempts: 10,
+        }), Throttled, true),
+        (batch_write(service("ValidationException", 400)), InvalidRequest, false),
     ]
+}
+
+fn batch_write(first: Error) -> Error {
+    Error::BatchWrite {
+        written: 3,
+        failed: 2,
+        first: Box::new(first),
+    }
 }
 
 /// Fails to compile when a variant is added without a row in [`cases`].
@@ -488,6 +501,7 @@ pub(super) fn variant_has_a_case(error: &Error) {
         | Error::InvalidTableName { .. }
         | Error::EventRowUnsupported { .. }
         | Error::MalformedEventRow { .. }
-        | Error::EventRowsFull { .. } => {}
+        | Error::EventRowsFull { .. }
+        | Error::BatchWrite { .. } => {}
     }
 }
