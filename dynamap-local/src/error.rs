@@ -58,6 +58,9 @@ mod tests {
         let inner = dynamap::timeseries::rolling::TableNaming::new("no spaces!")
             .expect_err("an invalid prefix");
         let err = question_mark(Error::Dynamap(inner)).expect_err("request");
-        assert!(matches!(err, dynamap::Error::InvalidTableName { .. }), "{err:?}");
+        assert!(
+            matches!(err, dynamap::Error::InvalidTableName { .. }),
+            "{err:?}"
+        );
     }
 }

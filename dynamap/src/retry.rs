@@ -319,7 +319,10 @@ mod tests {
         assert!(limited.allows(1_000, started));
         let spent = policy.time_budget(Duration::ZERO);
         assert!(!spent.allows(1, started));
-        assert!(!RetryPolicy::default().allows(10, started), "10 attempts made");
+        assert!(
+            !RetryPolicy::default().allows(10, started),
+            "10 attempts made"
+        );
     }
 
     #[test]

@@ -465,10 +465,13 @@ async fn ingest_reports_events_without_a_table_by_position_and_writes_the_rest()
     assert_eq!(report.refused.len(), 1);
     assert_eq!(report.refused[0].0, 1);
     assert!(
-        matches!(&report.refused[0].1, dynamap::Error::Clock {
-            millis: Some(-1),
-            ..
-        }),
+        matches!(
+            &report.refused[0].1,
+            dynamap::Error::Clock {
+                millis: Some(-1),
+                ..
+            }
+        ),
         "{:?}",
         report.refused
     );

@@ -282,8 +282,11 @@ mod tests {
             ..BatchWriteReport::default()
         };
         let err = question_mark(report).expect_err("two failed");
-        assert!(matches!(&err, Error::BatchWrite { written: 5, failed: 2, first }
-            if matches!(**first, Error::DuplicateKey { .. })), "{err:?}");
+        assert!(
+            matches!(&err, Error::BatchWrite { written: 5, failed: 2, first }
+            if matches!(**first, Error::DuplicateKey { .. })),
+            "{err:?}"
+        );
         assert_eq!(err.kind(), ErrorKind::Limit);
         assert!(!err.is_retryable());
         assert_eq!(err.to_string(), "batch write left 2 of 7 items unwritten");

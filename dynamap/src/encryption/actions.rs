@@ -7,9 +7,9 @@ use std::marker::PhantomData;
 use aws_db_esdk::CryptoAction;
 use aws_db_esdk::DynamoDbTablesEncryptionConfig;
 use aws_db_esdk::dynamodb::types::DynamoDbTableEncryptionConfig;
-use aws_db_esdk::intercept::DbEsdkInterceptor;
 use aws_db_esdk::material_providers::types::keyring::KeyringRef;
 
+use super::Interceptor;
 use crate::entity::{OWNER_PK, OWNER_SK};
 use crate::maintain::CHECKPOINT_ATTRIBUTES;
 use crate::table::SCHEMA_VERSION_ATTRIBUTE;
@@ -240,12 +240,13 @@ impl<T: Table> TableEncryption<T> {
 
     /// The interceptor to build the application's client with:
     /// `aws_sdk_dynamodb::config::Builder::interceptor(encryption.interceptor(keyring)?)`.
+    /// Its failures are told apart by type ([`Error::is_encryption_failure`]).
     ///
     /// # Errors
     ///
     /// As [`table_config`](Self::table_config).
-    pub fn interceptor(&self, keyring: KeyringRef) -> Result<DbEsdkInterceptor> {
-        DbEsdkInterceptor::new(self.tables_config(keyring)?).map_err(sdk_error)
+    pub fn interceptor(&self, keyring: KeyringRef) -> Result<Interceptor> {
+        Interceptor::new(self.tables_config(keyring)?)
     }
 }
 

@@ -94,7 +94,8 @@ mod tests {
             "ROOM#{room}#{building}",
             vec!["room", "building"],
         );
-        let lookup = IncompleteKey::new("lookup `spot`'s key".into(), "SPOT#{aisle}", vec!["aisle"]);
+        let lookup =
+            IncompleteKey::new("lookup `spot`'s key".into(), "SPOT#{aisle}", vec!["aisle"]);
         let err = Error::incomplete_keys("Shelf", vec![gsi1, gsi2])
             .merge_incomplete(Some(Error::incomplete_keys("Shelf", vec![lookup])));
         let Error::IncompleteKeyUpdate {

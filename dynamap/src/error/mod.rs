@@ -14,6 +14,8 @@ pub(crate) use action_failure::describe;
 use details::{at, list};
 pub use incomplete::IncompleteKey;
 pub use kind::ErrorKind;
+#[cfg_attr(not(feature = "encryption"), allow(unused_imports))]
+pub(crate) use service::EncryptionFailure;
 pub use service::ServiceError;
 
 use crate::key::{ItemKey, KeyError};
@@ -363,7 +365,8 @@ pub enum Error {
     /// once: set the missing fields in the same update, or write the whole entity.
     #[error(
         "an update of `{entity}` changes {} but does not set {}; set every field of each template in the same update, or put the whole entity",
-        incomplete::describe(keys), incomplete::fields(missing)
+        incomplete::describe(keys),
+        incomplete::fields(missing)
     )]
     #[non_exhaustive]
     IncompleteKeyUpdate {

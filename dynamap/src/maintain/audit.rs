@@ -333,7 +333,8 @@ fn check_entity<E: Entity>(schema: &TableSchema, item: Item) -> Option<FindingKi
 
 impl std::future::IntoFuture for Audit {
     type Output = Result<AuditReport>;
-    type IntoFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Result<AuditReport>> + Send>>;
+    type IntoFuture =
+        std::pin::Pin<Box<dyn std::future::Future<Output = Result<AuditReport>> + Send>>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.send())

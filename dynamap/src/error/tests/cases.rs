@@ -443,11 +443,19 @@ pub(super) fn cases() -> Vec<(Error, ErrorKind, bool)> {
             Limit,
             false,
         ),
-        (batch_write(Error::Unprocessed {
-            operation: "BatchWriteItem",
-            attempts: 10,
-        }), Throttled, true),
-        (batch_write(service("ValidationException", 400)), InvalidRequest, false),
+        (
+            batch_write(Error::Unprocessed {
+                operation: "BatchWriteItem",
+                attempts: 10,
+            }),
+            Throttled,
+            true,
+        ),
+        (
+            batch_write(service("ValidationException", 400)),
+            InvalidRequest,
+            false,
+        ),
     ]
 }
 

@@ -2,6 +2,7 @@
 //! causes printed once.
 
 mod cases;
+mod encryption;
 mod sources;
 
 use std::error::Error as _;
@@ -45,8 +46,16 @@ fn the_questions_agree_with_the_kind_for_every_variant() {
             kind == ErrorKind::Condition,
             "is_conditional_check_failed of {error:?}"
         );
-        assert_eq!(error.is_conflict(), kind == ErrorKind::Conflict, "{error:?}");
-        assert_eq!(error.is_throttled(), kind == ErrorKind::Throttled, "{error:?}");
+        assert_eq!(
+            error.is_conflict(),
+            kind == ErrorKind::Conflict,
+            "{error:?}"
+        );
+        assert_eq!(
+            error.is_throttled(),
+            kind == ErrorKind::Throttled,
+            "{error:?}"
+        );
         if retryable {
             assert!(
                 matches!(

@@ -22,7 +22,10 @@ fn an_export_without_its_manifest_keeps_the_io_error() {
     let err = crate::export::Export::open(missing("export")).expect_err("no manifest");
     let io = io_source(&err).unwrap_or_else(|| panic!("no io source: {err:?}"));
     assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
-    assert!(!err.to_string().contains(&io.to_string()), "printed once: {err}");
+    assert!(
+        !err.to_string().contains(&io.to_string()),
+        "printed once: {err}"
+    );
 }
 
 #[cfg(feature = "parquet")]

@@ -319,7 +319,13 @@ mod tests {
         }
         let err = quarters.table_for(MONDAY, -1).expect_err("before 1970");
         assert!(
-            matches!(err, Error::Clock { millis: Some(-1), .. }),
+            matches!(
+                err,
+                Error::Clock {
+                    millis: Some(-1),
+                    ..
+                }
+            ),
             "the time at fault: {err:?}"
         );
         Ok(())
