@@ -58,7 +58,7 @@ fn entries(n: u32, stream: &str) -> impl Iterator<Item = TimelineEntry> + '_ {
     })
 }
 
-async fn count(db: &Db) -> usize {
+async fn count(db: &Db<Social>) -> usize {
     let mut total = 0;
     let mut start = None;
     loop {
@@ -80,7 +80,7 @@ async fn count(db: &Db) -> usize {
 }
 
 /// dynamap's batch writer; returns items/s.
-async fn dynamap_write(db: &Db, n: u32) -> f64 {
+async fn dynamap_write(db: &Db<Social>, n: u32) -> f64 {
     let started = Instant::now();
     let report = db
         .batch_write()
@@ -100,7 +100,7 @@ async fn dynamap_write(db: &Db, n: u32) -> f64 {
 
 /// What a careful user writes by hand: items converted up front, chunks of 25 sent with
 /// the same concurrency, unprocessed items resent at once.
-async fn raw_write(db: &Db, n: u32) -> f64 {
+async fn raw_write(db: &Db<Social>, n: u32) -> f64 {
     let items: Vec<HashMap<String, AttributeValue>> = entries(n, "st-1")
         .map(|e| e.to_item().expect("item"))
         .collect();
@@ -144,7 +144,7 @@ async fn raw_write(db: &Db, n: u32) -> f64 {
 }
 
 /// One `PutItem` after another.
-async fn sequential_put(db: &Db, n: u32) -> f64 {
+async fn sequential_put(db: &Db<Social>, n: u32) -> f64 {
     let started = Instant::now();
     for entry in entries(n, "st-1") {
         db.put(&entry).await.expect("put");

@@ -55,7 +55,7 @@ struct Arm {
     get: Vec<f64>,
 }
 
-async fn round(db: &Db, ids: std::ops::Range<u32>, arm: &mut Arm) {
+async fn round(db: &Db<Bench>, ids: std::ops::Range<u32>, arm: &mut Arm) {
     for id in ids.clone() {
         let start = Instant::now();
         db.put(&person(id)).await.expect("put");

@@ -128,7 +128,7 @@ fn seed_items(tickets: u32) -> impl Iterator<Item = dynamap::codec::Item> {
 }
 
 /// Writes the seed items in batches of 25, 16 at a time.
-async fn seed(db: &Db, tickets: u32) {
+async fn seed(db: &Db<Desk>, tickets: u32) {
     let batches: Vec<Vec<dynamap::codec::Item>> = {
         let items: Vec<_> = seed_items(tickets).collect();
         items.chunks(25).map(<[_]>::to_vec).collect()
@@ -162,7 +162,7 @@ async fn seed(db: &Db, tickets: u32) {
 }
 
 /// Reads the whole table once (a count), so neither side meets a cold table.
-async fn settle(db: &Db) {
+async fn settle(db: &Db<Desk>) {
     let mut start = None;
     loop {
         let out = db
@@ -182,7 +182,7 @@ async fn settle(db: &Db) {
 }
 
 /// The job: re-keys every ticket; returns items scanned per second and how many it wrote.
-async fn job(db: &Db, name: &str) -> (f64, u64) {
+async fn job(db: &Db<Desk>, name: &str) -> (f64, u64) {
     let started = Instant::now();
     let report = db
         .maintain::<Ticket>(name)
@@ -198,7 +198,7 @@ async fn job(db: &Db, name: &str) -> (f64, u64) {
 
 /// The hand-written migration: the same parallel scan, keys rendered by hand, conditional
 /// updates on the version, redone from a fresh read after a lost race.
-async fn by_hand(db: &Db) -> (f64, u64) {
+async fn by_hand(db: &Db<Desk>) -> (f64, u64) {
     let started = Instant::now();
     let (scanned, written): (Vec<u64>, Vec<u64>) =
         futures_util::future::join_all((0..SEGMENTS).map(|segment| hand_segment(db, segment)))
@@ -212,7 +212,7 @@ async fn by_hand(db: &Db) -> (f64, u64) {
     )
 }
 
-async fn hand_segment(db: &Db, segment: u32) -> (u64, u64) {
+async fn hand_segment(db: &Db<Desk>, segment: u32) -> (u64, u64) {
     let (mut scanned, mut written) = (0, 0);
     let mut start = None;
     loop {
@@ -245,7 +245,7 @@ async fn hand_segment(db: &Db, segment: u32) -> (u64, u64) {
 }
 
 /// One ticket: skipped when already keyed, else updated on its version.
-async fn hand_item(db: &Db, mut item: dynamap::codec::Item) -> bool {
+async fn hand_item(db: &Db<Desk>, mut item: dynamap::codec::Item) -> bool {
     let text = |item: &dynamap::codec::Item, name: &str| {
         item.get(name)
             .and_then(|v| v.as_s().ok())

@@ -265,7 +265,7 @@ const BATCH: usize = 25;
 
 /// Writes readings `0..count` of `sensor_id`, in dynamap's format (`to_item`), with the raw
 /// SDK's `BatchWriteItem`: 25 items a call, a few calls at once, unprocessed items retried.
-async fn seed(db: &Db, sensor_id: &str, count: usize) -> Duration {
+async fn seed(db: &Db<BenchTable>, sensor_id: &str, count: usize) -> Duration {
     let start = Instant::now();
     let batches = count.div_ceil(BATCH);
     let mut writers = tokio::task::JoinSet::new();
@@ -371,14 +371,14 @@ fn items_per_s(items: usize, elapsed: Duration) -> f64 {
     items as f64 / elapsed.as_secs_f64()
 }
 
-async fn read_with_dynamap(db: &Db, sensor_id: &str) -> Vec<Reading> {
+async fn read_with_dynamap(db: &Db<BenchTable>, sensor_id: &str) -> Vec<Reading> {
     db.query(Reading::partition(sensor_id))
         .all()
         .await
         .expect("dynamap query failed")
 }
 
-async fn read_with_sdk(db: &Db, pk: &str) -> Vec<Reading> {
+async fn read_with_sdk(db: &Db<BenchTable>, pk: &str) -> Vec<Reading> {
     let mut readings = Vec::new();
     raw_query(db.client(), db.table_name(), pk, |items| {
         readings.extend(
@@ -416,7 +416,7 @@ where
 
 /// dynamap's query against the raw SDK's, alternating.
 async fn query_throughput(
-    db: &Db,
+    db: &Db<BenchTable>,
     sensor_id: &str,
     pk: &str,
     count: usize,
@@ -437,7 +437,7 @@ async fn query_throughput(
 /// against the plain handle as the `Raw` side: what metrics cost an application that
 /// turned them on but collects nothing.
 async fn metrics_overhead(
-    db: &Db,
+    db: &Db<BenchTable>,
     sensor_id: &str,
     count: usize,
     warmup: usize,
@@ -492,7 +492,7 @@ struct Footprint {
 }
 
 /// Consumes `db.query(..).stream()` item by item, keeping nothing but a count and a sum.
-async fn stream_footprint(db: &Db, sensor_id: &str) -> Footprint {
+async fn stream_footprint(db: &Db<BenchTable>, sensor_id: &str) -> Footprint {
     let start = Instant::now();
     let base = counting::reset_peak();
     let mut items = 0usize;
@@ -516,7 +516,7 @@ async fn stream_footprint(db: &Db, sensor_id: &str) -> Footprint {
 }
 
 /// Reads the partition into memory with `.all()`, the contrast to [`stream_footprint`].
-async fn all_footprint(db: &Db, sensor_id: &str) -> Footprint {
+async fn all_footprint(db: &Db<BenchTable>, sensor_id: &str) -> Footprint {
     let start = Instant::now();
     let base = counting::reset_peak();
     let readings = read_with_dynamap(db, sensor_id).await;

@@ -73,7 +73,7 @@ fn day_of(shards: u8) -> String {
     format!("D{shards}")
 }
 
-async fn seed(db: &Db, shards: u8) {
+async fn seed(db: &Db<BenchTable>, shards: u8) {
     let deals: Vec<Deal> = (0..ITEMS_PER_DAY)
         .map(|i| Deal {
             id: format!("{i:05}"),
@@ -88,7 +88,7 @@ async fn seed(db: &Db, shards: u8) {
     assert!(report.is_complete(), "{report}");
 }
 
-async fn dynamap_page(db: &Db, shards: u8) -> usize {
+async fn dynamap_page(db: &Db<BenchTable>, shards: u8) -> usize {
     let day = day_of(shards);
     let key = PartitionKey::across((0..shards).map(|s| Deal::gsi1(day.as_str(), s))).merged();
     let query = db.query(key).descending().limit(PAGE);
@@ -100,7 +100,7 @@ async fn dynamap_page(db: &Db, shards: u8) -> usize {
 /// The hand-written page. With `typed`, each request also filters on the entity type, as
 /// dynamap's typed reads do so that other entities sharing a partition are left out: the
 /// same work on the server, for a like-for-like ratio.
-async fn raw_page(db: &Db, shards: u8, typed: bool) -> usize {
+async fn raw_page(db: &Db<BenchTable>, shards: u8, typed: bool) -> usize {
     let client = db.client();
     let day = day_of(shards);
     let requests = (0..shards).map(|shard| {
@@ -163,7 +163,7 @@ impl Arm {
         }
     }
 
-    async fn page(self, db: &Db, shards: u8) {
+    async fn page(self, db: &Db<BenchTable>, shards: u8) {
         let n = match self {
             Arm::Dynamap => dynamap_page(db, shards).await,
             Arm::Raw => raw_page(db, shards, false).await,
@@ -192,7 +192,13 @@ struct Spent {
 /// One round: `pages` pages of each arm, the arms taking turns page by page (the first
 /// arm rotating), so DynamoDB Local's warming JIT and the machine's load weigh on both
 /// alike. Returns each arm's time and CPU ticks.
-async fn round(db: &Db, shards: u8, arms: &[Arm], first: usize, pages: usize) -> Vec<Spent> {
+async fn round(
+    db: &Db<BenchTable>,
+    shards: u8,
+    arms: &[Arm],
+    first: usize,
+    pages: usize,
+) -> Vec<Spent> {
     let mut spent = vec![
         Spent {
             seconds: 0.0,

@@ -332,7 +332,7 @@ impl Measured {
     }
 }
 
-async fn count_items(db: &Db) -> usize {
+async fn count_items(db: &Db<Iot>) -> usize {
     let mut total = 0;
     let mut start = None;
     loop {

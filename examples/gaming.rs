@@ -320,7 +320,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// moved on builds its transaction again (`transact_retry`). Five moderators are added at
 /// once to the game's list, each through `modify`, which reads, changes and saves under the
 /// version, and retries on a conflict.
-async fn record_matches(db: &dynamap::Db) -> dynamap::Result<()> {
+async fn record_matches(db: &dynamap::Db<Gaming>) -> dynamap::Result<()> {
     let game = "meteor-blasters";
     let mut record = Game {
         game: game.into(),

@@ -113,7 +113,7 @@ fn args() -> Result<Option<Args>, lexopt::Error> {
 }
 
 /// Writes `items` tickets the way the old code did: no status index.
-async fn seed(db: &Db, items: usize) -> Result<(), Box<dyn std::error::Error>> {
+async fn seed(db: &Db<HelpDesk>, items: usize) -> Result<(), Box<dyn std::error::Error>> {
     let tickets: Vec<Item> = (0..items)
         .map(|i| {
             let mut item = Item::new();
@@ -156,7 +156,7 @@ async fn seed(db: &Db, items: usize) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-async fn audit(db: &Db) -> dynamap::Result<AuditReport> {
+async fn audit(db: &Db<HelpDesk>) -> dynamap::Result<AuditReport> {
     let report = db.audit().entity::<Ticket>().segments(4).send().await?;
     println!("audit: {report}", report = first_line(&report.to_string()));
     Ok(report)
@@ -166,7 +166,7 @@ fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or_default()
 }
 
-async fn migrate(db: &Db, args: &Args, dry_run: bool) -> dynamap::Result<Report> {
+async fn migrate(db: &Db<HelpDesk>, args: &Args, dry_run: bool) -> dynamap::Result<Report> {
     let mut job = db
         .maintain::<Ticket>("status-index")
         .rekey()

@@ -273,7 +273,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// A raw scan: sensors with a room carry GSI1PK/GSI1SK; the roomless sensor, the readings
 /// and the location items carry none, so they stay out of the index.
-async fn print_index_attributes(db: &dynamap::Db) -> Result<(), Box<dyn std::error::Error>> {
+async fn print_index_attributes(db: &dynamap::Db<App>) -> Result<(), Box<dyn std::error::Error>> {
     let scan = db
         .client()
         .scan()

@@ -47,7 +47,7 @@ enum Any {
 }
 
 /// A `Db` whose client would fail every call: nothing is sent here.
-fn db() -> Db {
+fn db() -> Db<App> {
     let config = aws_sdk_dynamodb::Config::builder()
         .behavior_version(BehaviorVersion::latest())
         .region(Region::new("us-east-1"))
@@ -160,9 +160,9 @@ fn batches_and_transactions_of_owned_values_are_send_and_static() {
 #[test]
 fn table_administration_is_send_and_static() {
     let db = db();
-    spawnable(db.create_table::<App>());
+    spawnable(db.create_table());
     spawnable_future(db.describe_table());
-    spawnable_future(db.verify_table::<App>());
+    spawnable_future(db.verify_table());
     spawnable_future(db.delete_table());
 }
 
@@ -249,7 +249,7 @@ fn every_request_builder_is_debug() {
             debug_and_clone(db.transaction().put(&repo())),
         ),
         ("TransactGet", debug(db.transact_get())),
-        ("CreateTable", debug_and_clone(db.create_table::<App>())),
+        ("CreateTable", debug_and_clone(db.create_table())),
     ];
     for (name, text) in printed {
         assert!(text.starts_with(name), "{text}");

@@ -203,9 +203,9 @@ impl DynamoLocal {
     /// let db = DynamoLocal::shared()?.fresh_db::<App>("my_test").await?;
     /// # Ok(()) }
     /// ```
-    pub async fn fresh_db<T: Table>(&self, prefix: &str) -> Result<Db> {
+    pub async fn fresh_db<T: Table>(&self, prefix: &str) -> Result<Db<T>> {
         let db = Db::new(self.client(), names::unique_table_name(prefix));
-        db.create_table::<T>().await?;
+        db.create_table().await?;
         Ok(db)
     }
 
@@ -223,7 +223,7 @@ impl DynamoLocal {
     /// use dynamap_local::DynamoLocal;
     /// use dynamap_local::Faults;
     /// let faults = Faults::seeded(1).throttle(0.1);
-    /// let db = dynamap::Db::new(DynamoLocal::shared()?.faulty_client(&faults), "orders");
+    /// let db: dynamap::Db<App> = dynamap::Db::new(DynamoLocal::shared()?.faulty_client(&faults), "orders");
     /// # Ok(()) }
     /// ```
     pub fn faulty_client(&self, faults: &Faults) -> aws_sdk_dynamodb::Client {
@@ -245,7 +245,7 @@ impl DynamoLocal {
         &self,
         prefix: &str,
         faults: &Faults,
-    ) -> Result<Db> {
+    ) -> Result<Db<T>> {
         let db = self.fresh_db::<T>(prefix).await?;
         Ok(Db::new(self.faulty_client(faults), db.table_name()))
     }

@@ -16,7 +16,7 @@ use crate::{Entity, Result};
 /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{id}", sk = "READ#{at}")]
 /// # struct Reading { id: String, at: i64 }
 /// # #[derive(dynamap::EntityEnum, Debug)] enum SensorItem { Sensor(Sensor), Reading(Reading) }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// use dynamap::query::UnknownEntity;
 /// // Fail instead of skipping items of entity types `SensorItem` does not list.
 /// let items = db

@@ -22,7 +22,7 @@
 //!
 //! # async fn example(client: aws_sdk_dynamodb::Client) -> dynamap::Result<()> {
 //! let db = Db::new(client, "app");
-//! db.create_table::<App>().await?;
+//! db.create_table().await?;
 //! db.put(&Sensor { id: "S1".into(), city: "Poznań".into(), building: "A".into(), floor: 2 }).await?;
 //! let sensor = db.get(Sensor::key("S1")).await?;
 //! # Ok(()) }
@@ -226,6 +226,7 @@ mod expiry;
 #[cfg(feature = "exports")]
 pub mod export;
 pub mod expr;
+mod in_layout;
 pub mod key;
 mod key_format;
 pub mod limits;
@@ -320,9 +321,11 @@ pub struct EncryptionGuide;
 pub use aws_sdk_dynamodb;
 pub use codec::Attribute;
 pub use db::Db;
+pub(crate) use db::Handle;
 pub use dynamap_derive::{Attribute, Entity, EntityEnum, EntityProjection, KeyPart, Table};
 pub use entity::{AsEntity, Entity, Versioned};
 pub use error::{ActionFailure, Error, ErrorKind, IncompleteKey, Result, ServiceError};
+pub use in_layout::InLayout;
 pub use key::{Key, KeyError, KeyPart, PartitionKey};
 pub use query::EntityProjection;
 pub use schema_version::SCHEMA_VERSION_ATTRIBUTE;

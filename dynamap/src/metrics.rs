@@ -47,7 +47,7 @@ use std::time::Instant;
 use ::metrics::{Label, SharedString, Unit};
 use aws_sdk_dynamodb::types::{Capacity, ConsumedCapacity};
 
-use crate::Db;
+use crate::Handle;
 
 /// Counter: DynamoDB calls made, by `table`, `operation`, `entity`, `index` and `outcome`.
 pub const REQUESTS: &str = "dynamap_requests_total";
@@ -97,7 +97,12 @@ pub(crate) struct Metered {
 }
 
 impl Metered {
-    pub(crate) fn start<I>(db: &Db, operation: &'static str, types: I, index: Option<&str>) -> Self
+    pub(crate) fn start<I>(
+        db: &Handle,
+        operation: &'static str,
+        types: I,
+        index: Option<&str>,
+    ) -> Self
     where
         I: IntoIterator<Item = &'static str>,
     {

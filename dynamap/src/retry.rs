@@ -42,7 +42,7 @@ pub const CONTENTION_BUDGET: Duration = Duration::from_secs(30);
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
 /// # struct Sensor { id: String, city: String }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// use std::time::Duration;
 /// use dynamap::retry::RetryPolicy;
 ///
@@ -244,12 +244,17 @@ pub(crate) fn mix(mut z: u64) -> u64 {
 }
 
 /// Waits before retry `round`, on the client's own timer (so any runtime works).
-pub(crate) async fn pause(db: &crate::Db, policy: &RetryPolicy, round: u32, rng: &mut SplitMix64) {
+pub(crate) async fn pause(
+    db: &crate::Handle,
+    policy: &RetryPolicy,
+    round: u32,
+    rng: &mut SplitMix64,
+) {
     sleep_for(db, policy.delay(round.min(16), rng)).await;
 }
 
 /// Sleeps `duration` with the client's async sleep (the runtime's default without one).
-pub(crate) async fn sleep_for(db: &crate::Db, duration: std::time::Duration) {
+pub(crate) async fn sleep_for(db: &crate::Handle, duration: std::time::Duration) {
     use aws_smithy_async::rt::sleep::AsyncSleep;
     let sleep = db
         .client()

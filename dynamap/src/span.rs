@@ -6,7 +6,7 @@
 
 use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
 
-use crate::Db;
+use crate::Handle;
 
 /// One DynamoDB call on its way.
 pub(crate) struct Call {
@@ -24,7 +24,7 @@ pub(crate) struct Call {
 impl Call {
     /// A call of one entity type (`""` for none), on `index` (`None`: the table).
     pub(crate) fn new(
-        db: &Db,
+        db: &Handle,
         operation: &'static str,
         entity: &'static str,
         index: Option<&str>,
@@ -36,7 +36,7 @@ impl Call {
     /// batch, a transaction); `span_entity` is what its span names. `types` is read only
     /// when metrics are on.
     pub(crate) fn several<I>(
-        db: &Db,
+        db: &Handle,
         operation: &'static str,
         span_entity: &'static str,
         types: I,

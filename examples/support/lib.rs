@@ -11,11 +11,11 @@ use dynamap_local::DynamoLocal;
 /// `name`, created if missing and left in place afterwards so the data can be inspected.
 /// Otherwise it starts DynamoDB Local (installing it on first use) and works in a fresh
 /// table that disappears with the server when the example ends.
-pub async fn example_db<T: Table>(name: &str) -> dynamap_local::Result<Db> {
+pub async fn example_db<T: Table>(name: &str) -> dynamap_local::Result<Db<T>> {
     let local = DynamoLocal::shared()?;
     if local.is_external() {
         let db = Db::new(local.client(), name);
-        db.create_table::<T>().await?;
+        db.create_table().await?;
         println!(
             "using {} (table `{name}` is left in place)",
             local.endpoint()

@@ -19,7 +19,7 @@ use crate::write_models::PlacedSensor;
 
 /// What the recorder holds: `"<metric> <label>=<value> ..."` (labels in the order dynamap
 /// gives them, the table's name left out) to a counter's value or a histogram's count.
-fn recorded(snapshotter: &Snapshotter, db: &Db) -> BTreeMap<String, u64> {
+fn recorded<L: dynamap::Table>(snapshotter: &Snapshotter, db: &Db<L>) -> BTreeMap<String, u64> {
     let mut found = BTreeMap::new();
     for (key, _, _, value) in snapshotter.snapshot().into_vec() {
         let mut line = key.key().name().to_owned();
@@ -65,7 +65,7 @@ fn sensor(id: &str) -> Sensor {
 }
 
 /// A fresh table on a metered handle, and a recorder for this thread.
-async fn metered(test: &str) -> (Db, DebuggingRecorder) {
+async fn metered(test: &str) -> (Db<App>, DebuggingRecorder) {
     let db = fresh_db::<App>(test).await.with_metrics();
     (db, DebuggingRecorder::new())
 }

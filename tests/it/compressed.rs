@@ -153,7 +153,7 @@ async fn lists_of_columnar_types_are_written_by_generated_code_and_old_items_rea
     assert_eq!(read, Some(night));
 }
 
-async fn read_back(db: &dynamap::Db) -> Night {
+async fn read_back(db: &dynamap::Db<SleepApp>) -> Night {
     db.get(Night::key("A1", "2026-11-20"))
         .consistent()
         .await

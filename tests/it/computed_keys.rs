@@ -70,7 +70,7 @@ fn deal(id: &str, posted_at: OffsetDateTime) -> Deal {
 }
 
 /// The raw item's attribute as text.
-async fn stored(db: &dynamap::Db, id: &str, attribute: &str) -> Option<String> {
+async fn stored(db: &dynamap::Db<Deals>, id: &str, attribute: &str) -> Option<String> {
     let item = raw_item(db, &format!("DEAL#{id}"), "DEAL").await?;
     match item.get(attribute)? {
         S(text) => Some(text.clone()),

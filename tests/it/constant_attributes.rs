@@ -35,7 +35,7 @@ fn task(id: &str) -> Task {
     }
 }
 
-async fn constant(db: &dynamap::Db, id: &str) -> Option<dynamap::codec::AttributeValue> {
+async fn constant(db: &dynamap::Db<Peer>, id: &str) -> Option<dynamap::codec::AttributeValue> {
     let key = Task::key(id);
     let (pk, sk) = key.values().expect("renders");
     // The table's key attributes are `pk` and `sk`, as the peer names them.

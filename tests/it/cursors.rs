@@ -8,7 +8,7 @@ use crate::attribute_keys::{Arcade, Score as Points};
 use crate::fresh_db;
 use crate::models::{App, Score};
 
-async fn scores(test: &str) -> dynamap::Db {
+async fn scores(test: &str) -> dynamap::Db<App> {
     let db = fresh_db::<App>(test).await;
     for score in 0..30i64 {
         db.put(&Score {

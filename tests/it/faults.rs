@@ -6,7 +6,7 @@ use dynamap_local::{DynamoLocal, Fault, Faults};
 
 use crate::models::{App, Reading, Sensor, sensor};
 
-async fn faulty_db(test: &str, faults: &Faults) -> Db {
+async fn faulty_db(test: &str, faults: &Faults) -> Db<App> {
     DynamoLocal::shared()
         .expect("DynamoDB Local starts")
         .fresh_db_with_faults::<App>(test, faults)

@@ -8,7 +8,7 @@ use futures_util::TryStreamExt;
 use crate::fresh_db;
 use crate::models::{App, Score};
 
-async fn ten(test: &str) -> dynamap::Db {
+async fn ten(test: &str) -> dynamap::Db<App> {
     let db = fresh_db::<App>(test).await;
     for score in 1..=10i64 {
         db.put(&Score {

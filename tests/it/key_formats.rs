@@ -58,7 +58,7 @@ fn employee(name: &str, level: u32, team: &str) -> Employee {
     }
 }
 
-async fn stored(db: &Db, pk: &str, sk: &str, attribute: &str) -> Option<String> {
+async fn stored(db: &Db<Peer>, pk: &str, sk: &str, attribute: &str) -> Option<String> {
     let item = raw_item(db, pk, sk).await?;
     item.get(attribute)
         .and_then(|v| v.as_s().ok())

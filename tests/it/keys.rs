@@ -20,7 +20,7 @@ fn sample(small: u8, big: i64) -> Sample {
 }
 
 /// The sort keys of a partition in DynamoDB's own order.
-pub(crate) async fn sort_keys(db: &Db, pk: &str) -> Vec<String> {
+pub(crate) async fn sort_keys<L: dynamap::Table>(db: &Db<L>, pk: &str) -> Vec<String> {
     let output = db
         .client()
         .query()

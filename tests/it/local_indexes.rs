@@ -78,7 +78,7 @@ async fn a_local_index_is_created_with_the_table_and_matches_the_layout() {
     assert_eq!(projection.projection_type(), Some(&ProjectionType::Include));
     assert_eq!(projection.non_key_attributes(), ["_type"]);
     assert_eq!(table.global_secondary_indexes().len(), 1);
-    assert_eq!(db.verify_table::<Shop>().await.expect("verified"), []);
+    assert_eq!(db.verify_table().await.expect("verified"), []);
 }
 
 #[tokio::test]
@@ -158,7 +158,7 @@ struct ShopWithGlobalDate;
 #[tokio::test]
 async fn verify_table_tells_local_from_global_and_capacity_is_refused_for_local_indexes() {
     let db = fresh_db::<ShopWithGlobalDate>("lsi-kind").await;
-    let drift = db.verify_table::<Shop>().await.expect("verified");
+    let drift = db.verify_table().await.expect("verified");
     assert_eq!(
         drift,
         [
@@ -180,7 +180,7 @@ async fn verify_table_tells_local_from_global_and_capacity_is_refused_for_local_
     );
 
     let refused = db
-        .create_table::<Shop>()
+        .create_table()
         .provisioned(5, 5)
         .index_provisioned("ByDate", 1, 1)
         .send()

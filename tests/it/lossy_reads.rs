@@ -47,7 +47,7 @@ fn issue(number: u32) -> Issue {
 
 /// Issues 1..=10, of which 3 and 7 were stored without `owner`, and 9 with a number
 /// where `open` should be a boolean.
-async fn tracker(db: &Db) {
+async fn tracker(db: &Db<Tracker>) {
     db.put(&Repo {
         name: "dynamap".into(),
     })

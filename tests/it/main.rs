@@ -78,7 +78,7 @@ use dynamap::{Db, Table};
 use dynamap_local::DynamoLocal;
 
 /// A new, empty table with layout `T`, named after the test.
-pub(crate) async fn fresh_db<T: Table>(test: &str) -> Db {
+pub(crate) async fn fresh_db<T: Table>(test: &str) -> Db<T> {
     DynamoLocal::shared()
         .expect("DynamoDB Local starts")
         .fresh_db::<T>(test)
@@ -87,7 +87,7 @@ pub(crate) async fn fresh_db<T: Table>(test: &str) -> Db {
 }
 
 /// Stores `item` as another writer would: through the raw SDK client, as it is.
-pub(crate) async fn put_raw(db: &Db, item: dynamap::codec::Item) {
+pub(crate) async fn put_raw<L: dynamap::Table>(db: &Db<L>, item: dynamap::codec::Item) {
     db.client()
         .put_item()
         .table_name(db.table_name())
@@ -98,7 +98,11 @@ pub(crate) async fn put_raw(db: &Db, item: dynamap::codec::Item) {
 }
 
 /// The item as stored, read with the raw SDK client.
-pub(crate) async fn raw_item(db: &Db, pk: &str, sk: &str) -> Option<dynamap::codec::Item> {
+pub(crate) async fn raw_item<L: dynamap::Table>(
+    db: &Db<L>,
+    pk: &str,
+    sk: &str,
+) -> Option<dynamap::codec::Item> {
     use dynamap::codec::AttributeValue::S;
     db.client()
         .get_item()
@@ -113,7 +117,7 @@ pub(crate) async fn raw_item(db: &Db, pk: &str, sk: &str) -> Option<dynamap::cod
 }
 
 /// A client whose requests can never arrive: a refusal it returns was made before sending.
-pub(crate) fn offline(db: &dynamap::Db) -> dynamap::Db {
+pub(crate) fn offline<L: dynamap::Table>(db: &dynamap::Db<L>) -> dynamap::Db<L> {
     let config = db
         .client()
         .config()

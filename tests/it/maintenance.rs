@@ -52,7 +52,7 @@ pub(crate) struct User {
 }
 
 /// Every item of the table, raw, by primary key.
-pub(crate) async fn raw_items(db: &Db) -> BTreeMap<(String, String), Item> {
+pub(crate) async fn raw_items<L: dynamap::Table>(db: &Db<L>) -> BTreeMap<(String, String), Item> {
     let mut items = BTreeMap::new();
     let mut start = None;
     loop {
@@ -83,7 +83,7 @@ pub(crate) async fn raw_items(db: &Db) -> BTreeMap<(String, String), Item> {
 
 /// `tickets` tickets written the old way (the first half with no index keys, the rest with
 /// an old status key format), and `agents` agents written normally.
-pub(crate) async fn old_desk(test: &str, tickets: usize, agents: usize) -> Db {
+pub(crate) async fn old_desk(test: &str, tickets: usize, agents: usize) -> Db<Desk> {
     let db = fresh_db::<Desk>(test).await;
     let mut batch = db.batch_write();
     let mut raw = Vec::new();
@@ -140,7 +140,7 @@ pub(crate) async fn old_desk(test: &str, tickets: usize, agents: usize) -> Db {
 }
 
 /// True when every ticket's stored item is what the entity renders from it.
-async fn every_ticket_rendered(db: &Db) -> usize {
+async fn every_ticket_rendered(db: &Db<Desk>) -> usize {
     let mut tickets = 0;
     for item in raw_items(db).await.into_values() {
         if item.get("_type") == Some(&S("Ticket".into())) {

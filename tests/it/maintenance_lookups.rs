@@ -45,7 +45,7 @@ fn email(id: &str) -> String {
 }
 
 /// The raw items of the table: (partition key, sort key) → (entity type, `_owner_pk`).
-async fn layout(db: &Db) -> Vec<(String, String, String, Option<String>)> {
+async fn layout<L: dynamap::Table>(db: &Db<L>) -> Vec<(String, String, String, Option<String>)> {
     let text = |item: &dynamap::codec::Item, name: &str| match item.get(name) {
         Some(S(s)) => Some(s.clone()),
         _ => None,

@@ -31,7 +31,7 @@ fn items() -> usize {
 }
 
 /// Writes `items` as they are, 25 a call, 8 calls at a time.
-async fn seed(db: &Db, items: Vec<Item>) {
+async fn seed<L: dynamap::Table>(db: &Db<L>, items: Vec<Item>) {
     let chunks: Vec<Vec<Item>> = items.chunks(25).map(<[Item]>::to_vec).collect();
     stream::iter(chunks)
         .for_each_concurrent(8, |chunk| async move {

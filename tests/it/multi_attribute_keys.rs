@@ -70,7 +70,7 @@ fn numbers(issues: &[Issue]) -> Vec<u64> {
 }
 
 /// Issues 1..=10 of `hello`, odd ones open, and three of another repository.
-async fn seeded(test: &str) -> dynamap::Db {
+async fn seeded(test: &str) -> dynamap::Db<Hub> {
     let db = fresh_db::<Hub>(test).await;
     let mut issues: Vec<Issue> = (1..=10)
         .map(|n| {

@@ -23,7 +23,7 @@ struct Tally {
 }
 
 /// A tally stored before `counts` existed.
-async fn old_tally(db: &Db, id: &str) {
+async fn old_tally(db: &Db<Tallies>, id: &str) {
     let mut item = Tally {
         id: id.into(),
         total: 1,

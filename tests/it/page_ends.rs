@@ -10,7 +10,7 @@ use crate::models::{App, Reading, Score, Sensor, SensorItem, SensorKind, sensor}
 
 /// Scores 0 to `n - 1` of one game; the users of 5, 15, 25, ... (a tenth of them) are
 /// "keep", so in either direction the last match is followed by items the filter drops.
-async fn scored(test: &str, n: i64) -> Db {
+async fn scored(test: &str, n: i64) -> Db<App> {
     let db = fresh_db::<App>(test).await;
     let scores: Vec<Score> = (0..n)
         .map(|score| Score {

@@ -97,7 +97,7 @@ fn to_put(e: &Employee) -> Value {
     value
 }
 
-async fn setup(test: &str) -> Option<(Db, Peer)> {
+async fn setup(test: &str) -> Option<(Db<Org>, Peer)> {
     let Some(dir) = node_modules(PACKAGES) else {
         eprintln!("skipped: no node or npm to run the ElectroDB service with");
         return None;

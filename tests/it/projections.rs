@@ -88,7 +88,7 @@ fn issue(number: u64, assignee: Option<&str>) -> Issue {
     }
 }
 
-async fn issues_db(test: &str) -> Db {
+async fn issues_db(test: &str) -> Db<Tracker> {
     let db = fresh_db::<Tracker>(test).await;
     for (number, assignee) in [(1, Some("ada")), (2, None), (3, Some("ada"))] {
         db.put(&issue(number, assignee)).await.expect("put");
@@ -166,7 +166,7 @@ async fn a_projection_type_keeps_filters_limits_and_indexes() {
 
 /// Removes attributes from a stored item behind dynamap's back, as another writer might
 /// have left it.
-async fn remove_attributes(db: &Db, number: u64, attributes: &[&str]) {
+async fn remove_attributes(db: &Db<Tracker>, number: u64, attributes: &[&str]) {
     let key = Issue::key("dynamap", "dynamap", number);
     let (pk, sk) = key.values().expect("key renders");
     let sk = sk.expect("the table has a sort key");

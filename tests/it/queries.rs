@@ -13,7 +13,7 @@ use crate::models::{App, Order, Reading, Score, Sensor, SensorItem, sensor};
 
 const SCORES: [i64; 9] = [-20, -10, -1, 0, 1, 2, 10, 20, 100];
 
-async fn scores_db(test: &str) -> Db {
+async fn scores_db(test: &str) -> Db<App> {
     let db = fresh_db::<App>(test).await;
     for (i, score) in SCORES.iter().enumerate() {
         db.put(&Score {
@@ -214,7 +214,7 @@ async fn timestamps_in_any_offset_compare_as_utc_instants() {
 }
 
 /// Reads the whole partition in pages of `size`, following cursors.
-async fn read_in_pages(db: &Db, size: usize) -> (Vec<Score>, usize) {
+async fn read_in_pages(db: &Db<App>, size: usize) -> (Vec<Score>, usize) {
     let mut all = Vec::new();
     let mut pages = 0;
     let mut cursor = None;

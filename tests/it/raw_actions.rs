@@ -85,7 +85,7 @@ async fn raw_actions_join_typed_ones_and_keep_their_index() {
 #[tokio::test]
 async fn sdk_errors_convert_into_dynamap_errors() {
     let db = fresh_db::<App>("raw_errors").await;
-    async fn missing_table(db: &dynamap::Db) -> dynamap::Result<()> {
+    async fn missing_table<L: dynamap::Table>(db: &dynamap::Db<L>) -> dynamap::Result<()> {
         db.client()
             .describe_table()
             .table_name(format!("{}-missing", db.table_name()))
@@ -99,7 +99,7 @@ async fn sdk_errors_convert_into_dynamap_errors() {
 
 /// A transaction of `actions` updates, each setting a 390 KB value on condition that it
 /// differs from another 390 KB value.
-fn big_updates(db: &dynamap::Db, actions: usize) -> dynamap::transact::Transaction {
+fn big_updates(db: &dynamap::Db<App>, actions: usize) -> dynamap::transact::Transaction<App> {
     use crate::write_models::Device;
     let body = "x".repeat(390_000);
     let mut tx = db.transaction();

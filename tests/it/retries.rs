@@ -20,7 +20,7 @@ struct NumberedIssue {
     author: u32,
 }
 
-async fn counter_at_zero(db: &dynamap::Db, id: &str) {
+async fn counter_at_zero(db: &dynamap::Db<App>, id: &str) {
     let mut counter = Counter {
         id: id.into(),
         value: 0,
@@ -204,7 +204,7 @@ async fn try_modify_returns_values_keeps_and_aborts() {
 
     let db = crate::fresh_db::<App>("retries_try_modify").await;
     counter_at_zero(&db, "repo").await;
-    let next = |db: &dynamap::Db| {
+    let next = |db: &dynamap::Db<App>| {
         db.try_modify(Counter::key("repo"), |c| {
             if c.value >= 3 {
                 return Err(NumberingError::Frozen);

@@ -9,7 +9,7 @@ use crate::models::{App, Reading, Score, Sensor, SensorItem, sensor};
 
 /// A fresh table with `n` scores spread over `games` games, and one sensor (another entity
 /// type, which a scan of scores leaves out).
-async fn scores(test: &str, n: i64, games: i64) -> dynamap::Db {
+async fn scores(test: &str, n: i64, games: i64) -> dynamap::Db<App> {
     let db = fresh_db::<App>(test).await;
     for i in 0..n {
         db.put(&Score {

@@ -104,13 +104,13 @@ fn expected() -> Vec<Customer> {
 }
 
 /// A fresh table (with a stream) holding a customer of each version, and an order.
-async fn three_versions(name: &str) -> Db {
+async fn three_versions(name: &str) -> Db<Shop> {
     let local = DynamoLocal::shared().expect("DynamoDB Local starts");
     let db = Db::new(
         local.client(),
         format!("{name}-{}", uuid::Uuid::new_v4().simple()),
     );
-    db.create_table::<Shop>()
+    db.create_table()
         .stream(StreamView::NewImage)
         .await
         .expect("created");

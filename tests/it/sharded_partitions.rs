@@ -78,7 +78,7 @@ fn sorted_ids(deals: &[Deal]) -> Vec<String> {
     sorted.into_iter().map(|d| d.id.clone()).collect()
 }
 
-async fn seeded(test: &str) -> dynamap::Db {
+async fn seeded(test: &str) -> dynamap::Db<Site> {
     let db = fresh_db::<Site>(test).await;
     let report = db.put_all(deals()).await.expect("seed");
     assert!(report.is_complete(), "{report}");
@@ -90,7 +90,7 @@ fn all_days() -> PartitionKey<Deal, (OffsetDateTime, String)> {
 }
 
 /// Every page of the read, by cursor, checking each page's size and cursor.
-async fn walk(db: &dynamap::Db, size: usize, descending: bool) -> Vec<String> {
+async fn walk(db: &dynamap::Db<Site>, size: usize, descending: bool) -> Vec<String> {
     let mut ids = Vec::new();
     let mut cursor = None;
     loop {

@@ -55,7 +55,7 @@ struct DealTime {
 /// 120 deals over 3 days and 4 shards, unevenly: shard 3 is empty on the second day, many
 /// equal sort keys within and across shards; every tenth deal is titled "keep". Plus 6
 /// promos.
-async fn seeded(test: &str) -> Db {
+async fn seeded(test: &str) -> Db<App> {
     let db = fresh_db::<App>(test).await;
     let deals: Vec<Deal> = (0..120i64)
         .map(|i| {

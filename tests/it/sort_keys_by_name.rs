@@ -60,7 +60,7 @@ const DATES: [(i32, i32, i32); 7] = [
 ];
 
 /// The dates above in Poznań, and the same dates in another city.
-async fn seeded(test: &str) -> dynamap::Db {
+async fn seeded(test: &str) -> dynamap::Db<Calendar> {
     let db = fresh_db::<Calendar>(test).await;
     let events: Vec<Event> = ["Poznań", "Kraków"]
         .into_iter()

@@ -12,7 +12,7 @@ use crate::models::{App, Reading, Sensor, SensorItem, sensor};
 
 /// Every record of the table's stream so far, in order (DynamoDB Local has one shard for a
 /// small table; all shards are read anyway).
-pub(crate) async fn stream_records(db: &Db) -> Vec<Record> {
+pub(crate) async fn stream_records<L: dynamap::Table>(db: &Db<L>) -> Vec<Record> {
     let local = DynamoLocal::shared().expect("DynamoDB Local starts");
     let streams = local.streams_client();
     let arn = db
@@ -64,11 +64,11 @@ pub(crate) async fn stream_records(db: &Db) -> Vec<Record> {
 #[tokio::test]
 async fn records_read_from_the_stream_decode_into_entities_and_entity_enums() {
     let local = DynamoLocal::shared().expect("DynamoDB Local starts");
-    let db = Db::new(
+    let db: Db<App> = Db::new(
         local.client(),
         format!("streams-{}", uuid::Uuid::new_v4().simple()),
     );
-    db.create_table::<App>()
+    db.create_table()
         .stream(StreamView::NewAndOldImages)
         .await
         .expect("created");
@@ -139,11 +139,11 @@ async fn records_read_from_the_stream_decode_into_entities_and_entity_enums() {
 #[tokio::test]
 async fn a_keys_only_record_is_refused_with_a_reason() {
     let local = DynamoLocal::shared().expect("DynamoDB Local starts");
-    let db = Db::new(
+    let db: Db<App> = Db::new(
         local.client(),
         format!("streams-keys-{}", uuid::Uuid::new_v4().simple()),
     );
-    db.create_table::<App>()
+    db.create_table()
         .stream(StreamView::KeysOnly)
         .await
         .expect("created");

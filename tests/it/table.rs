@@ -8,9 +8,7 @@ use crate::models::App;
 #[tokio::test]
 async fn table_is_created_with_indexes_on_demand_billing_and_ttl() {
     let db = fresh_db::<App>("layout").await;
-    db.create_table::<App>()
-        .await
-        .expect("creating again is safe");
+    db.create_table().await.expect("creating again is safe");
 
     let described = db
         .client()

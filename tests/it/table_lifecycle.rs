@@ -12,7 +12,7 @@ use dynamap_local::DynamoLocal;
 use crate::models::App;
 
 /// A handle on a table that does not exist yet.
-fn unborn(test: &str) -> Db {
+fn unborn<L: Table>(test: &str) -> Db<L> {
     let local = DynamoLocal::shared().expect("DynamoDB Local starts");
     Db::new(
         local.client(),
@@ -38,8 +38,8 @@ struct Wide;
 
 #[tokio::test]
 async fn created_with_provisioned_capacity_a_stream_and_deletion_protection() {
-    let db = unborn("provisioned");
-    db.create_table::<App>()
+    let db = unborn::<App>("provisioned");
+    db.create_table()
         .provisioned(5, 7)
         .index_provisioned("GSI1", 3, 2)
         .stream(StreamView::NewAndOldImages)
@@ -87,7 +87,7 @@ async fn created_with_provisioned_capacity_a_stream_and_deletion_protection() {
         "{refused}"
     );
     assert!(db.describe_table().await.is_ok());
-    assert_eq!(db.verify_table::<App>().await.expect("verified"), []);
+    assert_eq!(db.verify_table().await.expect("verified"), []);
 
     db.client()
         .update_table()
@@ -101,11 +101,8 @@ async fn created_with_provisioned_capacity_a_stream_and_deletion_protection() {
 
 #[tokio::test]
 async fn an_index_without_its_own_capacity_gets_the_tables() {
-    let db = unborn("index-default");
-    db.create_table::<App>()
-        .provisioned(4, 6)
-        .await
-        .expect("created");
+    let db = unborn::<App>("index-default");
+    db.create_table().provisioned(4, 6).await.expect("created");
     let table = db.describe_table().await.expect("described");
     let gsi = table.global_secondary_indexes()[0]
         .provisioned_throughput()
@@ -119,48 +116,38 @@ async fn an_index_without_its_own_capacity_gets_the_tables() {
 
 #[tokio::test]
 async fn options_are_checked_before_anything_is_sent() {
-    let db = unborn("refused");
+    let db = unborn::<App>("refused");
     let cases = [
         (
-            db.create_table::<App>().provisioned(0, 5).send().await,
+            db.create_table().provisioned(0, 5).send().await,
             "at least 1 read and 1 write unit",
         ),
         (
-            db.create_table::<App>()
+            db.create_table()
                 .index_provisioned("GSI1", 5, 5)
                 .send()
                 .await,
             "the table is on-demand",
         ),
         (
-            db.create_table::<App>()
-                .tag("k".repeat(129), "v")
-                .send()
-                .await,
+            db.create_table().tag("k".repeat(129), "v").send().await,
             "tag keys are 1 to 128",
         ),
         (
-            db.create_table::<App>().tag("", "v").send().await,
+            db.create_table().tag("", "v").send().await,
             "tag keys are 1 to 128",
         ),
         (
-            db.create_table::<App>()
-                .tag("k", "v".repeat(257))
-                .send()
-                .await,
+            db.create_table().tag("k", "v".repeat(257)).send().await,
             "tag values are at most 256",
         ),
         (
-            db.create_table::<App>()
-                .tag("k", "1")
-                .tag("k", "2")
-                .send()
-                .await,
+            db.create_table().tag("k", "1").tag("k", "2").send().await,
             "given twice",
         ),
         (
             (0..51)
-                .fold(db.create_table::<App>(), |create, i| {
+                .fold(db.create_table(), |create, i| {
                     create.tag(format!("k{i}"), "v")
                 })
                 .send()
@@ -180,7 +167,7 @@ async fn options_are_checked_before_anything_is_sent() {
         }
     }
     let unknown = db
-        .create_table::<App>()
+        .create_table()
         .provisioned(5, 5)
         .index_provisioned("GSI9", 5, 5)
         .send()
@@ -198,9 +185,9 @@ async fn options_are_checked_before_anything_is_sent() {
 async fn point_in_time_recovery_is_asked_for_after_creating_and_local_refuses_it() {
     // DynamoDB Local does not implement UpdateContinuousBackups: the table is created and
     // the error names the operation that failed.
-    let db = unborn("pitr");
+    let db = unborn::<App>("pitr");
     let err = db
-        .create_table::<App>()
+        .create_table()
         .point_in_time_recovery(true)
         .await
         .expect_err("DynamoDB Local has no continuous backups");
@@ -217,8 +204,8 @@ async fn point_in_time_recovery_is_asked_for_after_creating_and_local_refuses_it
 
 #[tokio::test]
 async fn delete_table_removes_the_table_and_is_idempotent() {
-    let db = unborn("delete");
-    db.create_table::<App>().await.expect("created");
+    let db = unborn::<App>("delete");
+    db.create_table().await.expect("created");
     db.delete_table().await.expect("deleted");
     let gone = db.describe_table().await.expect_err("gone");
     assert_eq!(gone.code(), Some("ResourceNotFoundException"));
@@ -229,15 +216,15 @@ async fn delete_table_removes_the_table_and_is_idempotent() {
 
 #[tokio::test]
 async fn a_table_created_from_its_layout_has_no_drift() {
-    let db = unborn("no-drift-app");
-    db.create_table::<App>().await.expect("created");
-    assert_eq!(db.verify_table::<App>().await.expect("verified"), []);
+    let db = unborn::<App>("no-drift-app");
+    db.create_table().await.expect("created");
+    assert_eq!(db.verify_table().await.expect("verified"), []);
     db.delete_table().await.expect("deleted");
 
     // Multi-attribute keys, a numeric sort key, keys-only and included projections.
-    let db = unborn("no-drift-wide");
-    db.create_table::<Wide>().await.expect("created");
-    assert_eq!(db.verify_table::<Wide>().await.expect("verified"), []);
+    let db = unborn::<Wide>("no-drift-wide");
+    db.create_table().await.expect("created");
+    assert_eq!(db.verify_table().await.expect("verified"), []);
     db.delete_table().await.expect("deleted");
 }
 
@@ -272,7 +259,7 @@ async fn verify_table_lists_every_difference_from_the_layout() {
     // `score` is a string, ByScore projects everything, ByCity is keyed on `city` alone
     // and includes other attributes, an index `Old` is not in the layout, and TTL is on
     // although the layout has none.
-    let db = unborn("drifted");
+    let db = unborn::<Wide>("drifted");
     let s = ScalarAttributeType::S;
     db.client()
         .create_table()
@@ -324,7 +311,7 @@ async fn verify_table_lists_every_difference_from_the_layout() {
         .await
         .expect("ttl on");
 
-    let drift = db.verify_table::<Wide>().await.expect("verified");
+    let drift = db.verify_table().await.expect("verified");
     let expected = [
         Drift::KeySchema {
             index: None,
@@ -375,7 +362,7 @@ async fn verify_table_lists_every_difference_from_the_layout() {
 
 #[tokio::test]
 async fn verify_table_reports_a_missing_index_and_ttl_and_a_missing_table() {
-    let db = unborn("missing-parts");
+    let db = unborn::<App>("missing-parts");
     let s = ScalarAttributeType::S;
     db.client()
         .create_table()
@@ -388,7 +375,7 @@ async fn verify_table_reports_a_missing_index_and_ttl_and_a_missing_table() {
         .send()
         .await
         .expect("raw create");
-    let drift = db.verify_table::<App>().await.expect("verified");
+    let drift = db.verify_table().await.expect("verified");
     assert_eq!(
         drift,
         [
@@ -403,6 +390,6 @@ async fn verify_table_reports_a_missing_index_and_ttl_and_a_missing_table() {
     );
     db.delete_table().await.expect("deleted");
 
-    let missing = db.verify_table::<App>().await.expect_err("no table");
+    let missing = db.verify_table().await.expect_err("no table");
     assert_eq!(missing.code(), Some("ResourceNotFoundException"));
 }

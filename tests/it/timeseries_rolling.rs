@@ -265,8 +265,9 @@ async fn retention_drops_by_write_month_and_leaves_other_tables_alone() {
     // A table that starts with the prefix but is not a rolled table, and another
     // prefix's rolled table: retention must never touch either.
     let prefix = rolling.naming().prefix().to_owned();
-    let notes = dynamap::Db::new(rolling.client().clone(), format!("{prefix}notes"));
-    notes.create_table::<Events>().await.expect("notes table");
+    let notes: dynamap::Db<Events> =
+        dynamap::Db::new(rolling.client().clone(), format!("{prefix}notes"));
+    notes.create_table().await.expect("notes table");
     let neighbour = RollingTables::<Events>::new(rolling.client().clone(), {
         TableNaming::new(unique_prefix("retention-other")).expect("valid prefix")
     });

@@ -89,7 +89,7 @@ pub(super) fn now_ms() -> i64 {
 }
 
 /// Every stored item of partition `pk`, in sort key order, as the raw SDK reads it.
-pub(super) async fn raw_rows(db: &Db, pk: &str) -> Vec<Item> {
+pub(super) async fn raw_rows(db: &Db<Iot>, pk: &str) -> Vec<Item> {
     let mut rows = Vec::new();
     let mut start = None;
     loop {

@@ -19,7 +19,7 @@ fn placed(id: &str, room: &str) -> PlacedSensor {
 }
 
 /// Every lookup item of the table (by entity type), as (sort key, owner's partition key).
-async fn lookup_items(db: &Db) -> Vec<(String, String)> {
+async fn lookup_items<L: dynamap::Table>(db: &Db<L>) -> Vec<(String, String)> {
     let scan = db
         .client()
         .scan()

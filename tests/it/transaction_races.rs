@@ -23,7 +23,7 @@ use crate::{fresh_db, raw_item};
 /// member before the request leaves and deletes it once the response is back.
 #[derive(Debug)]
 struct CreateAroundTransaction {
-    other: Db,
+    other: Db<App>,
     member: Member,
     armed: AtomicBool,
     deleting: AtomicBool,
@@ -90,7 +90,7 @@ impl Intercept for Injector {
 }
 
 /// A `Db` whose transactions race [`CreateAroundTransaction`], and the injector.
-async fn racing_db(test: &str) -> (Db, Arc<CreateAroundTransaction>) {
+async fn racing_db(test: &str) -> (Db<App>, Arc<CreateAroundTransaction>) {
     let other = fresh_db::<App>(test).await;
     let injector = Arc::new(CreateAroundTransaction {
         other: other.clone(),
@@ -115,7 +115,7 @@ async fn racing_db(test: &str) -> (Db, Arc<CreateAroundTransaction>) {
     (db, injector)
 }
 
-async fn stored(db: &Db, member: &Member) -> (bool, bool) {
+async fn stored<L: dynamap::Table>(db: &Db<L>, member: &Member) -> (bool, bool) {
     (
         raw_item(db, &format!("MEMBER#{}", member.id), "PROFILE")
             .await

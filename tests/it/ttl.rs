@@ -10,7 +10,7 @@ use crate::{fresh_db, raw_item};
 /// A table whose TTL is switched off again after creation, so DynamoDB Local does not
 /// delete expired items while the test looks at them: what the reads return is then down
 /// to dynamap alone.
-async fn table_without_background_deletes(test: &str) -> Db {
+async fn table_without_background_deletes(test: &str) -> Db<SleepApp> {
     let db = fresh_db::<SleepApp>(test).await;
     db.client()
         .update_time_to_live()

@@ -68,8 +68,8 @@ fn entry(account_id: u64, seq: u32) -> Entry {
     }
 }
 
-async fn raw_get(
-    db: &dynamap::Db,
+async fn raw_get<L: dynamap::Table>(
+    db: &dynamap::Db<L>,
     key: [(&str, AttributeValue); 2],
 ) -> Option<dynamap::codec::Item> {
     let [(a, va), (b, vb)] = key;
@@ -87,20 +87,29 @@ async fn raw_get(
 
 #[tokio::test]
 async fn tables_are_created_and_verified_with_their_key_types() {
-    for (db, expected) in [
+    let client = crate::fresh_db::<Events>("typed_pk_create_client")
+        .await
+        .client()
+        .clone();
+    for (name, expected) in [
         (
-            fresh_db::<Events>("typed_pk_create_events").await,
+            fresh_db::<Events>("typed_pk_create_events")
+                .await
+                .table_name()
+                .to_owned(),
             [("timestamp", "N"), ("userId", "S")],
         ),
         (
-            fresh_db::<Ledger>("typed_pk_create_ledger").await,
+            fresh_db::<Ledger>("typed_pk_create_ledger")
+                .await
+                .table_name()
+                .to_owned(),
             [("SK", "S"), ("accountId", "N")],
         ),
     ] {
-        let table = db
-            .client()
+        let table = client
             .describe_table()
-            .table_name(db.table_name())
+            .table_name(name)
             .send()
             .await
             .expect("describe")
@@ -124,12 +133,16 @@ async fn tables_are_created_and_verified_with_their_key_types() {
         assert_eq!(types, expected);
     }
     let db = fresh_db::<Events>("typed_pk_verify").await;
-    assert_eq!(db.verify_table::<Events>().await.expect("verify"), []);
+    assert_eq!(db.verify_table().await.expect("verify"), []);
     // The same table declared with a string sort key drifts.
     #[derive(Table)]
     #[dynamap(pk = "userId", sk = "timestamp")]
     struct StringTimestamps;
-    let drift = db.verify_table::<StringTimestamps>().await.expect("verify");
+    let drift = db
+        .with_layout::<StringTimestamps>()
+        .verify_table()
+        .await
+        .expect("verify");
     assert_eq!(drift.len(), 1, "{drift:?}");
 }
 

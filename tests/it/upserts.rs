@@ -52,7 +52,7 @@ fn account() -> Account {
     }
 }
 
-async fn stored(db: &dynamap::Db) -> Account {
+async fn stored(db: &dynamap::Db<App>) -> Account {
     db.get(Account::key("a1"))
         .consistent()
         .await

@@ -44,7 +44,7 @@ fn stock(count: u64) -> Stock {
 
 /// Stores `entity` as another writer would: its `to_item()`, through the raw client,
 /// without the version attribute when `versioned` is false.
-async fn store_raw<E: Entity>(db: &Db, entity: &E, versioned: bool) {
+async fn store_raw<E: Entity>(db: &Db<Shop>, entity: &E, versioned: bool) {
     let mut item: Item = entity.to_item().expect("to_item");
     if !versioned {
         item.remove("version").expect("to_item renders the version");
@@ -52,7 +52,7 @@ async fn store_raw<E: Entity>(db: &Db, entity: &E, versioned: bool) {
     crate::put_raw(db, item).await;
 }
 
-async fn stored_stock(db: &Db) -> Stock {
+async fn stored_stock(db: &Db<Shop>) -> Stock {
     db.get(Stock::key("s1"))
         .consistent()
         .await
@@ -60,7 +60,7 @@ async fn stored_stock(db: &Db) -> Stock {
         .expect("stored")
 }
 
-async fn stored_version(db: &Db) -> Option<AttributeValue> {
+async fn stored_version(db: &Db<Shop>) -> Option<AttributeValue> {
     crate::raw_item(db, "STOCK#s1", "STOCK")
         .await
         .expect("stored")

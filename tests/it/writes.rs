@@ -248,7 +248,10 @@ async fn fifty_concurrent_versioned_increments_end_at_fifty() {
 }
 
 /// The lookup items of table `db`, as (partition key, sort key, owner partition key).
-async fn lookups(db: &Db, entity_type: &str) -> Vec<(String, String, String)> {
+async fn lookups<L: dynamap::Table>(
+    db: &Db<L>,
+    entity_type: &str,
+) -> Vec<(String, String, String)> {
     let scan = db
         .client()
         .scan()

@@ -19,7 +19,7 @@ use crate::clone_builder::clone_builder;
 use crate::error::ServiceError;
 use crate::span::call_span;
 use crate::table::Table;
-use crate::{Db, Error, Result};
+use crate::{Error, Handle, Result};
 
 /// How long creating a table waits for it to become active.
 const ACTIVE_TIMEOUT: Duration = Duration::from_secs(300);
@@ -31,8 +31,8 @@ const ACTIVE_TIMEOUT: Duration = Duration::from_secs(300);
 /// ```no_run
 /// # use dynamap::Table;
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
-/// db.create_table::<App>().provisioned(10, 5).await?; // Throughput { read: 10, write: 5 }
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+/// db.create_table().provisioned(10, 5).await?; // Throughput { read: 10, write: 5 }
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,9 +51,9 @@ pub struct Throughput {
 /// ```no_run
 /// # use dynamap::Table;
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// use dynamap::admin::StreamView;
-/// db.create_table::<App>().stream(StreamView::NewImage).await?;
+/// db.create_table().stream(StreamView::NewImage).await?;
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,13 +85,13 @@ pub enum StreamView {
 /// ```no_run
 /// # use dynamap::Table;
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
-/// db.create_table::<App>().deletion_protection(true).tag("stage", "prod").await?;
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+/// db.create_table().deletion_protection(true).tag("stage", "prod").await?;
 /// # Ok(()) }
 /// ```
 #[must_use = "a CreateTable does nothing until it is awaited"]
 pub struct CreateTable<T> {
-    db: Db,
+    db: Handle,
     options: TableOptions,
     layout: PhantomData<fn() -> T>,
 }
@@ -108,9 +108,9 @@ impl<T: Table> std::fmt::Debug for CreateTable<T> {
     }
 }
 
-impl Db {
-    /// Creates this handle's table with layout `T`: on-demand billing, every global
-    /// secondary index, and time to live enabled on the TTL attribute if `T` names one.
+impl<L: crate::table::Table> crate::Db<L> {
+    /// Creates this handle's table with its layout `L`: on-demand billing, every global
+    /// secondary index, and time to live enabled on the TTL attribute if `L` names one.
     /// Returns once the table is active.
     ///
     /// Safe to call when the table already exists: it then only makes sure TTL is enabled.
@@ -120,13 +120,13 @@ impl Db {
     /// ```no_run
     /// # use dynamap::Table;
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
-    /// db.create_table::<App>().await?;
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// db.create_table().await?;
     /// # Ok(()) }
     /// ```
-    pub fn create_table<T: Table>(&self) -> CreateTable<T> {
+    pub fn create_table(&self) -> CreateTable<L> {
         CreateTable {
-            db: self.clone(),
+            db: self.handle().clone(),
             options: TableOptions::new(),
             layout: PhantomData,
         }
@@ -140,8 +140,8 @@ impl<T: Table> CreateTable<T> {
     /// ```no_run
     /// # use dynamap::Table;
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
-    /// db.create_table::<App>().provisioned(10, 5).await?;
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// db.create_table().provisioned(10, 5).await?;
     /// # Ok(()) }
     /// ```
     pub fn provisioned(mut self, read: i64, write: i64) -> Self {
@@ -156,8 +156,8 @@ impl<T: Table> CreateTable<T> {
     /// # #[derive(Table)]
     /// # #[dynamap(pk = "PK", sk = "SK", index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK"))]
     /// # struct App;
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
-    /// db.create_table::<App>().provisioned(10, 5).index_provisioned("GSI1", 20, 5).await?;
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// db.create_table().provisioned(10, 5).index_provisioned("GSI1", 20, 5).await?;
     /// # Ok(()) }
     /// ```
     pub fn index_provisioned(mut self, index: &str, read: i64, write: i64) -> Self {
@@ -170,9 +170,9 @@ impl<T: Table> CreateTable<T> {
     /// ```no_run
     /// # use dynamap::Table;
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// use dynamap::admin::StreamView;
-    /// db.create_table::<App>().stream(StreamView::NewAndOldImages).await?;
+    /// db.create_table().stream(StreamView::NewAndOldImages).await?;
     /// # Ok(()) }
     /// ```
     pub fn stream(mut self, view: StreamView) -> Self {
@@ -186,8 +186,8 @@ impl<T: Table> CreateTable<T> {
     /// ```no_run
     /// # use dynamap::Table;
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
-    /// db.create_table::<App>().deletion_protection(true).await?;
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// db.create_table().deletion_protection(true).await?;
     /// # Ok(()) }
     /// ```
     pub fn deletion_protection(mut self, on: bool) -> Self {
@@ -200,8 +200,8 @@ impl<T: Table> CreateTable<T> {
     /// ```no_run
     /// # use dynamap::Table;
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
-    /// db.create_table::<App>().tag("team", "sensors").tag("stage", "prod").await?;
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// db.create_table().tag("team", "sensors").tag("stage", "prod").await?;
     /// # Ok(()) }
     /// ```
     pub fn tag(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
@@ -215,8 +215,8 @@ impl<T: Table> CreateTable<T> {
     /// ```no_run
     /// # use dynamap::Table;
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
-    /// db.create_table::<App>().point_in_time_recovery(true).await?;
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// db.create_table().point_in_time_recovery(true).await?;
     /// # Ok(()) }
     /// ```
     pub fn point_in_time_recovery(mut self, on: bool) -> Self {
@@ -277,8 +277,8 @@ impl<T: Table> CreateTable<T> {
     /// ```no_run
     /// # use dynamap::Table;
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # fn example(db: dynamap::Db) -> dynamap::Result<()> {
-    /// let definition = db.create_table::<App>().provisioned(10, 5).definition()?;
+    /// # fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// let definition = db.create_table().provisioned(10, 5).definition()?;
     /// println!("{}", definition.cloudformation_yaml());
     /// # Ok(()) }
     /// ```
@@ -302,7 +302,7 @@ impl<T: Table> IntoFuture for CreateTable<T> {
     }
 }
 
-async fn enable_ttl(db: &Db, attribute: &str) -> Result<()> {
+async fn enable_ttl(db: &Handle, attribute: &str) -> Result<()> {
     let current = db
         .client()
         .describe_time_to_live()
@@ -334,7 +334,7 @@ async fn enable_ttl(db: &Db, attribute: &str) -> Result<()> {
     Ok(())
 }
 
-async fn enable_point_in_time_recovery(db: &Db) -> Result<()> {
+async fn enable_point_in_time_recovery(db: &Handle) -> Result<()> {
     let spec = PointInTimeRecoverySpecification::builder()
         .point_in_time_recovery_enabled(true)
         .build()

@@ -10,18 +10,18 @@ use tracing::Instrument;
 
 use crate::error::ServiceError;
 use crate::span::call_span;
-use crate::{Db, Error, Result};
+use crate::{Error, Result};
 
 /// How long deleting a table waits for it to be gone.
 const GONE_TIMEOUT: Duration = Duration::from_secs(300);
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// The live table as DynamoDB describes it: key schema, attribute types, indexes,
     /// billing, stream, item count. A table that does not exist is an error whose
     /// [`code`](crate::Error::code) is `ResourceNotFoundException`.
     ///
     /// ```no_run
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<db>) -> dynamap::Result<()> {
     /// let table = db.describe_table().await?;
     /// println!("{:?} holds about {} items", table.table_status(), table.item_count().unwrap_or(0));
     /// # Ok(()) }
@@ -32,7 +32,7 @@ impl Db {
     /// Fails with [`Error::Service`] when the table does not exist
     /// ([`ErrorKind::NotFound`](crate::ErrorKind::NotFound)), or DynamoDB refuses the request or
     /// cannot be reached.
-    pub fn describe_table(&self) -> impl Future<Output = Result<TableDescription>> + Send + use<> {
+    pub fn describe_table(&self) -> impl Future<Output = Result<TableDescription>> + Send + use<L> {
         let this = self.clone();
         async move {
             let span = call_span("DescribeTable", this.table_name(), "");
@@ -60,7 +60,7 @@ impl Db {
     /// [`Error::Service`](crate::Error::Service) from DeleteTable) and kept.
     ///
     /// ```no_run
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example<L: dynamap::Table>(db: dynamap::Db<L>) -> dynamap::Result<()> {
     /// db.delete_table().await?;
     /// # Ok(()) }
     /// ```
@@ -69,7 +69,7 @@ impl Db {
     ///
     /// Fails with [`Error::Service`] when DynamoDB refuses the deletion (deletion protection,
     /// access) or cannot be reached, or the table is not gone within five minutes.
-    pub fn delete_table(&self) -> impl Future<Output = Result<()>> + Send + use<> {
+    pub fn delete_table(&self) -> impl Future<Output = Result<()>> + Send + use<L> {
         let db = self.clone();
         async move {
             if delete_named(db.client(), db.table_name()).await? {

@@ -9,8 +9,8 @@ use aws_sdk_dynamodb::types::{
 };
 
 use super::schema::{included, index_key, key_attribute_types, table_key};
-use crate::table::{Projection, Table, TableSchema};
-use crate::{Db, Error, Result};
+use crate::table::{Projection, TableSchema};
+use crate::{Error, Result};
 
 /// One way a live table differs from its layout, as [`Db::verify_table`] reports it.
 /// Each displays as one line a deploy log can show.
@@ -154,8 +154,8 @@ impl fmt::Display for Drift {
     }
 }
 
-impl Db {
-    /// Compares the live table with layout `T` and lists every difference: the table's key
+impl<L: crate::table::Table> crate::Db<L> {
+    /// Compares the live table with its layout `L` and lists every difference: the table's key
     /// schema, the types of key attributes, each secondary index, global or local (missing,
     /// unexpected, of the other kind, its key schema and projection) and time to live. An empty list means the
     /// table matches; a table that does not exist is an error (`ResourceNotFoundException`).
@@ -169,8 +169,8 @@ impl Db {
     /// # #[derive(Table)]
     /// # #[dynamap(pk = "PK", sk = "SK", index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK"))]
     /// # struct App;
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
-    /// let drift = db.verify_table::<App>().await?;
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// let drift = db.verify_table().await?;
     /// for difference in &drift {
     ///     eprintln!("{}: {difference}", db.table_name());
     /// }
@@ -181,14 +181,12 @@ impl Db {
     /// # Errors
     ///
     /// Fails with [`Error::Service`] when the table does not exist or DynamoDB refuses a describe
-    /// call or cannot be reached; with [`Error::InvalidSetting`] when layout `T` gives one
+    /// call or cannot be reached; with [`Error::InvalidSetting`] when layout `L` gives one
     /// attribute two key types.
-    pub fn verify_table<T: Table>(
-        &self,
-    ) -> impl Future<Output = Result<Vec<Drift>>> + Send + use<T> {
+    pub fn verify_table(&self) -> impl Future<Output = Result<Vec<Drift>>> + Send + use<L> {
         let this = self.clone();
         async move {
-            let schema = T::SCHEMA;
+            let schema = L::SCHEMA;
             let live = this.describe_table().await?;
             let mut drift = Vec::new();
 

@@ -13,8 +13,8 @@
 //! #[dynamap(pk = "PK", sk = "SK", index(name = "GSI1", pk = "GSI1PK", sk = "GSI1SK"))]
 //! struct App;
 //!
-//! # async fn example(db: Db) -> dynamap::Result<()> {
-//! db.create_table::<App>()
+//! # async fn example(db: Db<App>) -> dynamap::Result<()> {
+//! db.create_table()
 //!     .provisioned(10, 5)
 //!     .index_provisioned("GSI1", 5, 5)
 //!     .stream(StreamView::NewAndOldImages)
@@ -22,7 +22,7 @@
 //!     .tag("team", "sensors")
 //!     .await?;
 //!
-//! let drift = db.verify_table::<App>().await?;
+//! let drift = db.verify_table().await?;
 //! assert!(drift.is_empty(), "the live table differs from the model: {drift:?}");
 //! # Ok(()) }
 //! ```

@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::config::{AsyncSleep, SharedAsyncSleep};
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 use crate::retry::{RetryPolicy, SplitMix64};
-use crate::{Db, Error, Result};
+use crate::{Error, Handle, Result};
 
 /// How a batch runs; what its builder sets.
 #[derive(Debug, Clone, Copy)]
@@ -30,7 +30,7 @@ impl Default for Settings {
 
 /// Everything a chunk needs to make its calls.
 pub(super) struct Ctx<'a> {
-    pub(super) db: &'a Db,
+    pub(super) db: &'a Handle,
     pub(super) retry: RetryPolicy,
     /// Ask DynamoDB for the consumed capacity (always on a metered `Db`). Off by
     /// default: DynamoDB Local spends about a fifth of its batch write throughput
@@ -42,7 +42,7 @@ pub(super) struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     /// Uses the client's own sleep implementation, so waits run on whatever runtime the
     /// client is set up for; the SDK's default (Tokio) when it has none configured.
-    pub(super) fn new(db: &'a Db, settings: Settings) -> Result<Self> {
+    pub(super) fn new(db: &'a Handle, settings: Settings) -> Result<Self> {
         let sleep = db
             .client()
             .config()

@@ -13,7 +13,7 @@ use crate::decode::{Decode, UnknownEntity};
 use crate::key::{Key, KeyError};
 use crate::retry::RetryPolicy;
 use crate::table::Table;
-use crate::{Db, Entity, Error, Result};
+use crate::{Entity, Error, Handle, Result};
 
 /// A pending read of many items, sent when awaited: of one entity type (made by
 /// [`Db::batch_get`]), or of several, decoded into an enum deriving `EntityEnum` by each
@@ -32,7 +32,7 @@ use crate::{Db, Entity, Error, Result};
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO")]
 /// # struct Sensor { id: String }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let ids = ["S1", "S2", "S3"];
 /// let report = db.batch_get(ids.iter().map(|id| Sensor::key(*id))).consistent().await?;
 /// for (id, sensor) in ids.iter().zip(&report.items) {
@@ -48,7 +48,7 @@ use crate::{Db, Entity, Error, Result};
 /// ```
 #[must_use = "a batch get does nothing until it is awaited"]
 pub struct BatchGet<T> {
-    db: Db,
+    db: Handle,
     keys: Vec<Result<ItemKey, KeyError>>,
     consistent: bool,
     include_expired: bool,
@@ -58,15 +58,25 @@ pub struct BatchGet<T> {
 
 clone_builder!(BatchGet<T> { db, keys, consistent, include_expired, settings, target });
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// Reads the items `keys` name, all of entity `E`; see [`BatchGet`].
     #[doc(alias = "batch_get_as")]
-    pub fn batch_get<E: Entity>(&self, keys: impl IntoIterator<Item = Key<E>>) -> BatchGet<E> {
+    pub fn batch_get<E: Entity + crate::InLayout<L>>(
+        &self,
+        keys: impl IntoIterator<Item = Key<E>>,
+    ) -> BatchGet<E> {
+        BatchGet::on(self.handle(), keys)
+    }
+}
+
+impl<E: Entity> BatchGet<E> {
+    /// A batch get of `keys` through `db`, whose layout the caller has checked.
+    pub(crate) fn on(db: &Handle, keys: impl IntoIterator<Item = Key<E>>) -> Self {
         BatchGet {
-            db: self.clone(),
+            db: db.clone(),
             keys: Vec::new(),
             consistent: false,
-            include_expired: self.includes_expired(),
+            include_expired: db.includes_expired(),
             settings: Settings::default(),
             target: PhantomData,
         }
@@ -92,7 +102,7 @@ impl<T: Decode> BatchGet<T> {
     /// #[derive(EntityEnum)]
     /// enum Item { User(User), Repo(Repo) }
     ///
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let report = db
     ///     .batch_get([User::key("alice")])
     ///     .decode_as::<Item>()
@@ -124,7 +134,7 @@ impl<T: Decode> BatchGet<T> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
     /// # struct Sensor { id: String }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let report = db.batch_get([Sensor::key("S1")]).key(Sensor::key("S2")).await?;
     /// # Ok(()) }
     /// ```
@@ -140,7 +150,7 @@ impl<T: Decode> BatchGet<T> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
     /// # struct Sensor { id: String }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let report = db.batch_get([Sensor::key("S1")]).keys(["S2", "S3"].map(Sensor::key)).await?;
     /// # Ok(()) }
     /// ```

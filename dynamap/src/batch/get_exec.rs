@@ -18,7 +18,7 @@ use crate::expiry;
 use crate::key::KeyError;
 use crate::retry::SplitMix64;
 use crate::table::TableSchema;
-use crate::{Db, Error, Result};
+use crate::{Error, Handle, Result};
 
 /// What a batch get reads and how it decodes what it finds: one entity type
 /// (`Entity::from_item`) or an entity enum (by each item's entity type).
@@ -33,7 +33,7 @@ pub(super) struct Reader<D> {
 
 /// Reads every distinct key once, then hands each item to every position that asked.
 pub(super) async fn run<D>(
-    db: &Db,
+    db: &Handle,
     keys: Vec<Result<ItemKey, KeyError>>,
     reader: Reader<D>,
     settings: Settings,

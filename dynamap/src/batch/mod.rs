@@ -7,7 +7,7 @@
 //! # #[derive(Entity)]
 //! # #[dynamap(table = App, entity = "Timeline", pk = "USER#{follower}", sk = "TL#{at}#{stream}")]
 //! # struct Timeline { follower: u64, at: u64, stream: String }
-//! # async fn example(db: dynamap::Db, followers: Vec<u64>) -> dynamap::Result<()> {
+//! # async fn example(db: dynamap::Db<App>, followers: Vec<u64>) -> dynamap::Result<()> {
 //! // Seed 004's fan-out: one timeline item per follower, however many there are.
 //! let entries = followers.into_iter().map(|follower| Timeline {
 //!     follower,

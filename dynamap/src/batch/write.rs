@@ -1,6 +1,7 @@
 //! The batch write builder.
 
 use std::future::{Future, IntoFuture};
+use std::marker::PhantomData;
 use std::pin::Pin;
 
 use super::call::Settings;
@@ -10,7 +11,8 @@ use super::write_report::ProgressFn;
 use super::{BatchWriteReport, Progress, write_exec};
 use crate::key::Key;
 use crate::retry::RetryPolicy;
-use crate::{AsEntity, Db, Entity, Result};
+use crate::table::Table;
+use crate::{AsEntity, Entity, Handle, InLayout, Result};
 
 /// A pending batch of puts and deletes, sent when awaited. Made by [`Db::batch_write`] and
 /// [`Db::put_all`]; see the [module docs](super) for chunking, retries, duplicates and
@@ -23,7 +25,7 @@ use crate::{AsEntity, Db, Entity, Result};
 /// # struct Sensor { id: String }
 /// # #[derive(Entity)] #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{id}", sk = "READ#{seq}")]
 /// # struct Reading { id: String, seq: u32 }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let report = db
 ///     .batch_write()
 ///     .put(&Sensor { id: "S1".into() })
@@ -38,20 +40,22 @@ use crate::{AsEntity, Db, Entity, Result};
 ///
 /// Not `Clone`: it reads its input lazily, once, and may hold a progress callback.
 #[must_use = "a batch write does nothing until it is awaited"]
-pub struct BatchWrite<'a> {
-    db: Db,
+pub struct BatchWrite<'a, L> {
+    db: Handle,
+    layout: PhantomData<fn() -> L>,
     input: Input<'a>,
     settings: Settings,
     progress: Option<ProgressFn<'a>>,
 }
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// An empty batch of writes; add puts and deletes, then await it. The batch owns a
     /// handle on the table; its lifetime is that of the inputs and callback it is given, so
     /// a batch of owned entities can be spawned.
-    pub fn batch_write<'a>(&self) -> BatchWrite<'a> {
+    pub fn batch_write<'a>(&self) -> BatchWrite<'a, L> {
         BatchWrite {
-            db: self.clone(),
+            db: self.handle().clone(),
+            layout: PhantomData,
             input: Input::default(),
             settings: Settings::default(),
             progress: None,
@@ -66,26 +70,27 @@ impl Db {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "USER#{user}")]
     /// # struct Score { game: String, user: String, score: i64 }
-    /// # async fn example(db: dynamap::Db, scores: Vec<Score>) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>, scores: Vec<Score>) -> dynamap::Result<()> {
     /// let report = db.put_all(scores).await?;
     /// for failed in &report.failed {
     ///     eprintln!("input #{} not stored: {}", failed.index, failed.error);
     /// }
     /// # Ok(()) }
     /// ```
-    pub fn put_all<'a, I>(&self, entities: I) -> BatchWrite<'a>
+    pub fn put_all<'a, I>(&self, entities: I) -> BatchWrite<'a, L>
     where
         I: IntoIterator,
         I::Item: AsEntity,
+        <I::Item as AsEntity>::Entity: InLayout<L>,
         I::IntoIter: Send + 'a,
     {
         self.batch_write().put_all(entities)
     }
 }
 
-impl<'a> BatchWrite<'a> {
+impl<'a, L: Table> BatchWrite<'a, L> {
     /// Adds a put of `entity`, converted and checked now.
-    pub fn put<E: Entity>(mut self, entity: &E) -> Self {
+    pub fn put<E: Entity + InLayout<L>>(mut self, entity: &E) -> Self {
         self.input.push_ready(prepare_put(entity));
         self
     }
@@ -97,6 +102,7 @@ impl<'a> BatchWrite<'a> {
     where
         I: IntoIterator,
         I::Item: AsEntity,
+        <I::Item as AsEntity>::Entity: InLayout<L>,
         I::IntoIter: Send + 'a,
     {
         self.input.push_lazy(
@@ -108,7 +114,7 @@ impl<'a> BatchWrite<'a> {
     }
 
     /// Adds a delete of the item `key` names; deleting an item that is not there succeeds.
-    pub fn delete<E: Entity>(mut self, key: Key<E>) -> Self {
+    pub fn delete<E: Entity + InLayout<L>>(mut self, key: Key<E>) -> Self {
         self.input.push_ready(prepare_delete(key));
         self
     }
@@ -116,7 +122,7 @@ impl<'a> BatchWrite<'a> {
     /// Adds a delete of every key `keys` yields, read lazily.
     pub fn delete_all<E, I>(mut self, keys: I) -> Self
     where
-        E: Entity + 'a,
+        E: Entity + InLayout<L> + 'a,
         I: IntoIterator<Item = Key<E>>,
         I::IntoIter: Send + 'a,
     {
@@ -171,7 +177,7 @@ impl<'a> BatchWrite<'a> {
     }
 }
 
-impl<'a> IntoFuture for BatchWrite<'a> {
+impl<'a, L: Table> IntoFuture for BatchWrite<'a, L> {
     type Output = Result<BatchWriteReport>;
     type IntoFuture = Pin<Box<dyn Future<Output = Result<BatchWriteReport>> + Send + 'a>>;
 
@@ -180,7 +186,7 @@ impl<'a> IntoFuture for BatchWrite<'a> {
     }
 }
 
-impl std::fmt::Debug for BatchWrite<'_> {
+impl<L> std::fmt::Debug for BatchWrite<'_, L> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BatchWrite")
             .field("table", &self.db.table_name())

@@ -15,13 +15,13 @@ use super::write_report::ProgressFn;
 use super::{BatchWriteReport, FailedWrite, MAX_WRITE_CHUNK, Progress};
 use crate::retry::SplitMix64;
 use crate::span::Call;
-use crate::{Db, Error, Result};
+use crate::{Error, Handle, Result};
 
 const OPERATION: &str = "BatchWriteItem";
 
 /// Reads the input a chunk at a time, keeping up to `concurrency` chunks in flight.
 pub(super) async fn run(
-    db: &Db,
+    db: &Handle,
     mut input: Input<'_>,
     settings: Settings,
     mut progress: Option<ProgressFn<'_>>,

@@ -18,7 +18,7 @@ pub(super) type ProgressFn<'a> = Box<dyn FnMut(Progress) + Send + 'a>;
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
 /// # struct Sensor { id: String, city: String }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// use dynamap::batch::WriteAction;
 /// let report = db.batch_write().put(&Sensor { id: "S1".into(), city: "Poznań".into() }).delete(Sensor::key("S0")).await?;
 /// for failed in &report.failed {
@@ -55,7 +55,7 @@ impl fmt::Display for WriteAction {
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
 /// # struct Sensor { id: String, city: String }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let sensors: Vec<Sensor> = Vec::new();
 /// let report = db.put_all(&sensors).await?;
 /// for failed in &report.failed {
@@ -100,7 +100,7 @@ impl fmt::Display for FailedWrite {
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
 /// # struct Sensor { id: String, city: String }
-/// # async fn example(db: dynamap::Db) -> Result<(), Box<dyn std::error::Error>> {
+/// # async fn example(db: dynamap::Db<App>) -> Result<(), Box<dyn std::error::Error>> {
 /// let sensors: Vec<Sensor> = Vec::new();
 /// let report = db.put_all(&sensors).await?;
 /// println!("{} written in {} calls ({} retried, {} throttled)", report.written, report.calls, report.retries, report.throttled);
@@ -218,7 +218,7 @@ impl From<BatchWriteReport> for Error {
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
 /// # struct Sensor { id: String, city: String }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let sensors: Vec<Sensor> = Vec::new();
 /// db.batch_write()
 ///     .put_all(&sensors)

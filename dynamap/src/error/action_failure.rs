@@ -12,7 +12,7 @@ use std::fmt::Write;
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
 /// # struct Sensor { id: String, city: String }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// match db.transaction().create(&Sensor { id: "S1".into(), city: "Poznań".into() }).send().await {
 ///     Err(dynamap::Error::TransactionCanceled { reasons, .. }) => {
 ///         for failure in &reasons {

@@ -93,7 +93,7 @@ impl Error {
     /// `"Query"`. The `?` operator converts too, naming the operation `"DynamoDB"`.
     ///
     /// ```no_run
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example<L: dynamap::Table>(db: dynamap::Db<L>) -> dynamap::Result<()> {
     /// let tables = db.client().list_tables().send().await
     ///     .map_err(|err| dynamap::Error::from_sdk("ListTables", err))?;
     /// # Ok(()) }

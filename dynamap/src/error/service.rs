@@ -84,7 +84,7 @@ fn from_encryption_interceptor(err: &(dyn std::error::Error + 'static)) -> bool 
 /// ```no_run
 /// use aws_sdk_dynamodb::operation::get_item::GetItemError;
 ///
-/// # async fn example(db: dynamap::Db) {
+/// # async fn example<L: dynamap::Table>(db: dynamap::Db<L>) {
 /// let err = db.client().get_item().table_name("missing").send().await.unwrap_err();
 /// let err = dynamap::Error::from_sdk("GetItem", err);
 /// if let dynamap::Error::Service(service) = &err {

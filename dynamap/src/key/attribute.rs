@@ -74,7 +74,7 @@ key_attribute!(Binary: Binary);
 ///           index(name = "Leaderboard", pk = "GAME#{game}", sk = field(score)))]
 /// struct Score { user: String, game: String, score: u64 }
 ///
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// // `Score::leaderboard` is a `PartitionKey<Score, AttributeKey<u64>>`: conditions take u64s.
 /// let top = db.query(Score::leaderboard("tetris")).sk_ge(1_000u64).last(3).all().await?;
 /// # Ok(()) }

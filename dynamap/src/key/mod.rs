@@ -268,7 +268,7 @@ impl std::error::Error for KeyError {}
 /// let partition = Reading::partition("S1");
 /// assert_eq!(partition.value()?, "SENSOR#S1");
 /// assert_eq!(partition.index(), None);
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let recent = db.query(Reading::partition("S1")).sk_gt((100u32,)).all().await?;
 /// # Ok(()) }
 /// # Ok::<(), dynamap::Error>(())
@@ -430,7 +430,7 @@ impl<E, S> PartitionKey<E, S> {
     }
 
     /// The values and, for several partitions read as one, their groups.
-    #[allow(clippy::type_complexity)] // taken apart at once by `Db::query`
+    #[allow(clippy::type_complexity)] // taken apart at once by `Handle::query`
     pub(crate) fn into_parts(
         self,
     ) -> (

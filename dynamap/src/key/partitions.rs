@@ -124,7 +124,7 @@ impl<E, S> PartitionKey<E, S> {
     ///           index(name = "GSI1", pk = "DEALS#{day}#{shard}", sk = "{created_at}#{id}"))]
     /// struct Deal { id: String, day: String, shard: u8, created_at: i64 }
     ///
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// // Three days, oldest first, each spread over 4 shards.
     /// let days = ["2026-11-24", "2026-11-25", "2026-11-26"];
     /// let key = PartitionKey::across(days.map(|day| {

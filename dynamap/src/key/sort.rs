@@ -63,7 +63,7 @@ impl Segment {
 /// #[dynamap(table = App, entity = "Sensor", pk = "CITY#{city}", sk = "LOC#{building}#{floor}#{id}")]
 /// struct Sensor { city: String, building: String, floor: u32, id: String }
 ///
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let poznan = || db.query(Sensor::partition("Poznań"));
 /// poznan().sk_prefix(("A",)).all().await?;            // building A
 /// poznan().sk_prefix(("A", 2u32)).all().await?;       // its floor 2
@@ -83,7 +83,7 @@ impl Segment {
 ///           index(name = "ByDate", pk = field(city), sk = fields(year, month)))]
 /// struct Event { id: String, city: String, year: i32, month: i32 }
 ///
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let poznan = || db.query(Event::by_date("Poznań"));
 /// poznan().sk_eq(Event::by_date_sk().year(2024)).all().await?;           // year = 2024
 /// poznan().sk_ge(Event::by_date_sk().year(2024).month(3)).all().await?;  // and month >= 3

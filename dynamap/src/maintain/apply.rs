@@ -11,7 +11,7 @@ use crate::expr::Placeholders;
 use crate::span::Call;
 use crate::table::{Table, TableSchema};
 use crate::write::{RenderedCondition, finish, raw_delete, raw_put};
-use crate::{Db, Entity, Error, Result};
+use crate::{Entity, Error, Handle, Result};
 
 /// How a write went.
 #[derive(Debug, PartialEq, Eq)]
@@ -133,7 +133,7 @@ macro_rules! send_checked {
 /// Sends `write` for `stored`; returns the write units it consumed when `counted` (DynamoDB
 /// is asked only then: asking costs time), 0 otherwise.
 pub(super) async fn apply<E: Entity>(
-    db: &Db,
+    db: &Handle,
     stored: &Item,
     write: Write,
     counted: bool,
@@ -167,7 +167,7 @@ pub(super) async fn apply<E: Entity>(
 
 /// The owner's writes in a transaction, followed by its lookups' puts and deletes.
 async fn transact<E: Entity>(
-    db: &Db,
+    db: &Handle,
     schema: &TableSchema,
     stored: &Item,
     write: Write,
@@ -225,7 +225,7 @@ async fn transact<E: Entity>(
 
 /// The owner's part of a transaction; `new` becomes its primary key after the write.
 fn owner_actions<E: Entity>(
-    db: &Db,
+    db: &Handle,
     schema: &TableSchema,
     stored: &Item,
     write: &Write,

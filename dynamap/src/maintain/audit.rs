@@ -2,6 +2,7 @@
 //! what its entity renders now, or that no entity reads.
 
 use std::fmt;
+use std::marker::PhantomData;
 
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 
@@ -14,15 +15,15 @@ use crate::codec::{AttributeValue, Item};
 use crate::entity::{OWNER_PK, OWNER_SK};
 use crate::table::{Table, TableSchema};
 use crate::write::lookup_items::record;
-use crate::{Db, Error, Result};
+use crate::{Error, Handle, Result};
 
 /// A read-only audit of a table's items; made by [`Db::audit`], run by
 /// [`send`](Audit::send) or by awaiting it. Register every entity the table holds with
 /// [`entity`](Audit::entity): an item of a type none of them knows is a finding.
 #[must_use = "an audit does nothing until it is sent or awaited"]
-#[derive(Clone)]
-pub struct Audit {
-    db: Db,
+pub struct Audit<L> {
+    db: Handle,
+    layout: PhantomData<fn() -> L>,
     schema: Option<TableSchema>,
     entities: Vec<Registered>,
     segments: u32,
@@ -30,7 +31,21 @@ pub struct Audit {
     error: Option<Error>,
 }
 
-impl fmt::Debug for Audit {
+impl<L> Clone for Audit<L> {
+    fn clone(&self) -> Self {
+        Self {
+            db: self.db.clone(),
+            layout: PhantomData,
+            schema: self.schema,
+            entities: self.entities.clone(),
+            segments: self.segments,
+            concurrency: self.concurrency,
+            error: self.error.clone(),
+        }
+    }
+}
+
+impl<L> fmt::Debug for Audit<L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Audit")
             .field("table", &self.db.table_name())
@@ -51,7 +66,7 @@ struct Registered {
     check: fn(&TableSchema, Item) -> Option<FindingKind>,
 }
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// A read-only audit of every item of the table: keys that differ from what the
     /// templates render, entity types no registered entity knows, lookup items whose owner
     /// is missing or records another key, items at older schema versions, and items that
@@ -64,15 +79,16 @@ impl Db {
     /// # struct User { id: String }
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Order", pk = "USER#{user}", sk = "ORDER#{id}")]
     /// # struct Order { user: String, id: String }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let report = db.audit().entity::<User>().entity::<Order>().segments(4).send().await?;
     /// println!("{report}");
     /// assert!(report.is_clean(), "the table has drifted");
     /// # Ok(()) }
     /// ```
-    pub fn audit(&self) -> Audit {
+    pub fn audit(&self) -> Audit<L> {
         Audit {
-            db: self.clone(),
+            db: self.handle().clone(),
+            layout: PhantomData,
             schema: None,
             entities: Vec::new(),
             segments: 1,
@@ -82,10 +98,10 @@ impl Db {
     }
 }
 
-impl Audit {
+impl<L: Table> Audit<L> {
     /// Registers entity `E` (with its aliases and lookup items). Every entity must be of
     /// the same table.
-    pub fn entity<E: Entity>(mut self) -> Self {
+    pub fn entity<E: Entity + crate::InLayout<L>>(mut self) -> Self {
         let schema = <E::Table as Table>::SCHEMA;
         match &self.schema {
             Some(known) if known.type_name != schema.type_name => {
@@ -331,7 +347,7 @@ fn check_entity<E: Entity>(schema: &TableSchema, item: Item) -> Option<FindingKi
     })
 }
 
-impl std::future::IntoFuture for Audit {
+impl<L: Table> std::future::IntoFuture for Audit<L> {
     type Output = Result<AuditReport>;
     type IntoFuture =
         std::pin::Pin<Box<dyn std::future::Future<Output = Result<AuditReport>> + Send>>;

@@ -12,7 +12,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity};
 use crate::codec::Item;
 use crate::span::Call;
 use crate::table::{ScalarType, TableSchema};
-use crate::{Db, Error, Result};
+use crate::{Error, Handle, Result};
 
 /// The entity type of checkpoint items.
 pub(super) const CHECKPOINT_TYPE: &str = "_dynamap.checkpoint";
@@ -75,7 +75,7 @@ fn key_value(text: String, kind: ScalarType) -> AttributeValue {
 
 /// The checkpoint of one segment, if there is one.
 pub(super) async fn load(
-    db: &Db,
+    db: &Handle,
     schema: &TableSchema,
     job: Job<'_>,
     segment: u32,
@@ -110,7 +110,7 @@ pub(super) async fn load(
 
 /// Records where one segment is.
 pub(super) async fn save(
-    db: &Db,
+    db: &Handle,
     schema: &TableSchema,
     job: Job<'_>,
     (segment, total): (u32, u32),
@@ -145,7 +145,12 @@ pub(super) async fn save(
 }
 
 /// Deletes the checkpoints of every segment of `total`.
-pub(super) async fn clear(db: &Db, schema: &TableSchema, job: Job<'_>, total: u32) -> Result<()> {
+pub(super) async fn clear(
+    db: &Handle,
+    schema: &TableSchema,
+    job: Job<'_>,
+    total: u32,
+) -> Result<()> {
     for segment in 0..total {
         let call = Call::new(db, "DeleteItem", CHECKPOINT_TYPE, None);
         let result = db

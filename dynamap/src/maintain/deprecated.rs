@@ -16,7 +16,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     }
 }
 
-impl Audit {
+impl<L: crate::table::Table> Audit<L> {
     /// Runs the audit; see [`send`](Audit::send).
     ///
     /// # Errors

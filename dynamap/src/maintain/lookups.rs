@@ -9,7 +9,7 @@ use crate::entity::LookupKey;
 use crate::expr::Placeholders;
 use crate::write::lookup_items::{free_or_owned_by, lookup_item, lookup_key, recorded};
 use crate::write::{finish, raw_delete, raw_put};
-use crate::{Db, Entity, Result};
+use crate::{Entity, Handle, Result};
 
 /// The lookup items one owner's write puts and deletes.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -61,7 +61,7 @@ impl LookupMoves {
     /// condition (the item's lookup is taken). A release deletes only the owner's own.
     pub(super) fn actions<E: Entity>(
         &self,
-        db: &Db,
+        db: &Handle,
         old: &Item,
         new: &Item,
     ) -> Result<Vec<TransactWriteItem>> {

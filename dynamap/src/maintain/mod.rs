@@ -11,7 +11,7 @@
 //! # struct Order { id: String, status: String }
 //! use dynamap::maintain::Budget;
 //!
-//! # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+//! # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 //! // What would change, writing nothing.
 //! let preview = db.maintain::<Order>("orders-gsi1").rekey().dry_run().send().await?;
 //! println!("{} of {} orders would be re-keyed", preview.rekeyed, preview.scanned);
@@ -81,7 +81,7 @@ use walk::Shared;
 
 use crate::codec::{AttributeError, Item};
 use crate::table::Table;
-use crate::{Db, Entity, Error, Result};
+use crate::{Entity, Error, Handle, Result};
 
 /// The most segments DynamoDB accepts in one parallel scan.
 const MAX_SEGMENTS: u32 = 1_000_000;
@@ -126,7 +126,7 @@ type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
 /// [`send`](Maintain::send) or by awaiting it.
 #[must_use = "a job does nothing until it is sent or awaited"]
 pub struct Maintain<E> {
-    db: Db,
+    db: Handle,
     job: String,
     rekey: bool,
     upgrade: bool,
@@ -179,12 +179,12 @@ impl<E: Entity> std::fmt::Debug for Maintain<E> {
     }
 }
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// A maintenance job named `job` over every item of `E` (and its aliases). The name
     /// identifies its checkpoints: run the same name to resume it.
-    pub fn maintain<E: Entity>(&self, job: impl Into<String>) -> Maintain<E> {
+    pub fn maintain<E: Entity + crate::InLayout<L>>(&self, job: impl Into<String>) -> Maintain<E> {
         Maintain {
-            db: self.clone(),
+            db: self.handle().clone(),
             job: job.into(),
             rekey: false,
             upgrade: false,
@@ -245,7 +245,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     ///     };
     ///     Ok(User { id: text("id")?, name: text("name")? })
     /// }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let report = db
     ///     .maintain::<User>("adopt-users")
     ///     .adopt(|item| item.get("__edb_e__") == Some(&AttributeValue::S("user".into())), user)

@@ -19,7 +19,7 @@ use crate::codec::{AttributeValue, Item};
 use crate::expr::Placeholders;
 use crate::retry::sleep_for;
 use crate::table::{Table, TableSchema};
-use crate::{Db, Entity, Error, Result};
+use crate::{Entity, Error, Handle, Result};
 
 impl<E: Entity + Send + Sync> Maintain<E> {
     /// One segment, from its checkpoint to its end.
@@ -314,7 +314,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
 }
 
 /// Waits until `bucket` allows another request, and reserves its expected units.
-async fn ready(db: &Db, bucket: &Bucket) {
+async fn ready(db: &Handle, bucket: &Bucket) {
     while let Some(wait) = bucket.reserve() {
         sleep_for(db, wait).await;
     }

@@ -5,7 +5,7 @@ use super::apply::apply;
 use super::plan::{Write, plan};
 use crate::codec::Item;
 use crate::table::Table;
-use crate::{Db, Entity, Result};
+use crate::{Entity, Handle, Result};
 
 /// What writes `entity`, read from `stored`, back in the current shape when `stored` is at
 /// an older schema version (`None`: it is not). What
@@ -23,6 +23,6 @@ pub(crate) fn write_back_decision<E: Entity>(stored: &Item, entity: &E) -> Resul
 
 /// Sends a write-back: what differs, on condition that the item is as read (a lost race
 /// leaves it to a later read).
-pub(crate) async fn write_back<E: Entity>(db: &Db, stored: &Item, write: Write) -> Result<()> {
+pub(crate) async fn write_back<E: Entity>(db: &Handle, stored: &Item, write: Write) -> Result<()> {
     apply::<E>(db, stored, write, false).await.map(drop)
 }

@@ -11,7 +11,7 @@ use crate::expr::{Condition, Placeholders};
 use crate::key::Key;
 use crate::span::Call;
 use crate::write::{conditional_answer, delete_condition, finish, key_item};
-use crate::{Db, Entity, Error, Result};
+use crate::{Entity, Error, Handle, Result};
 
 /// A pending DeleteItem, sent when awaited. Made by [`Db::delete`].
 ///
@@ -22,14 +22,14 @@ use crate::{Db, Entity, Error, Result};
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
 /// # struct Sensor { id: String, city: String }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// db.delete(Sensor::key("S1")).await?;             // succeeds when nothing is there
 /// db.delete(Sensor::key("S2")).if_exists().await?; // fails when nothing is there
 /// # Ok(()) }
 /// ```
 #[must_use = "a delete does nothing until it is awaited"]
 pub struct Delete<E> {
-    db: Db,
+    db: Handle,
     key: Key<E>,
     must_exist: bool,
     condition: Option<Condition<E>>,
@@ -48,7 +48,7 @@ impl<E: Entity> std::fmt::Debug for Delete<E> {
     }
 }
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// Deletes the item `key` names. Deleting an item that is not there succeeds, unless
     /// [`if_exists`](Delete::if_exists) asks otherwise.
     ///
@@ -57,13 +57,13 @@ impl Db {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO")]
     /// # struct Sensor { id: String }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// db.delete(Sensor::key("S1")).await?;
     /// # Ok(()) }
     /// ```
-    pub fn delete<E: Entity>(&self, key: Key<E>) -> Delete<E> {
+    pub fn delete<E: Entity + crate::InLayout<L>>(&self, key: Key<E>) -> Delete<E> {
         Delete {
-            db: self.clone(),
+            db: self.handle().clone(),
             key,
             must_exist: false,
             condition: None,
@@ -88,7 +88,7 @@ impl<E: Entity> Delete<E> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
     /// # struct Account { id: String, balance: i64 }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// db.delete(Account::key("bob")).condition(Account::BALANCE.eq(0i64)).await?;
     /// # Ok(()) }
     /// ```

@@ -3,13 +3,13 @@
 
 use crate::key::Key;
 use crate::ops::Update;
-use crate::{Db, Entity};
+use crate::{Db, Entity, InLayout, table::Table};
 
-impl Db {
+impl<L: Table> Db<L> {
     /// An update of the existing item `key` names: [`Db::update`], under the name other
     /// libraries use.
     #[deprecated(note = "use `update`")]
-    pub fn patch<E: Entity>(&self, key: Key<E>) -> Update<E> {
+    pub fn patch<E: Entity + InLayout<L>>(&self, key: Key<E>) -> Update<E> {
         self.update(key)
     }
 }

@@ -11,7 +11,7 @@ use crate::key::Key;
 use crate::span::Call;
 use crate::table::Table;
 use crate::write::key_item;
-use crate::{Db, Entity, Error, Result};
+use crate::{Entity, Error, Handle, Result};
 
 /// A pending GetItem, sent when awaited. Made by [`Db::get`].
 ///
@@ -22,13 +22,13 @@ use crate::{Db, Entity, Error, Result};
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
 /// # struct Sensor { id: String, city: String }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let sensor: Option<Sensor> = db.get(Sensor::key("S1")).consistent().await?;
 /// # Ok(()) }
 /// ```
 #[must_use = "a get does nothing until it is awaited"]
 pub struct Get<E> {
-    db: Db,
+    db: Handle,
     key: Key<E>,
     consistent: bool,
     include_expired: bool,
@@ -49,7 +49,7 @@ impl<E: Entity> std::fmt::Debug for Get<E> {
     }
 }
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// Reads the item `key` names: `None` when there is none.
     ///
     /// ```no_run
@@ -57,13 +57,13 @@ impl Db {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO")]
     /// # struct Sensor { id: String }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let sensor: Option<Sensor> = db.get(Sensor::key("S1")).consistent().await?;
     /// # Ok(()) }
     /// ```
-    pub fn get<E: Entity>(&self, key: Key<E>) -> Get<E> {
+    pub fn get<E: Entity + crate::InLayout<L>>(&self, key: Key<E>) -> Get<E> {
         Get {
-            db: self.clone(),
+            db: self.handle().clone(),
             key,
             consistent: false,
             include_expired: self.includes_expired(),
@@ -101,7 +101,7 @@ impl<E: Entity> Get<E> {
     /// # struct Customer { id: String, name: String }
     /// # #[derive(serde::Deserialize)] struct CustomerV1 { id: String, name: String }
     /// # impl From<CustomerV1> for Customer { fn from(v: CustomerV1) -> Self { Customer { id: v.id, name: v.name } } }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let customer = db.get(Customer::key("c1")).write_back().await?;
     /// # Ok(()) }
     /// ```
@@ -154,7 +154,7 @@ impl<E: Entity> Get<E> {
     /// #[derive(EntityEnum)]
     /// enum Account { User(User), Org(Org) }
     ///
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// match db.get(User::key("rust-lang")).decode_as::<Account>().await? {
     ///     Some(Account::Org(org)) => println!("an organization of {}", org.members),
     ///     Some(Account::User(user)) => println!("a user"),

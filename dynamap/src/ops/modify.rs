@@ -6,9 +6,9 @@ use std::future::Future;
 
 use crate::key::Key;
 use crate::retry::{RetryPolicy, SplitMix64, pause};
-use crate::{Db, Error, Result, Versioned};
+use crate::{Error, Result, Versioned};
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// Reads the item `key` names, lets `change` modify it, and saves it on condition that
     /// nobody wrote it in between (its `#[dynamap(version)]` field); when somebody did, reads
     /// it again and repeats, with capped exponential backoff and full jitter (waits drawn
@@ -30,7 +30,7 @@ impl Db {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Repo", pk = "REPO#{name}", sk = "REPO")]
     /// # struct Repo { name: String, issues: u64, #[dynamap(version)] version: u64 }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// // The next issue number of a repository, safe under any number of concurrent callers.
     /// let repo = db.modify(Repo::key("dynamap"), |repo| repo.issues += 1).await?;
     /// # Ok(()) }
@@ -49,9 +49,9 @@ impl Db {
         &self,
         key: Key<E>,
         change: F,
-    ) -> impl Future<Output = Result<Option<E>>> + Send + use<E, F>
+    ) -> impl Future<Output = Result<Option<E>>> + Send + use<L, E, F>
     where
-        E: Versioned + Send,
+        E: Versioned + crate::InLayout<L> + Send,
         F: FnMut(&mut E) + Send,
     {
         self.modify_with(key, RetryPolicy::contention(), change)
@@ -67,9 +67,9 @@ impl Db {
         key: Key<E>,
         policy: RetryPolicy,
         mut change: F,
-    ) -> impl Future<Output = Result<Option<E>>> + Send + use<E, F>
+    ) -> impl Future<Output = Result<Option<E>>> + Send + use<L, E, F>
     where
-        E: Versioned + Send,
+        E: Versioned + crate::InLayout<L> + Send,
         F: FnMut(&mut E) + Send,
     {
         let modified = self.try_modify_with(key, policy, move |entity| {
@@ -92,12 +92,12 @@ impl Db {
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Repo", pk = "REPO#{name}", sk = "REPO")]
     /// # struct Repo { name: String, issues: u64, archived: bool, #[dynamap(version)] version: u64 }
     /// #[derive(Debug)]
-    /// enum NumberError { Archived, Db(dynamap::Error) }
+    /// enum NumberError { Archived, Db<App>(dynamap::Error) }
     /// impl From<dynamap::Error> for NumberError {
     ///     fn from(err: dynamap::Error) -> Self { NumberError::Db(err) }
     /// }
     ///
-    /// # async fn example(db: dynamap::Db) -> Result<(), NumberError> {
+    /// # async fn example(db: dynamap::Db<App>) -> Result<(), NumberError> {
     /// // The next issue number, unless the repository is archived.
     /// let next = db
     ///     .try_modify(Repo::key("dynamap"), |repo| {
@@ -119,9 +119,11 @@ impl Db {
         &self,
         key: Key<E>,
         change: F,
-    ) -> impl Future<Output = std::result::Result<Option<Modified<E, T>>, Err>> + Send + use<E, T, Err, F>
+    ) -> impl Future<Output = std::result::Result<Option<Modified<E, T>>, Err>>
+    + Send
+    + use<L, E, T, Err, F>
     where
-        E: Versioned + Send,
+        E: Versioned + crate::InLayout<L> + Send,
         T: Send,
         Err: From<Error> + Send,
         F: FnMut(&mut E) -> std::result::Result<Modify<T>, Err> + Send,
@@ -139,9 +141,11 @@ impl Db {
         key: Key<E>,
         policy: RetryPolicy,
         mut change: F,
-    ) -> impl Future<Output = std::result::Result<Option<Modified<E, T>>, Err>> + Send + use<E, T, Err, F>
+    ) -> impl Future<Output = std::result::Result<Option<Modified<E, T>>, Err>>
+    + Send
+    + use<L, E, T, Err, F>
     where
-        E: Versioned + Send,
+        E: Versioned + crate::InLayout<L> + Send,
         T: Send,
         Err: From<Error> + Send,
         F: FnMut(&mut E) -> std::result::Result<Modify<T>, Err> + Send,
@@ -178,7 +182,7 @@ impl Db {
                         if policy.allows(attempt, started)
                             && (err.is_conflict() || err.is_retryable()) =>
                     {
-                        pause(&this, &policy, attempt - 1, &mut rng).await;
+                        pause(this.handle(), &policy, attempt - 1, &mut rng).await;
                     }
                     Err(err) => return Err(err.into()),
                 }

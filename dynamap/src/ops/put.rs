@@ -13,7 +13,7 @@ use crate::span::Call;
 use crate::write::{
     PreparedPut, PutMode, conditional_answer, finish, prepare_put, put_condition, put_failed,
 };
-use crate::{Db, Entity, Result};
+use crate::{Entity, Handle, Result};
 
 /// A pending PutItem, sent when awaited. Made by [`Db::put`], [`Db::create`] and
 /// [`Db::replace`].
@@ -31,14 +31,14 @@ use crate::{Db, Entity, Result};
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
 /// # struct Sensor { id: String, city: String }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let sensor = Sensor { id: "S1".into(), city: "Poznań".into() };
 /// db.put(&sensor).condition(Sensor::CITY.ne("Berlin")).await?;
 /// # Ok(()) }
 /// ```
 #[must_use = "a put does nothing until it is awaited"]
 pub struct Put<E> {
-    db: Db,
+    db: Handle,
     prepared: Result<PreparedPut>,
     mode: PutMode,
     condition: Option<Condition<E>>,
@@ -57,7 +57,7 @@ impl<E: Entity> std::fmt::Debug for Put<E> {
     }
 }
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// Writes `entity`, replacing any item with the same key.
     ///
     /// ```no_run
@@ -65,24 +65,24 @@ impl Db {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO")]
     /// # struct Sensor { id: String }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// db.put(&Sensor { id: "S1".into() }).await?;
     /// # Ok(()) }
     /// ```
-    pub fn put<E: Entity>(&self, entity: &E) -> Put<E> {
-        Put::new(self.clone(), entity, PutMode::Overwrite)
+    pub fn put<E: Entity + crate::InLayout<L>>(&self, entity: &E) -> Put<E> {
+        Put::new(self.handle().clone(), entity, PutMode::Overwrite)
     }
 
     /// Writes `entity` only if no item has its key; otherwise the error answers
     /// [`is_conditional_check_failed`](crate::Error::is_conditional_check_failed).
-    pub fn create<E: Entity>(&self, entity: &E) -> Put<E> {
-        Put::new(self.clone(), entity, PutMode::Create)
+    pub fn create<E: Entity + crate::InLayout<L>>(&self, entity: &E) -> Put<E> {
+        Put::new(self.handle().clone(), entity, PutMode::Create)
     }
 
     /// Writes `entity` only if an item with its key exists; otherwise the error answers
     /// [`is_conditional_check_failed`](crate::Error::is_conditional_check_failed).
-    pub fn replace<E: Entity>(&self, entity: &E) -> Put<E> {
-        Put::new(self.clone(), entity, PutMode::Replace)
+    pub fn replace<E: Entity + crate::InLayout<L>>(&self, entity: &E) -> Put<E> {
+        Put::new(self.handle().clone(), entity, PutMode::Replace)
     }
 
     /// Puts a versioned entity and, once stored, sets its version field to the stored
@@ -93,7 +93,7 @@ impl Db {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Counter", pk = "COUNTER#{id}", sk = "COUNTER")]
     /// # struct Counter { id: String, value: u64, #[dynamap(version)] version: u64 }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let mut counter = db.get(Counter::key("visits")).consistent().await?.unwrap_or(Counter { id: "visits".into(), value: 0, version: 0 });
     /// counter.value += 1;
     /// match db.save(&mut counter).await {
@@ -109,10 +109,10 @@ impl Db {
     /// As [`Put::send`](crate::ops::Put::send), notably
     /// [`Error::VersionConflict`](crate::Error::VersionConflict) when the stored version is not the
     /// one the value holds; the version field changes only on success.
-    pub fn save<'e, E: Entity + Send>(
+    pub fn save<'e, E: Entity + crate::InLayout<L> + Send>(
         &self,
         entity: &'e mut E,
-    ) -> impl Future<Output = Result<()>> + Send + use<'e, E> {
+    ) -> impl Future<Output = Result<()>> + Send + use<'e, L, E> {
         let this = self.clone();
         async move {
             this.put(&*entity).await?;
@@ -125,7 +125,7 @@ impl Db {
 }
 
 impl<E: Entity> Put<E> {
-    pub(crate) fn new(db: Db, entity: &E, mode: PutMode) -> Self {
+    pub(crate) fn new(db: Handle, entity: &E, mode: PutMode) -> Self {
         Self {
             db,
             prepared: prepare_put(entity),

@@ -20,7 +20,7 @@ use crate::write::{
     Action, PutMode, delete_condition, finish, put_condition, put_failed, raw_delete, raw_put,
     send_actions,
 };
-use crate::{Db, Entity, Error, Result};
+use crate::{Entity, Error, Handle, Result};
 
 /// How many times a put or delete starts over after losing a race to a concurrent change.
 const MAX_ROUNDS: u32 = 50;
@@ -50,7 +50,7 @@ impl Owner {
     }
 
     /// Reads which lookups the stored owner records; `None` when there is no owner item.
-    pub(crate) async fn recorded<E: Entity>(&self, db: &Db) -> Result<Option<Recorded>> {
+    pub(crate) async fn recorded<E: Entity>(&self, db: &Handle) -> Result<Option<Recorded>> {
         let mut p = Placeholders::default();
         let schema = <E::Table as Table>::SCHEMA;
         let mut projection = vec![p.name(schema.pk)];
@@ -125,7 +125,7 @@ fn free_or_mine<E: Entity>(owner: &Owner, p: &mut Placeholders) -> String {
 }
 
 /// Deletes the lookup item `pk`/`sk` if it is this owner's (or already gone).
-fn release<E: Entity>(db: &Db, owner: &Owner, pk: &str, sk: Option<&str>) -> Result<Action> {
+fn release<E: Entity>(db: &Handle, owner: &Owner, pk: &str, sk: Option<&str>) -> Result<Action> {
     let mut p = Placeholders::default();
     let condition = vec![free_or_mine::<E>(owner, &mut p)];
     raw_delete(
@@ -148,7 +148,7 @@ pub(super) fn taken_lookup(
 }
 
 /// Puts the lookup item `lookup` of `owner`, on condition that it is free or already its.
-fn lookup_put<E: Entity>(db: &Db, owner: &Owner, lookup: &LookupKey) -> Result<Action> {
+fn lookup_put<E: Entity>(db: &Handle, owner: &Owner, lookup: &LookupKey) -> Result<Action> {
     let mut p = Placeholders::default();
     let condition = vec![free_or_mine::<E>(owner, &mut p)];
     let key = lookup_key::<E>(&lookup.pk, lookup.sk.as_deref());
@@ -186,7 +186,7 @@ impl Canceled<'_> {
     /// taken or the owner's own condition failed on unchanged state.
     async fn start_over<E: Entity>(
         &self,
-        db: &Db,
+        db: &Handle,
         owner: &Owner,
         failed: impl FnOnce() -> Error,
     ) -> Result<bool> {
@@ -214,7 +214,7 @@ impl Canceled<'_> {
 /// Runs `round` (one read-then-transact attempt: `Ok(false)` when a concurrent change won)
 /// until it succeeds, with jittered backoff between rounds, up to [`MAX_ROUNDS`].
 async fn in_rounds<E: Entity, F: std::future::Future<Output = Result<bool>>>(
-    db: &Db,
+    db: &Handle,
     mut round: impl FnMut() -> F,
 ) -> Result<()> {
     let policy = RetryPolicy::default();
@@ -237,7 +237,7 @@ async fn in_rounds<E: Entity, F: std::future::Future<Output = Result<bool>>>(
 /// Puts an entity and its lookups in one transaction, starting over when a concurrent
 /// change wins the race.
 pub(crate) async fn put_with_lookups<E: Entity>(
-    db: &Db,
+    db: &Handle,
     write: SyncedWrite,
     mode: PutMode,
     condition: Option<&Condition<E>>,
@@ -251,7 +251,7 @@ pub(crate) async fn put_with_lookups<E: Entity>(
 /// (guarded by `current`), each lookup (free or already its), and a delete of each lookup
 /// whose key changed. The owner comes first, then the lookups in `write.lookups` order.
 pub(crate) fn put_actions<E: Entity>(
-    db: &Db,
+    db: &Handle,
     owner: &Owner,
     write: &SyncedWrite,
     mode: PutMode,
@@ -287,7 +287,7 @@ pub(crate) fn put_actions<E: Entity>(
 /// The writes of a delete of an owner that records `current` lookups: the owner (guarded,
 /// and on `condition`) and a delete of each of its lookups.
 pub(crate) fn delete_actions<E: Entity>(
-    db: &Db,
+    db: &Handle,
     owner: &Owner,
     must_exist: bool,
     condition: Option<&Condition<E>>,
@@ -311,7 +311,7 @@ pub(crate) fn delete_actions<E: Entity>(
 /// One read-then-transact round: `Ok(true)` when written, `Ok(false)` when another writer
 /// came first and the put should start over.
 async fn put_round<E: Entity>(
-    db: &Db,
+    db: &Handle,
     owner: &Owner,
     write: &SyncedWrite,
     mode: PutMode,
@@ -353,7 +353,7 @@ async fn put_round<E: Entity>(
 /// update (guarded by the lookup keys it records), a put of each moved lookup (free or
 /// already its own) and a delete of each lookup's old item. Starts over when a concurrent
 /// change wins the race.
-pub(crate) async fn update_with_lookups<E: Entity>(db: &Db, plan: &Plan<E>) -> Result<()> {
+pub(crate) async fn update_with_lookups<E: Entity>(db: &Handle, plan: &Plan<E>) -> Result<()> {
     let owner = Owner {
         key: plan.key.clone(),
     };
@@ -361,7 +361,7 @@ pub(crate) async fn update_with_lookups<E: Entity>(db: &Db, plan: &Plan<E>) -> R
 }
 
 /// One read-then-transact round of an update that moves lookups; `Ok(false)` to start over.
-async fn update_round<E: Entity>(db: &Db, owner: &Owner, plan: &Plan<E>) -> Result<bool> {
+async fn update_round<E: Entity>(db: &Handle, owner: &Owner, plan: &Plan<E>) -> Result<bool> {
     let current = owner.recorded::<E>(db).await?;
     if current.is_none() && plan.must_exist {
         return Err(plan.failed());
@@ -410,7 +410,7 @@ async fn update_round<E: Entity>(db: &Db, owner: &Owner, plan: &Plan<E>) -> Resu
 
 /// Deletes an entity and its lookups in one transaction.
 pub(crate) async fn delete_with_lookups<E: Entity>(
-    db: &Db,
+    db: &Handle,
     key: Item,
     must_exist: bool,
     condition: Option<&Condition<E>>,
@@ -421,7 +421,7 @@ pub(crate) async fn delete_with_lookups<E: Entity>(
 
 /// One read-then-transact round of a delete; `Ok(false)` to start over.
 async fn delete_round<E: Entity>(
-    db: &Db,
+    db: &Handle,
     owner: &Owner,
     must_exist: bool,
     condition: Option<&Condition<E>>,

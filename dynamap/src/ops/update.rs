@@ -20,7 +20,7 @@ use crate::expr::update::{Change, encode};
 use crate::expr::{Condition, DocPath, NativeSet, SetValue, Target, elements_value};
 use crate::key::Key;
 use crate::write::{Action, key_item};
-use crate::{Db, Entity, Error, Result};
+use crate::{Entity, Error, Handle, Result};
 
 /// A pending UpdateItem, sent when awaited (or by [`returning_new`](Update::returning_new)),
 /// or added to a transaction with [`Transaction::update`](crate::transact::Transaction::update).
@@ -30,7 +30,7 @@ use crate::{Db, Entity, Error, Result};
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO")]
 /// # struct Sensor { id: String, kind: String, alarms: u32, note: Option<String>, tags: Vec<String> }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let sensor: Sensor = db
 ///     .update(Sensor::key("S1"))
 ///     .set(Sensor::KIND, "gas")
@@ -67,7 +67,7 @@ use crate::{Db, Entity, Error, Result};
 /// its key cannot be rendered).
 #[must_use = "an update does nothing until it is sent"]
 pub struct Update<E> {
-    db: Db,
+    db: Handle,
     key: Key<E>,
     changes: Vec<Change>,
     condition: Option<Condition<E>>,
@@ -91,7 +91,7 @@ impl<E: Entity> std::fmt::Debug for Update<E> {
     }
 }
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// An update of the existing item `key` names.
     ///
     /// # Examples
@@ -102,13 +102,13 @@ impl Db {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
     /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
     /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// db.update(Device::key("d1")).set(Device::STATUS, "active").await?;
     /// # Ok(()) }
     /// ```
-    pub fn update<E: Entity>(&self, key: Key<E>) -> Update<E> {
+    pub fn update<E: Entity + crate::InLayout<L>>(&self, key: Key<E>) -> Update<E> {
         Update {
-            db: self.clone(),
+            db: self.handle().clone(),
             key,
             changes: Vec::new(),
             condition: None,
@@ -143,7 +143,7 @@ impl<E: Entity> Update<E> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
     /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
     /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// db.update(Device::key("d1")).set(Device::STATUS, "active").await?;
     /// # Ok(()) }
     /// ```
@@ -163,7 +163,7 @@ impl<E: Entity> Update<E> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
     /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
     /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let note: Option<&str> = None; // None removes the attribute
     /// db.update(Device::key("d1")).set_option(Device::NOTE, note).await?;
     /// # Ok(()) }
@@ -185,7 +185,7 @@ impl<E: Entity> Update<E> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
     /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
     /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// db.update(Device::key("d1")).set_if_not_exists(Device::FIRMWARE, "1.0").await?;
     /// # Ok(()) }
     /// ```
@@ -205,7 +205,7 @@ impl<E: Entity> Update<E> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
     /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
     /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// db.update(Device::key("d1")).increment(Device::ALARMS, 1u32).await?;
     /// # Ok(()) }
     /// ```
@@ -226,7 +226,7 @@ impl<E: Entity> Update<E> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
     /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
     /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// db.update(Device::key("d1")).append(Device::TAGS, ["calibrated".to_owned()]).await?;
     /// # Ok(()) }
     /// ```
@@ -251,7 +251,7 @@ impl<E: Entity> Update<E> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
     /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
     /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// db.update(Device::key("d1")).remove(Device::NOTE).await?;
     /// # Ok(()) }
     /// ```
@@ -276,7 +276,7 @@ impl<E: Entity> Update<E> {
     /// #[dynamap(table = App, entity = "Post", pk = "POST#{id}", sk = "POST")]
     /// struct Post { id: String, tags: BTreeSet<String>, readers: BTreeSet<u64> }
     ///
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// db.update(Post::key("p1"))
     ///     .add_to_set(Post::TAGS, ["rust", "dynamodb"])
     ///     .add_to_set(Post::READERS, [42u64])
@@ -305,7 +305,7 @@ impl<E: Entity> Update<E> {
     /// # #[derive(Entity)]
     /// # #[dynamap(table = App, entity = "Post", pk = "POST#{id}", sk = "POST")]
     /// # struct Post { id: String, tags: BTreeSet<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// db.update(Post::key("p1")).remove_from_set(Post::TAGS, ["draft"]).await?;
     /// # Ok(()) }
     /// ```
@@ -346,7 +346,7 @@ impl<E: Entity> Update<E> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
     /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
     /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// db.update(Device::key("d1"))
     ///     .increment(Device::ALARMS, 1u32)
     ///     .condition(Device::ALARMS.lt(10u32))
@@ -371,7 +371,7 @@ impl<E: Entity> Update<E> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
     /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
     /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// db.update(Device::key("d1")).set(Device::STATUS, "retired").expect_version(3).await?;
     /// # Ok(()) }
     /// ```
@@ -402,7 +402,7 @@ impl<E: Entity> Update<E> {
     /// #[dynamap(table = App, entity = "BrandCount", pk = "BRANDS", sk = "COUNT#{day}")]
     /// struct BrandCount { day: String, brands: u64, names: Vec<String> }
     ///
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// // Many writers at once: the first creates the item, every increment counts.
     /// db.update(BrandCount::key("2026-11-26"))
     ///     .increment(BrandCount::BRANDS, 1u64)
@@ -418,7 +418,7 @@ impl<E: Entity> Update<E> {
 
     /// Checks the changes against the entity's keys, indexes and lookups, and adds what
     /// they imply: re-rendered index keys, moved lookups, the version and timestamps.
-    fn plan(self) -> Result<(Db, Plan<E>)> {
+    fn plan(self) -> Result<(Handle, Plan<E>)> {
         if let Some(reason) = self.error {
             return Err(Error::InvalidExpression { reason });
         }
@@ -521,7 +521,7 @@ impl<E: Entity> Update<E> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
     /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
     /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// db.update(Device::key("d1")).set(Device::STATUS, "active").send().await?;
     /// # Ok(()) }
     /// ```
@@ -543,7 +543,7 @@ impl<E: Entity> Update<E> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
     /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
     /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let device: Device = db.update(Device::key("d1")).increment(Device::ALARMS, 1u32).returning_new().await?;
     /// println!("{} alarms", device.alarms);
     /// # Ok(()) }

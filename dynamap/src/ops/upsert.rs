@@ -11,7 +11,7 @@ use crate::expr::update::Change;
 use crate::expr::{Condition, DocPath};
 use crate::table::Table;
 use crate::write::versioned_item;
-use crate::{Db, Entity, Result};
+use crate::{Entity, Handle, Result};
 
 /// A pending upsert, sent when awaited. Made by [`Db::upsert`].
 ///
@@ -28,14 +28,14 @@ use crate::{Db, Entity, Result};
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity)] #[dynamap(table = App, entity = "Customer", pk = "CUSTOMER#{id}", sk = "PROFILE")]
 /// # struct Customer { id: String, name: String, email: Option<String> }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let customer = Customer { id: "c1".into(), name: "Ada".into(), email: None };
 /// db.upsert(&customer).await?; // creates c1, or merges into it
 /// # Ok(()) }
 /// ```
 #[must_use = "an upsert does nothing until it is awaited"]
 pub struct Upsert<E> {
-    db: Db,
+    db: Handle,
     plan: Result<Plan<E>>,
 }
 
@@ -50,11 +50,11 @@ impl<E: Entity> std::fmt::Debug for Upsert<E> {
     }
 }
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// Creates the entity's item, or merges the entity's attributes into it; see [`Upsert`].
-    pub fn upsert<E: Entity>(&self, entity: &E) -> Upsert<E> {
+    pub fn upsert<E: Entity + crate::InLayout<L>>(&self, entity: &E) -> Upsert<E> {
         Upsert {
-            db: self.clone(),
+            db: self.handle().clone(),
             plan: plan(entity),
         }
     }

@@ -75,7 +75,7 @@
 //! use dynamap::parquet::ParquetTables;
 //! use futures_util::TryStreamExt;
 //!
-//! # async fn example(db: &dynamap::Db) -> dynamap::Result<()> {
+//! # async fn example(db: &dynamap::Db<App>) -> dynamap::Result<()> {
 //! let mut tables = ParquetTables::create("analytics/app")?;
 //! let mut items = std::pin::pin!(db.scan::<AppItem>().segments(4).stream());
 //! while let Some(item) = items.try_next().await? {

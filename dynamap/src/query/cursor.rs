@@ -53,7 +53,7 @@ const PUBLIC_KEY: &[u8] = b"dynamap cursor v1 (no application key)";
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
 /// # struct Sensor { id: String, city: String }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let page = db.query(Sensor::partition("S1")).limit(10).send().await?;
 /// if let Some(cursor) = page.cursor {
 ///     // Opaque text, safe in a URL: hand it to the client, take it back for the next page.

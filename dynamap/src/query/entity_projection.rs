@@ -37,7 +37,7 @@ use crate::{Entity, Error, Result};
 ///     assignee: Option<String>,
 /// }
 ///
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// // Reads `number`, `title` and `assignee` (and the keys), not `body`.
 /// let rows: Vec<IssueRow> = db
 ///     .query(Issue::partition("dynamap", "dynamap"))

@@ -15,7 +15,7 @@ use crate::expr::Placeholders;
 use crate::key::Segment;
 use crate::span::Call;
 use crate::table::Table;
-use crate::{Db, Result};
+use crate::{Handle, Result};
 
 /// Everything about a query's requests that does not change from page to page.
 #[derive(Clone)]
@@ -363,7 +363,7 @@ impl<T: Decode, S> Query<T, S> {
 }
 
 struct StreamState {
-    db: Db,
+    db: Handle,
     prepared: Prepared,
     start: Option<Item>,
     buffer: std::vec::IntoIter<Item>,
@@ -425,7 +425,7 @@ impl Prepared {
     }
 
     /// How many items match from `start` on, counted by DynamoDB page by page.
-    pub(super) async fn count_from(&self, db: &Db, mut start: Option<Item>) -> Result<usize> {
+    pub(super) async fn count_from(&self, db: &Handle, mut start: Option<Item>) -> Result<usize> {
         let mut total = 0;
         loop {
             let call = self.call(db);
@@ -446,7 +446,7 @@ impl Prepared {
         }
     }
 
-    fn binding<'a>(&'a self, db: &'a Db) -> Binding<'a> {
+    fn binding<'a>(&'a self, db: &'a Handle) -> Binding<'a> {
         Binding {
             table: db.table_name(),
             index: self.index.unwrap_or(""),
@@ -455,12 +455,12 @@ impl Prepared {
         }
     }
 
-    fn start_key(&self, db: &Db, after: Option<&cursor::Cursor>) -> Result<Option<Item>> {
+    fn start_key(&self, db: &Handle, after: Option<&cursor::Cursor>) -> Result<Option<Item>> {
         let Some(after) = after else { return Ok(None) };
         cursor::decode(after, &self.binding(db), db.cursor_key()).map(Some)
     }
 
-    fn cursor(&self, db: &Db, keys: &[(&'static str, AttributeValue)]) -> cursor::Cursor {
+    fn cursor(&self, db: &Handle, keys: &[(&'static str, AttributeValue)]) -> cursor::Cursor {
         cursor::encode(&self.binding(db), keys, db.cursor_key())
     }
 
@@ -474,7 +474,7 @@ impl Prepared {
 
     fn request(
         &self,
-        db: &Db,
+        db: &Handle,
         start: Option<Item>,
         limit: Option<usize>,
         count: bool,
@@ -496,7 +496,7 @@ impl Prepared {
     }
 
     /// One Query call of this query, observed.
-    fn call(&self, db: &Db) -> Call {
+    fn call(&self, db: &Handle) -> Call {
         let types = self.entity_types.iter().copied();
         Call::several(db, "Query", self.entity, types, self.index)
     }
@@ -504,7 +504,7 @@ impl Prepared {
     /// One DynamoDB request: its items and its `LastEvaluatedKey`.
     pub(super) async fn fetch(
         &self,
-        db: &Db,
+        db: &Handle,
         start: Option<Item>,
         limit: Option<usize>,
         count: bool,

@@ -24,7 +24,7 @@ use crate::{Entity, Error, Result};
 ///           lookup(name = "location", pk = "CITY#{city}", sk = "LOC#{building}#{floor}#{id}"))]
 /// struct Sensor { id: String, city: String, building: String, floor: String }
 ///
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// // The keys of the sensors on floor 2 of building A (not 20), from their lookup items.
 /// let keys = db.query(Sensor::by_location("Poznań")).sk_prefix(("A", "2")).all().await?;
 /// // The sensors themselves: the lookup query, then one batch get.
@@ -104,7 +104,7 @@ where
     pub async fn owners(self) -> Result<Vec<E>> {
         let db = self.db.clone();
         let keys = self.all().await?.into_iter().map(OwnerKey::into_key);
-        let mut report = db.batch_get(keys).await?;
+        let mut report = crate::batch::BatchGet::on(&db, keys).await?;
         let mut failed = std::mem::take(&mut report.failed).into_iter();
         if let Some(first) = failed.next() {
             // The others may share the error; dropped, they let it be taken back.

@@ -42,7 +42,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let page = db.query(Score::partition("chess")).lossy().send().await?;
     /// for item in page.items {
     ///     match item {

@@ -12,7 +12,7 @@
 //! # #[derive(Entity)]
 //! # #[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{at}")]
 //! # struct Reading { sensor_id: String, at: i64, value: f64 }
-//! # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+//! # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 //! // The 10 latest readings of sensor S1.
 //! let latest = db.query(Reading::partition("S1")).descending().limit(10).send().await?;
 //!
@@ -64,7 +64,7 @@ pub use projection::Projected;
 pub use scan::Scan;
 use sort_condition::{SortCondition, SortOp, bound};
 
-use crate::Db;
+use crate::Handle;
 use crate::clone_builder::clone_builder;
 use crate::expr::Condition;
 use crate::key::{KeyError, PartitionKey, Segment, SortArgs};
@@ -76,7 +76,7 @@ use crate::table::{IndexSchema, Table};
 /// `T` is what items decode into; `S` is the tuple of the sort key's part types.
 #[must_use = "a query does nothing until it is sent"]
 pub struct Query<T, S = ()> {
-    db: Db,
+    db: Handle,
     entity: &'static str,
     /// One value per partition key attribute (several in a multi-attribute index key).
     partition: std::result::Result<Vec<crate::codec::AttributeValue>, KeyError>,
@@ -129,7 +129,7 @@ impl<T, S> std::fmt::Debug for Query<T, S> {
     }
 }
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// A query on `partition`: `Entity::partition(...)` for the table, the generated
     /// index builder (`Entity::gsi1(...)`) for an index, or a lookup's builder
     /// (`Entity::by_location(...)`) for the keys of the entities owning the lookup items
@@ -142,16 +142,19 @@ impl Db {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let scores: Vec<Score> = db.query(Score::partition("chess")).all().await?;
     /// # Ok(()) }
     /// ```
-    pub fn query<T: Decode, S>(&self, partition: PartitionKey<T, S>) -> Query<T, S> {
+    pub fn query<T: Decode + crate::InLayout<L>, S>(
+        &self,
+        partition: PartitionKey<T, S>,
+    ) -> Query<T, S> {
         let index_name = partition.index();
         let sort_template = partition.sort_template();
         let (partition, groups) = partition.into_parts();
         Query {
-            db: self.clone(),
+            db: self.handle().clone(),
             entity: T::SINGLE_ENTITY.unwrap_or(std::any::type_name::<T>()),
             index_name,
             sort_template,
@@ -185,7 +188,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Game", pk = "GAME#{game}", sk = "INFO")]
     /// # struct Game { game: String }
     /// #[derive(dynamap::EntityEnum, Debug)]
@@ -232,7 +235,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Game", pk = "GAME#{game}", sk = "INFO")]
     /// # struct Game { game: String }
     /// # #[derive(dynamap::EntityEnum, Debug)] enum GameItem { Game(Game), Score(Score) }
@@ -276,7 +279,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let tens = db.query(Score::partition("chess")).sk_eq((10i64,)).all().await?; // every user with 10
     /// # Ok(()) }
     /// ```
@@ -293,7 +296,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let negative = db.query(Score::partition("chess")).sk_lt((0i64,)).all().await?;
     /// # Ok(()) }
     /// ```
@@ -310,7 +313,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let up_to_ten = db.query(Score::partition("chess")).sk_le((10i64,)).all().await?;
     /// # Ok(()) }
     /// ```
@@ -327,7 +330,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let above_ten = db.query(Score::partition("chess")).sk_gt((10i64,)).all().await?; // not 10 itself
     /// # Ok(()) }
     /// ```
@@ -344,7 +347,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let from_ten = db.query(Score::partition("chess")).sk_ge((10i64, "m")).all().await?;
     /// # Ok(()) }
     /// ```
@@ -362,7 +365,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let tens = db.query(Score::partition("chess")).sk_prefix((10i64,)).all().await?;
     /// # Ok(()) }
     /// ```
@@ -379,7 +382,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let middle = db.query(Score::partition("chess")).sk_between((10i64,), (20i64,)).all().await?;
     /// # Ok(()) }
     /// ```
@@ -409,7 +412,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let noted = db.query(Score::partition("chess")).filter(Score::NOTE.exists()).all().await?;
     /// # Ok(()) }
     /// ```
@@ -439,7 +442,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// // Reads the keys and `note` only: `game`, `score` and `user` are read from the keys.
     /// let notes = db.query(Score::partition("chess")).project(Score::NOTE).all().await?;
     /// # Ok(()) }
@@ -469,7 +472,7 @@ impl<T: Decode, S> Query<T, S> {
     /// #[dynamap(entity = Score)]
     /// struct Ranked { score: i64, user: String }
     ///
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// // Reads no `replay`; `score` and `user` come from the sort key.
     /// let top: Vec<Ranked> = db
     ///     .query(Score::partition("chess"))
@@ -497,7 +500,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let highest_first = db.query(Score::partition("chess")).descending().limit(10).send().await?;
     /// # Ok(()) }
     /// ```
@@ -538,7 +541,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let page = db.query(Score::partition("chess")).limit(25).send().await?;
     /// # Ok(()) }
     /// ```
@@ -562,7 +565,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let bottom_three = db.query(Score::partition("chess")).first(3).all().await?;
     /// # Ok(()) }
     /// ```
@@ -586,7 +589,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let top_three = db.query(Score::partition("chess")).last(3).all().await?; // greatest first
     /// # Ok(()) }
     /// ```
@@ -605,7 +608,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let all = db.query(Score::partition("chess")).include_expired().all().await?;
     /// # Ok(()) }
     /// ```
@@ -624,7 +627,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let fresh = db.query(Score::partition("chess")).consistent().all().await?;
     /// # Ok(()) }
     /// ```
@@ -642,7 +645,7 @@ impl<T: Decode, S> Query<T, S> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Score", pk = "GAME#{game}", sk = "SCORE#{score}#{user}")]
     /// # struct Score { game: String, score: i64, user: String, note: Option<String> }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let page = db.query(Score::partition("chess")).limit(10).send().await?;
     /// if let Some(cursor) = page.cursor {
     ///     let next = db.query(Score::partition("chess")).limit(10).after(cursor).send().await?;

@@ -11,7 +11,7 @@ use super::cursor::Cursor;
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
 /// # struct Sensor { id: String, city: String }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let page = db.query(Sensor::partition("S1")).limit(10).send().await?;
 /// for sensor in &page.items {
 ///     println!("{}", sensor.city);

@@ -19,7 +19,7 @@ use crate::sealed::{PartialReadSeal, Sealed};
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity)] #[dynamap(table = App, entity = "Issue", pk = "REPO#{repo}", sk = "ISSUE#{number}")]
 /// # struct Issue { repo: String, number: u64, title: String }
-/// # fn example(db: &dynamap::Db) {
+/// # fn example(db: &dynamap::Db<App>) {
 /// // `title` is required: an item read without it would not decode.
 /// let _ = db.query(Issue::partition("dynamap")).project(Issue::NUMBER);
 /// # }

@@ -24,7 +24,7 @@ use crate::sealed::{ProjectedSeal, Sealed};
 /// # struct Sensor { id: String, city: Option<String> }
 /// # #[derive(Entity)] #[dynamap(table = App, entity = "Reading", pk = "S#{id}", sk = "R#{at}")]
 /// # struct Reading { id: String, at: i64 }
-/// # fn example(db: &dynamap::Db) {
+/// # fn example(db: &dynamap::Db<App>) {
 /// let _ = db.query(Sensor::partition("S1")).project((Sensor::CITY, Reading::AT));
 /// # }
 /// ```

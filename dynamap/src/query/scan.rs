@@ -15,7 +15,7 @@ use crate::codec::{AttributeValue, Item};
 use crate::expr::{Condition, NameMap, Placeholders, ValueMap};
 use crate::span::Call;
 use crate::table::Table;
-use crate::{Db, Error, Result};
+use crate::{Error, Handle, Result};
 
 /// The most segments DynamoDB accepts in one parallel scan.
 const MAX_SEGMENTS: u32 = 1_000_000;
@@ -35,7 +35,7 @@ const DEFAULT_CONCURRENCY: usize = 16;
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
 /// # struct Sensor { id: String, city: String }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let in_poznan: Vec<Sensor> = db
 ///     .scan::<Sensor>()
 ///     .filter(Sensor::CITY.eq("Poznań"))
@@ -47,7 +47,7 @@ const DEFAULT_CONCURRENCY: usize = 16;
 /// ```
 #[must_use = "a scan does nothing until it is sent"]
 pub struct Scan<T> {
-    db: Db,
+    db: Handle,
     index: Option<&'static str>,
     filter: Option<Condition<T>>,
     segments: u32,
@@ -82,7 +82,7 @@ impl<T> std::fmt::Debug for Scan<T> {
     }
 }
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// A scan of every item of type `T` (an entity, or an `EntityEnum` for every type).
     ///
     /// ```no_run
@@ -90,13 +90,13 @@ impl Db {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO")]
     /// # struct Sensor { id: String, kind: String }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let gas_sensors = db.scan::<Sensor>().filter(Sensor::KIND.eq("gas")).segments(4).all().await?;
     /// # Ok(()) }
     /// ```
-    pub fn scan<T: Decode>(&self) -> Scan<T> {
+    pub fn scan<T: Decode + crate::InLayout<L>>(&self) -> Scan<T> {
         Scan {
-            db: self.clone(),
+            db: self.handle().clone(),
             index: None,
             filter: None,
             segments: 1,
@@ -266,7 +266,7 @@ impl<T: Decode> Scan<T> {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
     /// # struct Sensor { id: String, city: String }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let first = db.scan::<Sensor>().limit(100).send().await?;
     /// if let Some(cursor) = first.cursor {
     ///     let second = db.scan::<Sensor>().limit(100).after(cursor).send().await?;

@@ -4,21 +4,26 @@
 use super::{ReadResults, Slot, Transaction};
 use crate::expr::Condition;
 use crate::key::Key;
-use crate::{Entity, Result};
+use crate::table::Table;
+use crate::{Db, Entity, InLayout, Result};
 
-impl Transaction {
+impl<L: Table> Transaction<L> {
     /// Writes `entity` if `condition` holds: `tx.put(db.put(&entity).condition(condition))`.
     #[deprecated(note = "use `put(db.put(&entity).condition(condition))`")]
-    pub fn put_if<E: Entity>(self, entity: &E, condition: Condition<E>) -> Self {
-        let put = self.db.put(entity).condition(condition);
+    pub fn put_if<E: Entity + InLayout<L>>(self, entity: &E, condition: Condition<E>) -> Self {
+        let put = Db::<E::Table>::from_handle(self.db.clone())
+            .put(entity)
+            .condition(condition);
         self.put(put)
     }
 
     /// Deletes the item `key` names if `condition` holds:
     /// `tx.delete(db.delete(key).condition(condition))`.
     #[deprecated(note = "use `delete(db.delete(key).condition(condition))`")]
-    pub fn delete_if<E: Entity>(self, key: Key<E>, condition: Condition<E>) -> Self {
-        let delete = self.db.delete(key).condition(condition);
+    pub fn delete_if<E: Entity + InLayout<L>>(self, key: Key<E>, condition: Condition<E>) -> Self {
+        let delete = Db::<E::Table>::from_handle(self.db.clone())
+            .delete(key)
+            .condition(condition);
         self.delete(delete)
     }
 }

@@ -15,7 +15,7 @@ use crate::key::Key;
 use crate::span::Call;
 use crate::table::{Table, TableSchema};
 use crate::write::key_item;
-use crate::{Db, Entity, Error, Result};
+use crate::{Entity, Error, Handle, InLayout, Result};
 
 /// Tells one read transaction's slots from another's.
 static NEXT_READ: AtomicU64 = AtomicU64::new(0);
@@ -33,7 +33,7 @@ static NEXT_READ: AtomicU64 = AtomicU64::new(0);
 /// # struct Account { id: String, balance: i64 }
 /// # #[derive(Entity)] #[dynamap(table = App, entity = "Limit", pk = "ACCOUNT#{id}", sk = "LIMIT")]
 /// # struct Limit { id: String, daily: i64 }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let mut read = db.transact_get();
 /// let from = read.get(Account::key("alice"));
 /// let to = read.get(Account::key("bob"));
@@ -49,14 +49,15 @@ static NEXT_READ: AtomicU64 = AtomicU64::new(0);
 /// Not `Clone`: a [`Slot`] belongs to the read transaction that made it, and two copies
 /// adding different reads would give equal slots different meanings.
 #[must_use = "a read transaction does nothing until it is sent"]
-pub struct TransactGet {
-    db: Db,
+pub struct TransactGet<L> {
+    db: Handle,
+    layout: PhantomData<fn() -> L>,
     id: u64,
     reads: Vec<Read>,
     error: Option<Error>,
 }
 
-impl std::fmt::Debug for TransactGet {
+impl<L> std::fmt::Debug for TransactGet<L> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TransactGet")
             .field("table", &self.db.table_name())
@@ -90,11 +91,12 @@ impl<E> Clone for Slot<E> {
 
 impl<E> Copy for Slot<E> {}
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// A new, empty read transaction on this table; see [`TransactGet`].
-    pub fn transact_get(&self) -> TransactGet {
+    pub fn transact_get(&self) -> TransactGet<L> {
         TransactGet {
-            db: self.clone(),
+            db: self.handle().clone(),
+            layout: PhantomData,
             id: NEXT_READ.fetch_add(1, Ordering::Relaxed),
             reads: Vec::new(),
             error: None,
@@ -102,7 +104,7 @@ impl Db {
     }
 }
 
-impl TransactGet {
+impl<L: Table> TransactGet<L> {
     /// Adds the item `key` names, and returns the slot its result will be in.
     ///
     /// ```no_run
@@ -110,7 +112,7 @@ impl TransactGet {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
     /// # struct Sensor { id: String }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let mut read = db.transact_get();
     /// let slots: Vec<_> = ["S1", "S2", "S3"].iter().map(|id| read.get(Sensor::key(*id))).collect();
     /// let results = read.send().await?;
@@ -119,7 +121,7 @@ impl TransactGet {
     /// }
     /// # Ok(()) }
     /// ```
-    pub fn get<E: Entity>(&mut self, key: Key<E>) -> Slot<E> {
+    pub fn get<E: Entity + InLayout<L>>(&mut self, key: Key<E>) -> Slot<E> {
         let index = self.reads.len();
         match key_item(key) {
             Ok(key) => self.reads.push(Read {
@@ -319,7 +321,7 @@ impl ReadResults {
 }
 
 /// `reads.await` is [`reads.send()`](TransactGet::send).
-impl std::future::IntoFuture for TransactGet {
+impl<L: Table> std::future::IntoFuture for TransactGet<L> {
     type Output = Result<ReadResults>;
     type IntoFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Self::Output> + Send>>;
 

@@ -7,7 +7,7 @@
 //! # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 //! # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
 //! # struct Account { id: String, balance: i64 }
-//! # async fn example(db: dynamap::Db, a: Account, b: Account) -> dynamap::Result<()> {
+//! # async fn example(db: dynamap::Db<App>, a: Account, b: Account) -> dynamap::Result<()> {
 //! db.transaction()
 //!     .put(db.put(&a).condition(Account::BALANCE.ge(0i64)))
 //!     .put(&b)
@@ -28,6 +28,7 @@ mod get;
 mod retry;
 mod synced;
 
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::TransactWriteItem;
@@ -48,12 +49,13 @@ use crate::sealed::{Sealed, TransactDeleteSeal, TransactPutSeal};
 use crate::write::{
     Action, PutMode, check_action, delete_action, key_item, put_action, send_actions,
 };
-use crate::{Db, Entity, Error, Result};
+use crate::{Db, Entity, Error, Handle, InLayout, Result};
 
 /// A pending transaction; see the [module docs](self).
 #[must_use = "a transaction does nothing until it is sent"]
-pub struct Transaction {
-    db: Db,
+pub struct Transaction<L> {
+    db: Handle,
+    layout: PhantomData<fn() -> L>,
     actions: Vec<Action>,
     /// Actions of entities with lookup items, by position: their writes are completed when
     /// the transaction is sent (see `synced.rs`).
@@ -62,15 +64,16 @@ pub struct Transaction {
     error: Option<Error>,
 }
 
-clone_builder!(Transaction {
+clone_builder!(Transaction<L> {
     db,
+    layout,
     actions,
     synced,
     token,
     error
 });
 
-impl std::fmt::Debug for Transaction {
+impl<L> std::fmt::Debug for Transaction<L> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let actions: Vec<_> = self
             .actions
@@ -86,7 +89,7 @@ impl std::fmt::Debug for Transaction {
     }
 }
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// A new, empty transaction on this table.
     ///
     /// # Examples
@@ -96,13 +99,14 @@ impl Db {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
     /// # struct Account { id: String, balance: i64 }
-    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>, alice: Account) -> dynamap::Result<()> {
     /// db.transaction().put(&alice).send().await?;
     /// # Ok(()) }
     /// ```
-    pub fn transaction(&self) -> Transaction {
+    pub fn transaction(&self) -> Transaction<L> {
         Transaction {
-            db: self.clone(),
+            db: self.handle().clone(),
+            layout: PhantomData,
             actions: Vec::new(),
             synced: Vec::new(),
             token: None,
@@ -111,7 +115,7 @@ impl Db {
     }
 }
 
-impl Transaction {
+impl<L: crate::table::Table> Transaction<L> {
     /// Keeps the first error, reported by [`send`](Transaction::send).
     fn push(mut self, action: Result<Action>) -> Self {
         match action {
@@ -184,7 +188,7 @@ impl Transaction {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
     /// # struct Account { id: String, balance: i64 }
-    /// # async fn example(db: dynamap::Db, alice: Account, bob: Account) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>, alice: Account, bob: Account) -> dynamap::Result<()> {
     /// db.transaction()
     ///     .put(&alice)
     ///     .put(db.put(&bob).condition(Account::BALANCE.ge(0i64)))
@@ -192,8 +196,8 @@ impl Transaction {
     ///     .await?;
     /// # Ok(()) }
     /// ```
-    pub fn put<E: Entity>(self, put: impl TransactPut<E>) -> Self {
-        let put = put.into_put(&self.db);
+    pub fn put<E: Entity + InLayout<L>>(self, put: impl TransactPut<E>) -> Self {
+        let put = put.into_put(&Db::from_handle(self.db.clone()));
         self.push_put(put)
     }
 
@@ -206,12 +210,12 @@ impl Transaction {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
     /// # struct Account { id: String, balance: i64 }
-    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>, alice: Account) -> dynamap::Result<()> {
     /// // Fails the whole transaction when the account exists.
     /// db.transaction().create(&alice).send().await?;
     /// # Ok(()) }
     /// ```
-    pub fn create<E: Entity>(self, entity: &E) -> Self {
+    pub fn create<E: Entity + InLayout<L>>(self, entity: &E) -> Self {
         let put = Put::new(self.db.clone(), entity, PutMode::Create);
         self.push_put(put)
     }
@@ -225,12 +229,12 @@ impl Transaction {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
     /// # struct Account { id: String, balance: i64 }
-    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>, alice: Account) -> dynamap::Result<()> {
     /// // Fails the whole transaction when the account does not exist.
     /// db.transaction().replace(&alice).send().await?;
     /// # Ok(()) }
     /// ```
-    pub fn replace<E: Entity>(self, entity: &E) -> Self {
+    pub fn replace<E: Entity + InLayout<L>>(self, entity: &E) -> Self {
         let put = Put::new(self.db.clone(), entity, PutMode::Replace);
         self.push_put(put)
     }
@@ -246,7 +250,7 @@ impl Transaction {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
     /// # struct Account { id: String, balance: i64 }
-    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>, alice: Account) -> dynamap::Result<()> {
     /// db.transaction()
     ///     .delete(db.delete(Account::key("bob")).condition(Account::BALANCE.eq(0i64)))
     ///     .delete(Account::key("carol"))
@@ -255,8 +259,8 @@ impl Transaction {
     ///     .await?;
     /// # Ok(()) }
     /// ```
-    pub fn delete<E: Entity>(self, delete: impl TransactDelete<E>) -> Self {
-        let delete = delete.into_delete(&self.db);
+    pub fn delete<E: Entity + InLayout<L>>(self, delete: impl TransactDelete<E>) -> Self {
+        let delete = delete.into_delete(&Db::from_handle(self.db.clone()));
         self.push_delete(delete)
     }
 
@@ -269,7 +273,7 @@ impl Transaction {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
     /// # struct Account { id: String, balance: i64 }
-    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>, alice: Account) -> dynamap::Result<()> {
     /// db.transaction()
     ///     .update(db.update(Account::key("alice")).increment(Account::BALANCE, -10i64))
     ///     .update(db.update(Account::key("bob")).increment(Account::BALANCE, 10i64))
@@ -277,7 +281,7 @@ impl Transaction {
     ///     .await?;
     /// # Ok(()) }
     /// ```
-    pub fn update<E: Entity>(self, update: crate::ops::Update<E>) -> Self {
+    pub fn update<E: Entity + InLayout<L>>(self, update: crate::ops::Update<E>) -> Self {
         let action = update.into_action();
         self.push(action)
     }
@@ -288,7 +292,7 @@ impl Transaction {
     ///
     /// ```no_run
     /// use dynamap::aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update};
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example<L: dynamap::Table>(db: dynamap::Db<L>) -> dynamap::Result<()> {
     /// let bump = Update::builder()
     ///     .table_name("audit")
     ///     .key("PK", AttributeValue::S("COUNTER".into()))
@@ -310,7 +314,7 @@ impl Transaction {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
     /// # struct Account { id: String, balance: i64 }
-    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>, alice: Account) -> dynamap::Result<()> {
     /// use dynamap::aws_sdk_dynamodb::types::{AttributeValue, Delete, TransactWriteItem};
     /// let audit = Delete::builder()
     ///     .table_name("audit")
@@ -355,12 +359,12 @@ impl Transaction {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
     /// # struct Account { id: String, balance: i64 }
-    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>, alice: Account) -> dynamap::Result<()> {
     /// // Write alice only while the bank account holds more than 100.
     /// db.transaction().check(Account::key("bank"), Account::BALANCE.gt(100i64)).put(&alice).send().await?;
     /// # Ok(()) }
     /// ```
-    pub fn check<E: Entity>(self, key: Key<E>, condition: Condition<E>) -> Self {
+    pub fn check<E: Entity + InLayout<L>>(self, key: Key<E>, condition: Condition<E>) -> Self {
         let action = check_action(&self.db, key, &condition);
         self.push(action)
     }
@@ -375,7 +379,7 @@ impl Transaction {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
     /// # struct Account { id: String, balance: i64 }
-    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>, alice: Account) -> dynamap::Result<()> {
     /// // Sent twice within ten minutes, it is applied once.
     /// db.transaction().put(&alice).idempotency_token("signup-alice").send().await?;
     /// # Ok(()) }
@@ -394,7 +398,7 @@ impl Transaction {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
     /// # struct Account { id: String, balance: i64 }
-    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>, alice: Account) -> dynamap::Result<()> {
     /// let tx = db.transaction().put(&alice).delete(Account::key("bob"));
     /// assert_eq!(tx.len(), 2);
     /// # Ok(()) }
@@ -412,7 +416,7 @@ impl Transaction {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
     /// # struct Account { id: String, balance: i64 }
-    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>, alice: Account) -> dynamap::Result<()> {
     /// assert!(db.transaction().is_empty());
     /// # Ok(()) }
     /// ```
@@ -445,7 +449,7 @@ impl Transaction {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
     /// # struct Account { id: String, balance: i64 }
-    /// # async fn example(db: dynamap::Db, alice: Account) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>, alice: Account) -> dynamap::Result<()> {
     /// match db.transaction().create(&alice).send().await {
     ///     Err(dynamap::Error::TransactionCanceled { reasons, .. }) => for reason in &reasons { eprintln!("{reason:?}") },
     ///     other => other?,
@@ -518,20 +522,20 @@ const MAX_SYNC_ROUNDS: u32 = 50;
 pub trait TransactPut<E: Entity>: Sealed<(TransactPutSeal, E)> {
     /// The put, made with `db` when only the entity was given.
     #[doc(hidden)]
-    fn into_put(self, db: &Db) -> Put<E>;
+    fn into_put(self, db: &Db<E::Table>) -> Put<E>;
 }
 
 impl<E: Entity> Sealed<(TransactPutSeal, E)> for &E {}
 impl<E: Entity> Sealed<(TransactPutSeal, E)> for Put<E> {}
 
 impl<E: Entity> TransactPut<E> for &E {
-    fn into_put(self, db: &Db) -> Put<E> {
+    fn into_put(self, db: &Db<E::Table>) -> Put<E> {
         db.put(self)
     }
 }
 
 impl<E: Entity> TransactPut<E> for Put<E> {
-    fn into_put(self, _: &Db) -> Put<E> {
+    fn into_put(self, _: &Db<E::Table>) -> Put<E> {
         self
     }
 }
@@ -541,26 +545,26 @@ impl<E: Entity> TransactPut<E> for Put<E> {
 pub trait TransactDelete<E: Entity>: Sealed<(TransactDeleteSeal, E)> {
     /// The delete, made with `db` when only the key was given.
     #[doc(hidden)]
-    fn into_delete(self, db: &Db) -> Delete<E>;
+    fn into_delete(self, db: &Db<E::Table>) -> Delete<E>;
 }
 
 impl<E: Entity> Sealed<(TransactDeleteSeal, E)> for Key<E> {}
 impl<E: Entity> Sealed<(TransactDeleteSeal, E)> for Delete<E> {}
 
 impl<E: Entity> TransactDelete<E> for Key<E> {
-    fn into_delete(self, db: &Db) -> Delete<E> {
+    fn into_delete(self, db: &Db<E::Table>) -> Delete<E> {
         db.delete(self)
     }
 }
 
 impl<E: Entity> TransactDelete<E> for Delete<E> {
-    fn into_delete(self, _: &Db) -> Delete<E> {
+    fn into_delete(self, _: &Db<E::Table>) -> Delete<E> {
         self
     }
 }
 
 /// `transaction.await` is [`transaction.send()`](Transaction::send).
-impl std::future::IntoFuture for Transaction {
+impl<L: crate::table::Table> std::future::IntoFuture for Transaction<L> {
     type Output = Result<()>;
     type IntoFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Self::Output> + Send>>;
 

@@ -2,11 +2,11 @@
 //! versioned entity.
 
 use super::Transaction;
+use crate::Result;
 use crate::retry::{RetryPolicy, SplitMix64, pause};
 use crate::sealed::{Sealed, TransactAttemptSeal};
-use crate::{Db, Result};
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// Builds a transaction with `build` and sends it; when a concurrent writer wins, builds
     /// it again and resends, with capped exponential backoff and full jitter (the default
     /// [`RetryPolicy`]'s waits), for as long as [`CONTENTION_BUDGET`](crate::retry::CONTENTION_BUDGET)
@@ -31,7 +31,7 @@ impl Db {
     /// # struct Repo { name: String, issues: u64, #[dynamap(version)] version: u64 }
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Issue", pk = "REPO#{repo}", sk = "ISSUE#{number}")]
     /// # struct Issue { repo: String, number: u64, title: String }
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// // Number a new issue from the repository's counter: both writes or neither, and
     /// // concurrent callers each get their own number.
     /// let db = &db;
@@ -54,11 +54,11 @@ impl Db {
     pub fn transact_retry<B, Fut, A>(
         &self,
         build: B,
-    ) -> impl Future<Output = Result<A::Value>> + Send + use<B, Fut, A>
+    ) -> impl Future<Output = Result<A::Value>> + Send + use<L, B, Fut, A>
     where
         B: FnMut() -> Fut + Send,
         Fut: Future<Output = Result<A>> + Send,
-        A: TransactAttempt,
+        A: TransactAttempt<L>,
     {
         self.transact_retry_with(RetryPolicy::contention(), build)
     }
@@ -72,11 +72,11 @@ impl Db {
         &self,
         policy: RetryPolicy,
         mut build: B,
-    ) -> impl Future<Output = Result<A::Value>> + Send + use<B, Fut, A>
+    ) -> impl Future<Output = Result<A::Value>> + Send + use<L, B, Fut, A>
     where
         B: FnMut() -> Fut + Send,
         Fut: Future<Output = Result<A>> + Send,
-        A: TransactAttempt,
+        A: TransactAttempt<L>,
     {
         let this = self.clone();
         async move {
@@ -98,7 +98,7 @@ impl Db {
                         if policy.allows(attempt, started)
                             && (err.is_conflict() || err.is_retryable()) =>
                     {
-                        pause(&this, &policy, attempt - 1, &mut rng).await;
+                        pause(this.handle(), &policy, attempt - 1, &mut rng).await;
                     }
                     Err(err) => return Err(err),
                 }
@@ -108,32 +108,32 @@ impl Db {
 }
 
 /// What a [`Db::transact_retry`] attempt builds: a [`Transaction`], or a transaction with a
-/// value of the caller's (`(Transaction, T)`), returned when that attempt lands. Sealed:
-/// implemented by dynamap only.
-pub trait TransactAttempt: Sealed<TransactAttemptSeal> + Send {
+/// value of the caller's (`(Transaction, T)`), returned when that attempt lands. `L` is the
+/// layout of the handle the loop runs on. Sealed: implemented by dynamap only.
+pub trait TransactAttempt<L>: Sealed<(TransactAttemptSeal, L)> + Send {
     /// What the loop returns.
     type Value: Send;
 
     /// The transaction to send and the value to return if it lands.
     #[doc(hidden)]
-    fn into_parts(self) -> (Transaction, Self::Value);
+    fn into_parts(self) -> (Transaction<L>, Self::Value);
 }
 
-impl Sealed<TransactAttemptSeal> for Transaction {}
-impl<T: Send> Sealed<TransactAttemptSeal> for (Transaction, T) {}
+impl<L> Sealed<(TransactAttemptSeal, L)> for Transaction<L> {}
+impl<L, T: Send> Sealed<(TransactAttemptSeal, L)> for (Transaction<L>, T) {}
 
-impl TransactAttempt for Transaction {
+impl<L> TransactAttempt<L> for Transaction<L> {
     type Value = ();
 
-    fn into_parts(self) -> (Transaction, ()) {
+    fn into_parts(self) -> (Transaction<L>, ()) {
         (self, ())
     }
 }
 
-impl<T: Send> TransactAttempt for (Transaction, T) {
+impl<L, T: Send> TransactAttempt<L> for (Transaction<L>, T) {
     type Value = T;
 
-    fn into_parts(self) -> (Transaction, T) {
+    fn into_parts(self) -> (Transaction<L>, T) {
         self
     }
 }

@@ -17,7 +17,7 @@ use crate::entity::LookupKey;
 use crate::expr::Condition;
 use crate::ops::sync::{Owner, Recorded, SyncedWrite, delete_actions, put_actions, recording};
 use crate::write::{Action, PutMode};
-use crate::{Db, Entity, Result};
+use crate::{Entity, Handle, Result};
 
 /// The writes of one synced action, for the state just read.
 pub(crate) struct Resolved {
@@ -35,13 +35,13 @@ type Pending<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
 pub(crate) trait SyncedAction: Send + Sync {
     /// The owner's write without the guard, holding the action's place (and counted
     /// against the limits) until the transaction is sent.
-    fn placeholder(&self, db: &Db) -> Result<Action>;
+    fn placeholder(&self, db: &Handle) -> Result<Action>;
 
     /// Reads what the stored owner records and returns the writes.
-    fn resolve<'a>(&'a self, db: &'a Db) -> Pending<'a, Resolved>;
+    fn resolve<'a>(&'a self, db: &'a Handle) -> Pending<'a, Resolved>;
 
     /// Reads what the stored owner records now.
-    fn reread<'a>(&'a self, db: &'a Db) -> Pending<'a, Option<Recorded>>;
+    fn reread<'a>(&'a self, db: &'a Handle) -> Pending<'a, Option<Recorded>>;
 
     /// Whether the owner's write carries a condition of the caller's (create, replace,
     /// `if_exists`, a version, a condition): only then can its failure be the caller's
@@ -73,14 +73,14 @@ impl<E: Entity> SyncedPut<E> {
 }
 
 impl<E: Entity> SyncedAction for SyncedPut<E> {
-    fn placeholder(&self, db: &Db) -> Result<Action> {
+    fn placeholder(&self, db: &Handle) -> Result<Action> {
         let condition = self.condition.as_ref();
         let mut actions =
             put_actions::<E>(db, &self.owner, &self.write, self.mode, condition, None)?;
         Ok(actions.swap_remove(0))
     }
 
-    fn resolve<'a>(&'a self, db: &'a Db) -> Pending<'a, Resolved> {
+    fn resolve<'a>(&'a self, db: &'a Handle) -> Pending<'a, Resolved> {
         Box::pin(async move {
             let current = self.owner.recorded::<E>(db).await?;
             let actions = put_actions::<E>(
@@ -99,7 +99,7 @@ impl<E: Entity> SyncedAction for SyncedPut<E> {
         })
     }
 
-    fn reread<'a>(&'a self, db: &'a Db) -> Pending<'a, Option<Recorded>> {
+    fn reread<'a>(&'a self, db: &'a Handle) -> Pending<'a, Option<Recorded>> {
         Box::pin(self.owner.recorded::<E>(db))
     }
 
@@ -132,13 +132,13 @@ impl<E: Entity> SyncedDelete<E> {
 }
 
 impl<E: Entity> SyncedAction for SyncedDelete<E> {
-    fn placeholder(&self, db: &Db) -> Result<Action> {
+    fn placeholder(&self, db: &Handle) -> Result<Action> {
         let condition = self.condition.as_ref();
         let mut actions = delete_actions::<E>(db, &self.owner, self.must_exist, condition, None)?;
         Ok(actions.swap_remove(0))
     }
 
-    fn resolve<'a>(&'a self, db: &'a Db) -> Pending<'a, Resolved> {
+    fn resolve<'a>(&'a self, db: &'a Handle) -> Pending<'a, Resolved> {
         Box::pin(async move {
             let current = self.owner.recorded::<E>(db).await?;
             let condition = self.condition.as_ref();
@@ -157,7 +157,7 @@ impl<E: Entity> SyncedAction for SyncedDelete<E> {
         })
     }
 
-    fn reread<'a>(&'a self, db: &'a Db) -> Pending<'a, Option<Recorded>> {
+    fn reread<'a>(&'a self, db: &'a Handle) -> Pending<'a, Option<Recorded>> {
         Box::pin(self.owner.recorded::<E>(db))
     }
     fn decisive(&self) -> bool {

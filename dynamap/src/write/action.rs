@@ -10,7 +10,7 @@ use crate::codec::Item;
 use crate::expr::{Condition, Placeholders};
 use crate::key::Key;
 use crate::table::Table;
-use crate::{Db, Entity, Error, Result};
+use crate::{Entity, Error, Handle, Result};
 
 /// One action, with what is needed to check the transaction and explain a failure.
 #[derive(Clone)]
@@ -36,7 +36,7 @@ pub(super) fn build_error(err: aws_sdk_dynamodb::error::BuildError) -> Error {
 }
 
 pub(crate) fn put_action<E: Entity>(
-    db: &Db,
+    db: &Handle,
     put: PreparedPut,
     mode: PutMode,
     condition: Option<&Condition<E>>,
@@ -65,7 +65,7 @@ pub(crate) fn put_action<E: Entity>(
 /// A delete of the item `key` names, only if it exists (`must_exist`) and matches
 /// `condition`.
 pub(crate) fn delete_action<E: Entity>(
-    db: &Db,
+    db: &Handle,
     key: Item,
     must_exist: bool,
     condition: Option<&Condition<E>>,
@@ -94,7 +94,7 @@ pub(crate) fn delete_condition<E: Entity>(
 
 /// A put of a ready item, for the typed builders and for lookup syncing.
 pub(crate) fn raw_put(
-    db: &Db,
+    db: &Handle,
     entity: &'static str,
     operation: &'static str,
     key: Item,
@@ -121,7 +121,7 @@ pub(crate) fn raw_put(
 
 /// A delete by key, for the typed builders and for lookup syncing.
 pub(crate) fn raw_delete(
-    db: &Db,
+    db: &Handle,
     entity: &'static str,
     key: Item,
     condition: RenderedCondition,
@@ -145,7 +145,7 @@ pub(crate) fn raw_delete(
 }
 
 pub(crate) fn check_action<E: Entity>(
-    db: &Db,
+    db: &Handle,
     key: Key<E>,
     condition: &Condition<E>,
 ) -> Result<Action> {

@@ -9,7 +9,7 @@
 /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
 /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
 /// # struct Sensor { id: String, city: String }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 /// let sensor = Sensor { id: "S1".into(), city: "Poznań".into() };
 /// db.put(&sensor).await?;      // PutMode::Overwrite: create, or replace whole
 /// db.create(&sensor).await.ok(); // PutMode::Create: fails when the key exists

@@ -6,11 +6,11 @@ use tracing::Instrument;
 
 use super::{Action, Nested, failure, limits, missing_parent};
 use crate::span::Call;
-use crate::{Db, Error, Result};
+use crate::{Error, Handle, Result};
 
 /// Checks and sends `actions` as one TransactWriteItems.
 pub(crate) async fn send_actions(
-    db: &Db,
+    db: &Handle,
     actions: Vec<Action>,
     token: Option<String>,
 ) -> Result<()> {

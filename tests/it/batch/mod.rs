@@ -26,7 +26,7 @@ pub(super) fn event_time() -> OffsetDateTime {
 }
 
 /// A test table whose client gets `faults`.
-pub(super) async fn faulty_db(test: &str, faults: &Faults) -> Db {
+pub(super) async fn faulty_db(test: &str, faults: &Faults) -> Db<App> {
     DynamoLocal::shared()
         .expect("DynamoDB Local starts")
         .fresh_db_with_faults::<App>(test, faults)
@@ -56,7 +56,7 @@ pub(super) fn clean_client() -> aws_sdk_dynamodb::Client {
 }
 
 /// Every (PK, SK) stored, read with a consistent scan through a raw SDK client.
-pub(super) async fn stored_keys(db: &Db) -> Vec<(String, String)> {
+pub(super) async fn stored_keys<L: dynamap::Table>(db: &Db<L>) -> Vec<(String, String)> {
     let items = clean_client()
         .scan()
         .table_name(db.table_name())
@@ -78,7 +78,7 @@ pub(super) async fn stored_keys(db: &Db) -> Vec<(String, String)> {
 }
 
 /// The number of items stored, by a `Select COUNT` scan.
-pub(super) async fn stored_count(db: &Db) -> usize {
+pub(super) async fn stored_count<L: dynamap::Table>(db: &Db<L>) -> usize {
     let mut count = 0;
     let mut start = None;
     loop {
@@ -105,8 +105,8 @@ pub(super) fn failed_key(failed: &FailedWrite) -> (String, String) {
 }
 
 /// Checks "nothing lost, nothing doubled": every item is either stored or reported.
-pub(super) async fn assert_exactly_once(
-    db: &Db,
+pub(super) async fn assert_exactly_once<L: dynamap::Table>(
+    db: &Db<L>,
     expected: HashSet<(String, String)>,
     written: usize,
     failed: &[FailedWrite],

@@ -10,7 +10,7 @@ use dynamap::encryption::raw_aes_keyring;
 use super::{KEY, Patient, client_with, encrypted_db, encryption, patient};
 
 /// A plain SDK client with the interceptor, configured from the same actions.
-async fn plain_client(db: &dynamap::Db) -> dynamap::aws_sdk_dynamodb::Client {
+async fn plain_client<L: dynamap::Table>(db: &dynamap::Db<L>) -> dynamap::aws_sdk_dynamodb::Client {
     let keyring = raw_aes_keyring("dynamap-tests", "clinic-key", KEY)
         .await
         .expect("keyring");

@@ -10,7 +10,13 @@ use crate::raw_item;
 
 /// Sets `attribute` of the stored item at `(pk, sk)` with the raw client: what an older
 /// layout of the index would have written (an unsigned attribute, so the item still verifies).
-async fn set_raw(db: &dynamap::Db, pk: &str, sk: &str, attribute: &str, value: &str) {
+async fn set_raw<L: dynamap::Table>(
+    db: &dynamap::Db<L>,
+    pk: &str,
+    sk: &str,
+    attribute: &str,
+    value: &str,
+) {
     db.client()
         .update_item()
         .table_name(db.table_name())

@@ -93,8 +93,8 @@ pub(crate) fn encryption(table: &str) -> TableEncryption<Clinic> {
 }
 
 /// A client like `db`'s with the SDK's interceptor configured by `config`.
-pub(crate) async fn client_with(
-    db: &Db,
+pub(crate) async fn client_with<L: dynamap::Table>(
+    db: &Db<L>,
     config: dynamap::encryption::sdk::DynamoDbTablesEncryptionConfig,
 ) -> dynamap::aws_sdk_dynamodb::Client {
     let interceptor = dynamap::encryption::Interceptor::new(config).expect("interceptor");
@@ -108,7 +108,7 @@ pub(crate) async fn client_with(
 }
 
 /// `(raw, encrypted)`: the same fresh table, without and with the interceptor.
-pub(crate) async fn encrypted_db(test: &str) -> (Db, Db) {
+pub(crate) async fn encrypted_db(test: &str) -> (Db<Clinic>, Db<Clinic>) {
     let raw = fresh_db::<Clinic>(test).await;
     let keyring = raw_aes_keyring("dynamap-tests", "clinic-key", KEY)
         .await

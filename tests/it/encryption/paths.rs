@@ -3,10 +3,10 @@
 
 use dynamap::Db;
 
-use super::{Patient, Prescription, Ward, encrypted_db, patient};
+use super::{Clinic, Patient, Prescription, Ward, encrypted_db, patient};
 use crate::raw_item;
 
-async fn read(db: &Db, id: &str) -> Patient {
+async fn read(db: &Db<Clinic>, id: &str) -> Patient {
     db.get(Patient::key(id))
         .consistent()
         .await

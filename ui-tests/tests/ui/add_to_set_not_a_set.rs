@@ -13,7 +13,7 @@ struct Post {
     tags: Vec<String>,
 }
 
-async fn tag(db: Db) -> dynamap::Result<()> {
+async fn tag(db: Db<App>) -> dynamap::Result<()> {
     db.update(Post::key("p1")).add_to_set(Post::TAGS, ["rust"]).await
 }
 

@@ -13,7 +13,7 @@ struct User {
     email: String,
 }
 
-fn update(db: &Db) {
+fn update(db: &Db<App>) {
     let _ = db.update(User::key("u1")).set(User::EMAIL, "ada@example.com");
 }
 

@@ -13,7 +13,7 @@ struct Device {
     alarms: u64,
 }
 
-async fn bump(db: Db) -> dynamap::Result<Option<Device>> {
+async fn bump(db: Db<App>) -> dynamap::Result<Option<Device>> {
     db.modify(Device::key("d1"), |device| device.alarms += 1).await
 }
 

@@ -22,7 +22,7 @@ struct Event {
     points: i32,
 }
 
-fn queries(db: &dynamap::Db) {
+fn queries(db: &dynamap::Db<App>) {
     let _ = db.query(Event::by_rank("first")).sk_eq(Event::by_date_sk().year(2024));
     let _ = db.query(Event::by_date("Poznań")).sk_eq(Event::by_date_sk());
 }

@@ -17,7 +17,7 @@ struct Event {
     month: i32,
 }
 
-fn in_march(db: &dynamap::Db) {
+fn in_march(db: &dynamap::Db<Calendar>) {
     let _ = db.query(Event::by_date("Poznań")).sk_eq(Event::by_date_sk().month(3));
 }
 

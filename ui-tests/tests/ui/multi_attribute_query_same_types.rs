@@ -18,7 +18,7 @@ struct Event {
     month: i32,
 }
 
-fn in_march(db: &dynamap::Db) {
+fn in_march(db: &dynamap::Db<Calendar>) {
     let month = 3i32;
     let _ = db.query(Event::by_date("Poznań")).sk_eq((month,));
 }

@@ -27,7 +27,7 @@ struct IssueTitle {
     title: String,
 }
 
-fn titles(db: &dynamap::Db) {
+fn titles(db: &dynamap::Db<App>) {
     let _ = db.query(Pull::partition("dynamap")).project_as::<IssueTitle>();
 }
 

@@ -16,7 +16,7 @@ struct Issue {
     assignee: Option<String>,
 }
 
-fn titles(db: &dynamap::Db) {
+fn titles(db: &dynamap::Db<App>) {
     let _ = db.query(Issue::partition("dynamap", "dynamap")).project((Issue::NUMBER,));
 }
 

@@ -12,7 +12,7 @@ struct Device {
     note: Option<String>,
 }
 
-async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     let note = String::from("checked");
     db.update(Device::key("d1")).set(Device::NOTE, Some(note)).await?;
     Ok(())

@@ -110,7 +110,7 @@ impl IndexDefinition {
 
 impl TableDefinition {
     /// The definition of table `table_name` with layout `T` and `options`: what
-    /// `db.create_table::<T>()` with the same options would create, without a connection.
+    /// `db.create_table()` with the same options would create, without a connection.
     ///
     /// ```
     /// # use dynamap::Table;

@@ -14,7 +14,7 @@ use crate::expr::{Condition, DocPath, NameMap, Placeholders, ValueMap};
 use crate::span::Call;
 use crate::table::Table;
 use crate::write::{Action, conditional_answer, missing_parent, nested_paths};
-use crate::{Db, Entity, Error, ErrorKind, Result};
+use crate::{Entity, Error, ErrorKind, Handle, Result};
 
 /// An update ready to render: its changes, conditions and the lookups it moves.
 pub(crate) struct Plan<E> {
@@ -138,7 +138,7 @@ impl<E: Entity> Plan<E> {
     }
 
     /// Sends the update: one UpdateItem, or a transaction when it moves lookups.
-    pub(crate) async fn send(self, db: &Db, return_new: bool) -> Result<Option<Item>> {
+    pub(crate) async fn send(self, db: &Handle, return_new: bool) -> Result<Option<Item>> {
         if !self.lookups.is_empty() {
             crate::ops::sync::update_with_lookups(db, &self).await?;
             return if return_new {
@@ -186,7 +186,7 @@ impl<E: Entity> Plan<E> {
 
     /// After a failed condition: the error for an item stored in an older shape, if that is
     /// why (an update's schema-version condition), read consistently.
-    async fn older_schema(&self, db: &Db) -> Result<Option<Error>> {
+    async fn older_schema(&self, db: &Handle) -> Result<Option<Error>> {
         let Some(current) = E::WRITE.schema_version.filter(|_| self.partial) else {
             return Ok(None);
         };
@@ -219,7 +219,7 @@ impl<E: Entity> Plan<E> {
     /// The update as a transaction action, with `extra` changes and `guard` conditions.
     pub(crate) fn action(
         &self,
-        db: &Db,
+        db: &Handle,
         extra: Vec<Change>,
         guard: impl FnOnce(&mut Placeholders) -> Vec<String>,
     ) -> Result<Action> {

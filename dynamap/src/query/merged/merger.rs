@@ -12,7 +12,7 @@ use crate::codec::{AttributeValue, Item};
 use crate::key::Groups;
 use crate::query::exec::Prepared;
 use crate::query::page_fill::PageFill;
-use crate::{Db, Result};
+use crate::{Handle, Result};
 
 /// Where a shard's next request starts.
 enum Next {
@@ -99,7 +99,7 @@ pub(super) enum Step {
 }
 
 pub(super) struct Merger {
-    db: Db,
+    db: Handle,
     /// The requests of the first physical partition; the others swap in their key values.
     template: Prepared,
     /// Logical partitions in reading order (reversed for a descending read).
@@ -115,7 +115,7 @@ impl Merger {
     /// A merge of `groups` (in ascending order) resuming at `position`.
     #[allow(clippy::too_many_arguments)] // one constructor, called from one place
     pub(super) fn new(
-        db: Db,
+        db: Handle,
         template: Prepared,
         groups: &Groups,
         sort_attributes: Vec<&'static str>,

@@ -61,7 +61,7 @@ impl<T: Decode, S> Query<T, S> {
     /// #           index(name = "GSI1", pk = "DEALS#{day}#{shard}", sk = "{created_at}#{id}"))]
     /// # struct Deal { id: String, day: String, shard: u8, created_at: i64 }
     /// use dynamap::key::PartitionKey;
-    /// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
     /// let today = PartitionKey::across((0..16u8).map(|s| Deal::gsi1("2026-11-26", s))).merged();
     /// let page = db.query(today).descending().limit(25).fan_out(4).send().await?;
     /// # Ok(()) }

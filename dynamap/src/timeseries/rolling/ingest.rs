@@ -141,7 +141,7 @@ struct Routes {
 impl<T: Table, E> Ingest<'_, T, E>
 where
     E: Entity<Table = T> + Sync,
-    for<'e> &'e E: crate::AsEntity,
+    for<'e> &'e E: crate::AsEntity<Entity = E>,
 {
     /// Writes every event as an item, with one batch write per table (puts, 25 a call,
     /// retried as [`BatchWrite`](crate::batch::BatchWrite) does), a table at a time.
@@ -177,7 +177,7 @@ impl<'a, T, E> IntoFuture for Ingest<'a, T, E>
 where
     T: Table,
     E: Entity<Table = T> + Sync,
-    for<'e> &'e E: crate::AsEntity,
+    for<'e> &'e E: crate::AsEntity<Entity = E>,
 {
     type Output = RolledBatchReport;
     type IntoFuture = Pin<Box<dyn Future<Output = RolledBatchReport> + Send + 'a>>;

@@ -9,17 +9,34 @@ use super::merge::MergeSorted;
 use super::{RolledTable, RollingTables};
 use crate::query::{Decode, Query};
 use crate::timeseries::rows::{EventRow, EventRows};
-use crate::{Db, Result, Table};
+use crate::{Db, InLayout, Result, Table};
 
 /// The tables holding a range of event times, found by [`RollingTables::range`], ready to be
 /// queried together.
 ///
 /// A query of every table comes back as one stream in time order. The streams borrow the
 /// tables' handles, which is why finding the tables and querying them are two steps.
-#[derive(Debug, Clone)]
-pub struct RangeTables {
+pub struct RangeTables<T> {
     range: RangeInclusive<i64>,
-    tables: Vec<(RolledTable, Db)>,
+    tables: Vec<(RolledTable, Db<T>)>,
+}
+
+impl<T> Clone for RangeTables<T> {
+    fn clone(&self) -> Self {
+        Self {
+            range: self.range.clone(),
+            tables: self.tables.clone(),
+        }
+    }
+}
+
+impl<T> std::fmt::Debug for RangeTables<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RangeTables")
+            .field("range", &self.range)
+            .field("tables", &self.tables)
+            .finish()
+    }
 }
 
 impl<T: Table> RollingTables<T> {
@@ -35,7 +52,7 @@ impl<T: Table> RollingTables<T> {
     pub fn range(
         &self,
         range: RangeInclusive<i64>,
-    ) -> impl Future<Output = Result<RangeTables>> + Send + use<T> {
+    ) -> impl Future<Output = Result<RangeTables<T>>> + Send + use<T> {
         let this = self.clone();
         async move {
             let tables = this
@@ -52,7 +69,7 @@ impl<T: Table> RollingTables<T> {
     }
 }
 
-impl RangeTables {
+impl<T: Table> RangeTables<T> {
     /// The range of event times asked for.
     ///
     /// # Examples
@@ -104,7 +121,7 @@ impl RangeTables {
     /// }
     /// # Ok(()) }
     /// ```
-    pub fn dbs(&self) -> impl ExactSizeIterator<Item = &Db> {
+    pub fn dbs(&self) -> impl ExactSizeIterator<Item = &Db<T>> {
         self.tables.iter().map(|(_, db)| db)
     }
 
@@ -125,11 +142,11 @@ impl RangeTables {
     /// one table is passed on; stop there, or the rest of that table is missing.
     pub fn query<'a, E, S, K>(
         &'a self,
-        build: impl Fn(&'a Db) -> Query<E, S>,
+        build: impl Fn(&'a Db<T>) -> Query<E, S>,
         key: impl Fn(&E) -> K + 'a,
     ) -> impl Stream<Item = Result<E>> + 'a
     where
-        E: Decode + 'a,
+        E: Decode + InLayout<T> + 'a,
         S: 'a,
         K: Ord + 'a,
     {
@@ -140,11 +157,11 @@ impl RangeTables {
     /// method calls [`Query::descending`] itself) and the results merged descending by `key`.
     pub fn query_descending<'a, E, S, K>(
         &'a self,
-        build: impl Fn(&'a Db) -> Query<E, S>,
+        build: impl Fn(&'a Db<T>) -> Query<E, S>,
         key: impl Fn(&E) -> K + 'a,
     ) -> impl Stream<Item = Result<E>> + 'a
     where
-        E: Decode + 'a,
+        E: Decode + InLayout<T> + 'a,
         S: 'a,
         K: Ord + 'a,
     {
@@ -181,7 +198,7 @@ impl RangeTables {
         key: impl Fn(&E) -> K + 'a,
     ) -> impl Stream<Item = Result<E>> + 'a
     where
-        E: EventRow + 'a,
+        E: EventRow + InLayout<T> + 'a,
         St: Stream<Item = Result<E>> + 'a,
         K: Ord + 'a,
     {
@@ -194,12 +211,12 @@ impl RangeTables {
 
     fn merge<'a, E, S, K>(
         &'a self,
-        build: impl Fn(&'a Db) -> Query<E, S>,
+        build: impl Fn(&'a Db<T>) -> Query<E, S>,
         key: impl Fn(&E) -> K + 'a,
         descending: bool,
     ) -> impl Stream<Item = Result<E>> + 'a
     where
-        E: Decode + 'a,
+        E: Decode + InLayout<T> + 'a,
         S: 'a,
         K: Ord + 'a,
     {

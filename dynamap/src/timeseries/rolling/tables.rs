@@ -13,7 +13,7 @@ use tracing::Instrument;
 
 use super::{RolledTable, TableNaming};
 use crate::span::call_span;
-use crate::{Db, Error, Result, Table};
+use crate::{Db, Error, Handle, Result, Table};
 
 /// Per table name: whether this process has made sure the table exists. The async mutex
 /// makes concurrent first users of one table wait for a single `CreateTable`.
@@ -57,7 +57,8 @@ type Created = Mutex<HashMap<String, Arc<AsyncMutex<bool>>>>;
 /// # Ok(()) }
 /// ```
 pub struct RollingTables<T> {
-    client: Client,
+    /// What every rolled table's handle copies: the client and every setting.
+    base: Handle,
     naming: Arc<TableNaming>,
     created: Arc<Created>,
     layout: PhantomData<fn() -> T>,
@@ -66,7 +67,7 @@ pub struct RollingTables<T> {
 impl<T> Clone for RollingTables<T> {
     fn clone(&self) -> Self {
         Self {
-            client: self.client.clone(),
+            base: self.base.clone(),
             naming: Arc::clone(&self.naming),
             created: Arc::clone(&self.created),
             layout: PhantomData,
@@ -83,10 +84,28 @@ impl<T> std::fmt::Debug for RollingTables<T> {
 }
 
 impl<T: Table> RollingTables<T> {
-    /// Rolled tables named by `naming`, reached through `client`.
+    /// Rolled tables named by `naming`, reached through `client`, with a handle's default
+    /// settings. To keep metrics, a cursor key or expired items on every rolled table, make
+    /// them [`from_db`](Self::from_db).
     pub fn new(client: Client, naming: TableNaming) -> Self {
+        Self::from_db(&Db::new(client, naming.prefix()), naming)
+    }
+
+    /// Rolled tables named by `naming`, each reached through a handle with `db`'s client and
+    /// every one of its settings ([`Db::with_metrics`], [`Db::with_cursor_key`],
+    /// [`Db::include_expired_items`]); `db`'s own table name is not used.
+    ///
+    /// ```
+    /// # use dynamap::timeseries::rolling::{RollingTables, TableNaming};
+    /// # #[derive(dynamap::Table)] #[dynamap(pk = "PK", sk = "SK")] struct Events;
+    /// # fn example(client: aws_sdk_dynamodb::Client) -> dynamap::Result<()> {
+    /// let db = dynamap::Db::<Events>::new(client, "iot").with_cursor_key(b"a secret of the service");
+    /// let rolling = RollingTables::from_db(&db, TableNaming::new("iot.")?);
+    /// # Ok(()) }
+    /// ```
+    pub fn from_db(db: &Db<T>, naming: TableNaming) -> Self {
         Self {
-            client,
+            base: db.handle().clone(),
             naming: Arc::new(naming),
             created: Arc::default(),
             layout: PhantomData,
@@ -100,7 +119,7 @@ impl<T: Table> RollingTables<T> {
 
     /// The SDK client.
     pub fn client(&self) -> &Client {
-        &self.client
+        self.base.client()
     }
 
     /// The table for an event at `event_ms` written at `written_ms` (milliseconds since the
@@ -120,7 +139,7 @@ impl<T: Table> RollingTables<T> {
         &self,
         event_ms: i64,
         written_ms: i64,
-    ) -> impl Future<Output = Result<Db>> + Send + use<T> {
+    ) -> impl Future<Output = Result<Db<T>>> + Send + use<T> {
         let this = self.clone();
         async move {
             let table = this.naming.table_for(event_ms, written_ms)?;
@@ -130,7 +149,7 @@ impl<T: Table> RollingTables<T> {
 
     /// A handle on `table`, created with layout `T` if this process has not made sure of it
     /// yet (see [`db_for`](Self::db_for)).
-    pub(super) async fn created_db(&self, table: &RolledTable) -> Result<Db> {
+    pub(super) async fn created_db(&self, table: &RolledTable) -> Result<Db<T>> {
         let db = self.db(table);
         let guard = {
             let mut created = self.created.lock().unwrap_or_else(PoisonError::into_inner);
@@ -138,7 +157,7 @@ impl<T: Table> RollingTables<T> {
         };
         let mut exists = guard.lock().await;
         if !*exists {
-            db.create_table::<T>().await?;
+            db.create_table().await?;
             *exists = true;
         }
         Ok(db)
@@ -151,14 +170,15 @@ impl<T: Table> RollingTables<T> {
     ///
     /// As [`db_for`](Self::db_for), and with [`Error::Clock`] when the system clock is before
     /// 1970.
-    pub fn db_for_now(&self, event_ms: i64) -> impl Future<Output = Result<Db>> + Send + use<T> {
+    pub fn db_for_now(&self, event_ms: i64) -> impl Future<Output = Result<Db<T>>> + Send + use<T> {
         let this = self.clone();
         async move { this.db_for(event_ms, super::now_millis()?).await }
     }
 
-    /// A handle on `table`, without creating anything.
-    pub fn db(&self, table: &RolledTable) -> Db {
-        Db::new(self.client.clone(), table.name())
+    /// A handle on `table`, without creating anything, with every setting of the handle
+    /// the tables were made [`from_db`](Self::from_db).
+    pub fn db(&self, table: &RolledTable) -> Db<T> {
+        Db::from_handle(self.base.on_table(table.name()))
     }
 
     /// Every table of this naming in the account and region, in order of period, then write
@@ -175,7 +195,7 @@ impl<T: Table> RollingTables<T> {
             loop {
                 let span = call_span("ListTables", this.naming.prefix(), "");
                 let page = this
-                    .client
+                    .client()
                     .list_tables()
                     .set_exclusive_start_table_name(start.take())
                     .send()

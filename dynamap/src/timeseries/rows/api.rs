@@ -14,7 +14,7 @@ use super::{EventId, EventRow, WriteOutcome, WritePath};
 use crate::codec::AttributeValue;
 use crate::key::{Key, KeyError, KeyErrorKind, PartitionKey, Segment, SortArgs, SortBound};
 use crate::table::Table;
-use crate::{Db, Error, Result};
+use crate::{Error, Handle, Result};
 
 /// Writes and reads events of type `E` as multi-event rows. Made by [`Db::event_rows`];
 /// cheap to clone, and `'static`, so it can move into spawned tasks.
@@ -28,7 +28,7 @@ use crate::{Db, Error, Result};
 /// # impl EventRow for CarEvent {}
 /// use futures_util::TryStreamExt;
 ///
-/// # async fn example(db: dynamap::Db, events: Vec<CarEvent>) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<Iot>, events: Vec<CarEvent>) -> dynamap::Result<()> {
 /// let rows = db.event_rows::<CarEvent>().write_path(WritePath::CreateFirst).cap(100);
 /// for outcome in rows.write_all(&events, 8).await {
 ///     outcome?;
@@ -38,7 +38,7 @@ use crate::{Db, Error, Result};
 /// # Ok(()) }
 /// ```
 pub struct EventRows<E> {
-    db: Db,
+    db: Handle,
     path: WritePath,
     cap: usize,
     consistent: bool,
@@ -72,13 +72,20 @@ impl<E> std::fmt::Debug for EventRows<E> {
     }
 }
 
-impl Db {
+impl<L: crate::table::Table> crate::Db<L> {
     /// Multi-event rows of `E` in this table, with [`WritePath::default`] and a cap of
     /// [`EventRow::ROW_CAP`]; see [`timeseries::rows`](crate::timeseries::rows). Each of its
     /// requests (`write`, `write_all`, `at`) is a future to await, `range` a stream.
-    pub fn event_rows<E: EventRow>(&self) -> EventRows<E> {
-        EventRows {
-            db: self.clone(),
+    pub fn event_rows<E: EventRow + crate::InLayout<L>>(&self) -> EventRows<E> {
+        EventRows::on(self.handle())
+    }
+}
+
+impl<E: EventRow> EventRows<E> {
+    /// Multi-event rows of `E` on a handle whose layout is already checked.
+    pub(crate) fn on(db: &Handle) -> Self {
+        Self {
+            db: db.clone(),
             path: WritePath::default(),
             cap: E::ROW_CAP,
             consistent: false,
@@ -91,7 +98,10 @@ impl Db {
 impl<E: EventRow> EventRows<E> {
     /// Multi-event rows of `E` in `db`'s table; every handle starts from the `Db` now.
     #[deprecated(note = "use `db.event_rows::<E>()`")]
-    pub fn new(db: &Db) -> Self {
+    pub fn new<L: crate::table::Table>(db: &crate::Db<L>) -> Self
+    where
+        E: crate::InLayout<L>,
+    {
         db.event_rows()
     }
 

@@ -45,7 +45,7 @@ const DOMAIN: &[u8] = b"dynamap.event-id.v1\0";
 /// # #[derive(Entity, Debug, Clone, PartialEq)]
 /// # #[dynamap(table = Iot, entity = "Ping", pk = "DEV#{device}", sk = "{at}", event_rows)]
 /// # struct Ping { device: String, at: i64, value: i64 }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<Iot>) -> dynamap::Result<()> {
 /// let outcome = db.event_rows::<Ping>().write(&Ping { device: "d1".into(), at: 1, value: 7 }).await?;
 /// // The same event always gets the same id: a replay finds it and stores nothing.
 /// println!("stored as {}", outcome.id);

@@ -28,7 +28,7 @@
 //!
 //! impl EventRow for CarEvent {}
 //!
-//! # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+//! # async fn example(db: dynamap::Db<Iot>) -> dynamap::Result<()> {
 //! let rows = db.event_rows::<CarEvent>().write_path(WritePath::MapFirst);
 //! let event = CarEvent { tenant: "n111".into(), car: "a_table".into(), at: 1, speed: 88.0, door: None };
 //! let outcome = rows.write(&event).await?;

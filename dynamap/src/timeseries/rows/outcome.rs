@@ -15,7 +15,7 @@ use super::EventId;
 /// # #[derive(Entity, Debug, Clone, PartialEq)]
 /// # #[dynamap(table = Iot, entity = "Ping", pk = "DEV#{device}", sk = "{at}", event_rows)]
 /// # struct Ping { device: String, at: i64, value: i64 }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<Iot>) -> dynamap::Result<()> {
 /// use dynamap::timeseries::rows::WritePath;
 /// // An upload of old events: their rows mostly exist already, so start by adding.
 /// let uploads = db.event_rows::<Ping>().write_path(WritePath::MapFirst);
@@ -84,7 +84,7 @@ impl WritePath {
 /// # #[derive(Entity, Debug, Clone, PartialEq)]
 /// # #[dynamap(table = Iot, entity = "Ping", pk = "DEV#{device}", sk = "{at}", event_rows)]
 /// # struct Ping { device: String, at: i64, value: i64 }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<Iot>) -> dynamap::Result<()> {
 /// let outcome = db.event_rows::<Ping>().write(&Ping { device: "d1".into(), at: 1, value: 7 }).await?;
 /// println!("row {}, {} request(s), stored: {}", outcome.row, outcome.requests, outcome.stored());
 /// # Ok(()) }
@@ -116,7 +116,7 @@ pub struct WriteOutcome {
 /// # #[derive(Entity, Debug, Clone, PartialEq)]
 /// # #[dynamap(table = Iot, entity = "Ping", pk = "DEV#{device}", sk = "{at}", event_rows)]
 /// # struct Ping { device: String, at: i64, value: i64 }
-/// # async fn example(db: dynamap::Db) -> dynamap::Result<()> {
+/// # async fn example(db: dynamap::Db<Iot>) -> dynamap::Result<()> {
 /// use dynamap::timeseries::rows::WriteStatus;
 /// let ping = Ping { device: "d1".into(), at: 1, value: 7 };
 /// let rows = db.event_rows::<Ping>();

@@ -15,7 +15,7 @@ use crate::codec::Item;
 use crate::expr::Placeholders;
 use crate::span::Call;
 use crate::table::Table;
-use crate::{Db, Entity, Error, Result};
+use crate::{Entity, Error, Handle, Result};
 
 /// Where a write whose row 0 is full goes on.
 pub(crate) enum Resume {
@@ -27,7 +27,7 @@ pub(crate) enum Resume {
 }
 
 /// Reads the ids of every overflow row of the event's timestamp: `(resume, requests)`.
-pub(crate) async fn find<E: Entity>(db: &Db, event: &SplitEvent) -> Result<(Resume, u32)> {
+pub(crate) async fn find<E: Entity>(db: &Handle, event: &SplitEvent) -> Result<(Resume, u32)> {
     let schema = <E::Table as Table>::SCHEMA;
     let Some(sk_name) = schema.sk else {
         return Ok((Resume::At(1), 0));

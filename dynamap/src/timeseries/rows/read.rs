@@ -14,7 +14,7 @@ use super::layout::{MAX_ROWS, ROW, decode_row, row_sk};
 use crate::codec::Item;
 use crate::span::Call;
 use crate::table::Table;
-use crate::{Db, Entity, Error, Result};
+use crate::{Entity, Error, Handle, Result};
 
 /// One partition's rows with sort keys in `low..=high`, of one entity.
 pub(crate) struct RowQuery {
@@ -33,7 +33,7 @@ impl RowQuery {
     /// One page of rows, and where the next page starts.
     async fn fetch<E: Entity>(
         &self,
-        db: &Db,
+        db: &Handle,
         start: Option<Item>,
     ) -> Result<(Vec<Item>, Option<Item>)> {
         let schema = <E::Table as Table>::SCHEMA;
@@ -70,7 +70,7 @@ impl RowQuery {
     }
 
     /// Every row, all pages.
-    pub(crate) async fn all<E: Entity>(&self, db: &Db) -> Result<Vec<Item>> {
+    pub(crate) async fn all<E: Entity>(&self, db: &Handle) -> Result<Vec<Item>> {
         let mut rows = Vec::new();
         let mut start = None;
         loop {
@@ -85,7 +85,7 @@ impl RowQuery {
 
     /// The events of every row, in sort key order, reading a page when the last one is
     /// used up.
-    pub(crate) fn stream<E: Entity>(self, db: Db) -> impl Stream<Item = Result<E>> {
+    pub(crate) fn stream<E: Entity>(self, db: Handle) -> impl Stream<Item = Result<E>> {
         let state = StreamState {
             query: self,
             db,
@@ -99,7 +99,7 @@ impl RowQuery {
 
 struct StreamState<E> {
     query: RowQuery,
-    db: Db,
+    db: Handle,
     start: Option<Item>,
     more: bool,
     buffer: VecDeque<E>,

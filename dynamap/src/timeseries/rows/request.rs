@@ -17,7 +17,7 @@ use crate::codec::Item;
 use crate::expr::Placeholders;
 use crate::span::Call;
 use crate::table::Table;
-use crate::{Db, Entity, Error, Result};
+use crate::{Entity, Error, Handle, Result};
 
 /// How one request went.
 #[derive(Debug)]
@@ -68,7 +68,7 @@ where
 
 /// Adds `event` to the existing row `row`: appends its id, sets its value in every field's
 /// map. Refused when the row is missing, holds the id already, or is full.
-pub(crate) async fn add<E: Entity>(db: &Db, event: &SplitEvent, row: u32) -> Result<Attempt> {
+pub(crate) async fn add<E: Entity>(db: &Handle, event: &SplitEvent, row: u32) -> Result<Attempt> {
     let schema = <E::Table as Table>::SCHEMA;
     let mut p = Placeholders::default();
     let pk = p.name(schema.pk);
@@ -101,7 +101,7 @@ pub(crate) async fn add<E: Entity>(db: &Db, event: &SplitEvent, row: u32) -> Res
 /// Adds the maps `fields` to the existing row `row`, keeping any that exist meanwhile.
 /// Refused when the row is missing.
 pub(crate) async fn add_maps<E: Entity>(
-    db: &Db,
+    db: &Handle,
     event: &SplitEvent,
     row: u32,
     fields: &[String],
@@ -131,7 +131,7 @@ pub(crate) async fn add_maps<E: Entity>(
 
 /// Closes row `row` to further events (its cap becomes 0), because adding `event` would take
 /// it past DynamoDB's item size limit. Refused when the row is missing or holds the event.
-pub(crate) async fn close<E: Entity>(db: &Db, event: &SplitEvent, row: u32) -> Result<Attempt> {
+pub(crate) async fn close<E: Entity>(db: &Handle, event: &SplitEvent, row: u32) -> Result<Attempt> {
     let schema = <E::Table as Table>::SCHEMA;
     let mut p = Placeholders::default();
     let pk = p.name(schema.pk);
@@ -144,7 +144,7 @@ pub(crate) async fn close<E: Entity>(db: &Db, event: &SplitEvent, row: u32) -> R
 }
 
 async fn update<E: Entity>(
-    db: &Db,
+    db: &Handle,
     event: &SplitEvent,
     row: u32,
     expression: String,
@@ -180,7 +180,7 @@ async fn update<E: Entity>(
 
 /// Creates row `row` holding just `event`. Refused when the row exists.
 pub(crate) async fn create<E: Entity>(
-    db: &Db,
+    db: &Handle,
     event: &SplitEvent,
     row: u32,
     cap: usize,
@@ -212,7 +212,11 @@ pub(crate) async fn create<E: Entity>(
 }
 
 /// Row `row` as stored, read consistently.
-pub(crate) async fn get<E: Entity>(db: &Db, event: &SplitEvent, row: u32) -> Result<Option<Item>> {
+pub(crate) async fn get<E: Entity>(
+    db: &Handle,
+    event: &SplitEvent,
+    row: u32,
+) -> Result<Option<Item>> {
     let call = Call::new(db, "GetItem", E::ENTITY_TYPE, None);
     let result = db
         .client()

@@ -21,7 +21,7 @@ use super::overflow::{self, Resume};
 use super::request::{self, Attempt};
 use super::{WriteOutcome, WriteStatus};
 use crate::limits::{MAX_ITEM_BYTES, item_size};
-use crate::{Db, Entity, Error, Result};
+use crate::{Entity, Error, Handle, Result};
 
 /// Requests per row before a write gives up with [`Error::Contention`]. A write needs at
 /// most five requests per row on its own (add, create, add again, add maps, add again);
@@ -47,7 +47,7 @@ enum Step {
 
 /// What a write in progress needs to know.
 pub(crate) struct Writer<'a> {
-    pub(crate) db: &'a Db,
+    pub(crate) db: &'a Handle,
     pub(crate) cap: usize,
     pub(crate) create_first: bool,
 }
