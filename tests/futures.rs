@@ -289,7 +289,7 @@ fn every_builder_is_debug_and_clone_without_bounds_on_its_layout() {
         "{audit}"
     );
     debug_and_clone_type(&db.event_rows::<Ping>());
-    debug_and_clone_type(&db.create_table::<App>());
+    debug_and_clone_type(&db.create_table());
     debug_and_clone_type(&rolling);
 }
 
