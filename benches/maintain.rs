@@ -188,7 +188,7 @@ async fn job(db: &Db<Desk>, name: &str) -> (f64, u64) {
         .maintain::<Ticket>(name)
         .rekey()
         .segments(SEGMENTS)
-        .run()
+        .send()
         .await
         .expect("job");
     assert_eq!(report.failed_count, 0, "{:?}", report.failed);
@@ -373,7 +373,7 @@ async fn budgeted(local: &DynamoLocal, tickets: u32, budget: f64) -> BudgetRun {
         .rekey()
         .segments(SEGMENTS)
         .budget(Budget::UNLIMITED.writes(budget))
-        .run()
+        .send()
         .await
         .expect("job");
     let seconds = started.elapsed().as_secs_f64();

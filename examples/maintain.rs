@@ -157,7 +157,7 @@ async fn seed(db: &Db<HelpDesk>, items: usize) -> Result<(), Box<dyn std::error:
 }
 
 async fn audit(db: &Db<HelpDesk>) -> dynamap::Result<AuditReport> {
-    let report = db.audit().entity::<Ticket>().segments(4).run().await?;
+    let report = db.audit().entity::<Ticket>().segments(4).send().await?;
     println!("audit: {report}", report = first_line(&report.to_string()));
     Ok(report)
 }
@@ -213,7 +213,7 @@ async fn migrate(db: &Db<HelpDesk>, args: &Args, dry_run: bool) -> dynamap::Resu
                 ));
             }
         })
-        .run()
+        .send()
         .await?;
     if let Some(bar) = bar {
         bar.finish_and_clear();

@@ -11,7 +11,7 @@ use std::future::{Future, IntoFuture};
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Region};
 use dynamap::timeseries::rolling::{RollingTables, TableNaming, WriteMonth};
-use dynamap::timeseries::rows::EventRow;
+use dynamap::timeseries::rows::{EventRow, WritePath};
 use dynamap::{Db, Entity, EntityEnum, Table};
 use futures_util::Stream;
 
@@ -95,7 +95,10 @@ fn single_item_requests_are_send_and_static() {
             .if_exists()
             .condition(Repo::ISSUES.eq(0u64)),
     );
-    spawnable(db.update(Repo::key("dynamap")).add(Repo::ISSUES, 1u64));
+    spawnable(
+        db.update(Repo::key("dynamap"))
+            .increment(Repo::ISSUES, 1u64),
+    );
     spawnable_future(db.update(Repo::key("dynamap")).returning_new());
     spawnable(db.upsert(&repo()));
     spawnable_future(db.modify(Repo::key("dynamap"), |repo| repo.issues += 1));
@@ -117,7 +120,10 @@ fn reads_of_many_items_are_send_and_static() {
     spawnable_future(db.scan::<Repo>().all());
     spawnable_future(db.scan::<Repo>().count());
     spawnable_stream(db.scan::<Repo>().segments(4).limit(10).stream());
-    spawnable_future(db.maintain::<Repo>("job").rekey().segments(4).run());
+    spawnable(db.maintain::<Repo>("job").rekey().segments(4));
+    spawnable_future(db.maintain::<Repo>("job").rekey().segments(4).send());
+    spawnable(db.audit().entity::<Repo>());
+    spawnable_future(db.audit().entity::<Repo>().send());
     spawnable(db.batch_get([Repo::key("a"), Repo::key("b")]));
     spawnable(db.batch_get([Repo::key("a")]).decode_as::<Any>());
     let mut reads = db.transact_get();
@@ -183,6 +189,18 @@ fn time_series_requests_are_send_and_static() {
     spawnable_future(rolling.tables_overlapping(0..=1));
     spawnable_future(rolling.range(0..=1));
     spawnable_future(rolling.drop_written_before(WriteMonth::new(2020, 1).expect("a month")));
+
+    // An ingest borrows its events and the router: its future lives as long as they do,
+    // and is `Send`, so it can run on a multi-threaded runtime's task.
+    let events: &'static [Ping] = Box::leak(Box::new([]));
+    let rolling: &'static RollingTables<App> = Box::leak(Box::new(rolling));
+    spawnable(rolling.ingest(events, |p| p.at));
+    spawnable(
+        rolling
+            .ingest(events, |p| p.at)
+            .event_rows(WritePath::MapFirst),
+    );
+    spawnable_future(rolling.ingest(events, |p| p.at).send());
 }
 
 /// The request printed, after checking that a clone prints the same.
@@ -209,7 +227,10 @@ fn every_request_builder_is_debug() {
         ("Delete", debug_and_clone(db.delete(Repo::key("dynamap")))),
         (
             "Update",
-            debug_and_clone(db.update(Repo::key("dynamap")).add(Repo::ISSUES, 1u64)),
+            debug_and_clone(
+                db.update(Repo::key("dynamap"))
+                    .increment(Repo::ISSUES, 1u64),
+            ),
         ),
         ("Upsert", debug_and_clone(db.upsert(&repo()))),
         (
@@ -237,4 +258,78 @@ fn every_request_builder_is_debug() {
             "{name} does not name its table: {text}"
         );
     }
+}
+
+fn debug_and_clone_type<T: std::fmt::Debug + Clone>(_: &T) {}
+
+/// Every builder is `Debug + Clone` whatever its type parameters are: the entity and the
+/// table layout are markers, and need neither (`App` derives neither here).
+#[test]
+fn every_builder_is_debug_and_clone_without_bounds_on_its_layout() {
+    let db = db();
+    let naming = TableNaming::new("iot").expect("a valid prefix");
+    let rolling = RollingTables::<App>::new(db.client().clone(), naming);
+    let events = [Ping {
+        device: "d1".into(),
+        at: 1,
+        value: 7,
+    }];
+    let ingest = rolling.ingest(&events, |p| p.at).concurrency(2);
+    debug_and_clone_type(&ingest);
+    let printed = debug_and_clone(ingest.clone());
+    assert!(
+        printed.starts_with("Ingest") && printed.contains("\"iot\""),
+        "{printed}"
+    );
+    let rows = ingest.event_rows(WritePath::MapFirst);
+    assert!(debug_and_clone(rows).starts_with("IngestRows"));
+    let audit = debug_and_clone(db.audit().entity::<Repo>().segments(2));
+    assert!(
+        audit.starts_with("Audit") && audit.contains("\"app\""),
+        "{audit}"
+    );
+    debug_and_clone_type(&db.event_rows::<Ping>());
+    debug_and_clone_type(&db.create_table());
+    debug_and_clone_type(&rolling);
+}
+
+/// The names of earlier releases still build the same requests, deprecated for one release
+/// (the compiler's warning names the new spelling).
+#[test]
+#[allow(deprecated)]
+fn deprecated_names_build_the_same_requests() {
+    let db = db();
+    let same = |old: String, new: String| assert_eq!(old, new);
+    same(
+        debug(db.patch(Repo::key("a")).increment(Repo::ISSUES, 1u64)),
+        debug(db.update(Repo::key("a")).increment(Repo::ISSUES, 1u64)),
+    );
+    same(
+        debug(db.transaction().put_if(&repo(), Repo::ISSUES.lt(3u64))),
+        debug(
+            db.transaction()
+                .put(db.put(&repo()).condition(Repo::ISSUES.lt(3u64))),
+        ),
+    );
+    same(
+        debug(
+            db.transaction()
+                .delete_if(Repo::key("a"), Repo::ISSUES.eq(0u64)),
+        ),
+        debug(
+            db.transaction()
+                .delete(db.delete(Repo::key("a")).condition(Repo::ISSUES.eq(0u64))),
+        ),
+    );
+    same(
+        debug(db.query(Repo::partition("a")).mixed::<Any>()),
+        debug(db.query(Repo::partition("a")).decode_as::<Any>()),
+    );
+    spawnable_future(db.maintain::<Repo>("job").rekey().run());
+    spawnable_future(db.audit().entity::<Repo>().run());
+    let rows = dynamap::timeseries::rows::EventRows::<Ping>::new(&db);
+    same(debug(rows), debug(db.event_rows::<Ping>()));
+    let labels: std::collections::BTreeSet<String> = ["x".to_owned()].into();
+    spawnable(db.update(Repo::key("a")).add(Repo::ISSUES, 1u64));
+    let _ = labels;
 }

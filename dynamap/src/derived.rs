@@ -6,6 +6,7 @@
 use serde::de::DeserializeOwned;
 
 use crate::codec::AttributeValue;
+use crate::error::IncompleteKey;
 use crate::{Entity, Error, Result};
 
 /// What an update sets, by attribute: a value, or `None` for an attribute it removes (an
@@ -108,24 +109,32 @@ impl<'a> UpdatedValues<'a> {
             .transpose()
     }
 
-    /// The error for an update that sets some, not all, of the fields a key is made of.
-    pub fn incomplete(
-        entity: &'static str,
+    /// A key `values` sets some, not all, of the `fields` of.
+    pub fn gap(
         key: String,
         template: &'static str,
         fields: &[(&'static str, &'static str)],
         values: &UpdatedValues<'_>,
-    ) -> Error {
+    ) -> IncompleteKey {
         let missing = fields
             .iter()
             .filter(|(attribute, _)| !values.touches(attribute))
             .map(|(_, field)| *field)
             .collect();
-        Error::IncompleteKeyUpdate {
-            entity,
-            key,
-            template,
-            missing,
+        IncompleteKey::new(key, template, missing)
+    }
+
+    /// `Ok` when the update leaves no key half-set; otherwise the error naming every key
+    /// in `gaps` and every field they miss, so the caller fixes the update in one pass.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::IncompleteKeyUpdate`] when `gaps` is not empty.
+    pub fn incomplete(entity: &'static str, gaps: Vec<IncompleteKey>) -> Result<()> {
+        if gaps.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::incomplete_keys(entity, gaps))
         }
     }
 }

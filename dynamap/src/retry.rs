@@ -23,7 +23,11 @@
 //! cover single calls; dynamap's cover what the SDK cannot see, such as unprocessed items.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// How long [`Db::modify`](crate::Db::modify) and [`Db::transact_retry`](crate::Db::transact_retry)
+/// keep starting new attempts while concurrent writers win: 30 seconds.
+pub const CONTENTION_BUDGET: Duration = Duration::from_secs(30);
 
 /// How long to wait between retries, and how many calls to try before giving up.
 ///
@@ -52,6 +56,7 @@ pub struct RetryPolicy {
     base: Duration,
     cap: Duration,
     max_attempts: u32,
+    budget: Option<Duration>,
 }
 
 impl Default for RetryPolicy {
@@ -60,6 +65,7 @@ impl Default for RetryPolicy {
             base: Duration::from_millis(25),
             cap: Duration::from_secs(2),
             max_attempts: 10,
+            budget: None,
         }
     }
 }
@@ -107,6 +113,55 @@ impl RetryPolicy {
     pub fn max_attempts(mut self, attempts: u32) -> Self {
         self.max_attempts = attempts;
         self
+    }
+
+    /// The time retries may take, counted from the first call: once it has passed, no
+    /// retry starts, whatever attempts are left (a call under way is not cut short).
+    /// Read-modify-write loops ([`Db::modify`](crate::Db::modify),
+    /// [`Db::transact_retry`](crate::Db::transact_retry)) honour it; without one, only the
+    /// attempts limit them.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use dynamap::retry::RetryPolicy;
+    /// // As many attempts as fit in 10 seconds.
+    /// let policy = RetryPolicy::default().max_attempts(u32::MAX).time_budget(Duration::from_secs(10));
+    /// assert_eq!(policy.budget(), Some(Duration::from_secs(10)));
+    /// ```
+    pub fn time_budget(mut self, budget: Duration) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// The [time budget](Self::time_budget), if any.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use dynamap::retry::RetryPolicy;
+    /// assert_eq!(RetryPolicy::default().budget(), None);
+    /// ```
+    pub fn budget(&self) -> Option<Duration> {
+        self.budget
+    }
+
+    /// The policy of the read-modify-write loops ([`Db::modify`](crate::Db::modify),
+    /// [`Db::transact_retry`](crate::Db::transact_retry)): the default backoff, attempts
+    /// unlimited, within [`CONTENTION_BUDGET`]. Under contention only one writer of an item
+    /// wins each round, so a count of attempts that suits two writers fails fifty; time is
+    /// what a caller can wait for.
+    pub(crate) fn contention() -> Self {
+        Self::default()
+            .max_attempts(u32::MAX)
+            .time_budget(CONTENTION_BUDGET)
+    }
+
+    /// Whether retry number `attempt` (the call after `attempt` calls made) may start, in
+    /// a loop that started at `started`: attempts left and budget not spent.
+    pub(crate) fn allows(&self, attempt: u32, started: Instant) -> bool {
+        attempt < self.attempts() && self.budget.is_none_or(|budget| started.elapsed() < budget)
     }
 
     /// The configured number of attempts, at least 1.
@@ -258,6 +313,21 @@ mod tests {
         };
         let means: Vec<f64> = (0..7).map(|n| mean(n, &mut rng)).collect();
         assert!(means.windows(2).all(|w| w[1] > w[0] * 1.5), "{means:?}");
+    }
+
+    #[test]
+    fn a_spent_budget_allows_no_more_retries_whatever_attempts_are_left() {
+        let started = Instant::now();
+        let policy = RetryPolicy::default().max_attempts(u32::MAX);
+        assert!(policy.allows(1_000, started), "no budget: attempts only");
+        let limited = policy.time_budget(Duration::from_secs(60));
+        assert!(limited.allows(1_000, started));
+        let spent = policy.time_budget(Duration::ZERO);
+        assert!(!spent.allows(1, started));
+        assert!(
+            !RetryPolicy::default().allows(10, started),
+            "10 attempts made"
+        );
     }
 
     #[test]

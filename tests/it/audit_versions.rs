@@ -66,7 +66,7 @@ async fn the_audit_reports_a_newer_schema_version_as_its_own_kind() {
         .await
         .expect("broken book");
 
-    let report = db.audit().entity::<Book>().run().await.expect("audit");
+    let report = db.audit().entity::<Book>().send().await.expect("audit");
     assert_eq!(report.scanned, 3, "{report}");
     assert_eq!(
         (

@@ -227,7 +227,7 @@ async fn a_rekey_job_writes_the_lookups_an_earlier_update_left_out() {
     let report = db
         .maintain::<Tagged>("heal")
         .rekey()
-        .run()
+        .send()
         .await
         .expect("job");
     assert!(report.failed.is_empty(), "{:?}", report.failed);

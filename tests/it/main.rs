@@ -21,6 +21,7 @@ mod export_memory;
 mod exports;
 mod faults;
 mod first_last;
+mod incomplete_keys;
 mod infrastructure;
 mod items;
 mod key_filters;

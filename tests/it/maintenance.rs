@@ -170,7 +170,7 @@ async fn a_rekey_brings_every_item_to_its_templates_and_touches_nothing_else() {
         .rekey()
         .segments(4)
         .dry_run()
-        .run()
+        .send()
         .await
         .expect("dry run");
     assert_eq!(raw_items(&db).await, before, "a dry run writes nothing");
@@ -185,7 +185,7 @@ async fn a_rekey_brings_every_item_to_its_templates_and_touches_nothing_else() {
         .rekey()
         .segments(4)
         .page_size(17)
-        .run()
+        .send()
         .await
         .expect("job");
     assert!(report.failed.is_empty(), "{:?}", report.failed);
@@ -228,7 +228,7 @@ async fn a_rekey_brings_every_item_to_its_templates_and_touches_nothing_else() {
         .maintain::<Ticket>("rekey")
         .rekey()
         .segments(4)
-        .run()
+        .send()
         .await
         .expect("again");
     assert_eq!((again.scanned, again.segments_skipped), (0, 4));
@@ -241,7 +241,7 @@ async fn a_rekey_brings_every_item_to_its_templates_and_touches_nothing_else() {
         .maintain::<Ticket>("rekey")
         .rekey()
         .segments(4)
-        .run()
+        .send()
         .await
         .expect("anew");
     assert_eq!(
@@ -269,7 +269,7 @@ async fn a_job_split_across_runs_and_stopped_half_way_finishes_once() {
             .only_segments(0..4)
             .budget(Budget::UNLIMITED.writes(20.0))
             .on_progress(move |_| seen.store(true, Ordering::SeqCst))
-            .run() => panic!("the job finished before it was stopped: {report:?}"),
+            .send() => panic!("the job finished before it was stopped: {report:?}"),
         () = async move {
             while !watched.load(Ordering::SeqCst) {
                 tokio::time::sleep(std::time::Duration::from_millis(10)).await;
@@ -278,10 +278,10 @@ async fn a_job_split_across_runs_and_stopped_half_way_finishes_once() {
     }
 
     // Another process's share, then the first share again from its checkpoints.
-    let second = job().only_segments(4..8).run().await.expect("second half");
+    let second = job().only_segments(4..8).send().await.expect("second half");
     let first = job()
         .only_segments(0..4)
-        .run()
+        .send()
         .await
         .expect("first half, resumed");
     assert!(first.failed.is_empty() && second.failed.is_empty());
@@ -303,7 +303,7 @@ async fn a_job_split_across_runs_and_stopped_half_way_finishes_once() {
 async fn checkpoints_saved_under_the_earlier_attribute_names_still_resume() {
     let db = old_desk("maintain_old_checkpoints", 20, 0).await;
     let job = || db.maintain::<Ticket>("old-names").rekey().segments(2);
-    job().run().await.expect("job");
+    job().send().await.expect("job");
     // Each segment's checkpoint as an earlier release wrote it: `done`, not `_job_done`.
     for segment in 0..2 {
         let pk = format!("_dynamap#job#Ticket#old-names#{segment}/2");
@@ -320,7 +320,7 @@ async fn checkpoints_saved_under_the_earlier_attribute_names_still_resume() {
             .await
             .expect("renamed");
     }
-    let again = job().run().await.expect("again");
+    let again = job().send().await.expect("again");
     assert_eq!((again.scanned, again.segments_skipped), (0, 2));
 }
 
@@ -346,7 +346,7 @@ async fn live_updates_during_a_job_all_survive() {
         .rekey()
         .segments(4)
         .page_size(5)
-        .run()
+        .send()
         .await
         .expect("job");
     for writer in writers {
@@ -400,7 +400,7 @@ async fn a_new_primary_key_moves_items_and_a_function_rewrites_or_deletes() {
     let report = db
         .maintain::<User>("move")
         .rekey()
-        .run()
+        .send()
         .await
         .expect("job");
     assert_eq!((report.moved, report.failed_count), (20, 0));
@@ -428,7 +428,7 @@ async fn a_new_primary_key_moves_items_and_a_function_rewrites_or_deletes() {
                 ..user.clone()
             }),
         })
-        .run()
+        .send()
         .await
         .expect("job");
     assert_eq!((report.deleted, report.mapped), (10, 10));
@@ -484,7 +484,7 @@ async fn a_write_between_read_and_write_is_redone_from_a_fresh_read() {
             }
             Change::Keep
         })
-        .run()
+        .send()
         .await
         .expect("job");
     writer.await.expect("writer");
@@ -513,7 +513,7 @@ async fn a_write_budget_paces_the_job() {
         .rekey()
         .segments(4)
         .budget(Budget::UNLIMITED.writes(10.0))
-        .run()
+        .send()
         .await
         .expect("job");
     let elapsed = started.elapsed().as_secs_f64();
@@ -602,7 +602,7 @@ async fn the_audit_reports_each_kind_of_drift_exactly() {
     })
     .await
     .expect("ticket");
-    let clean = audit().run().await.expect("audit");
+    let clean = audit().send().await.expect("audit");
     assert!(clean.is_clean(), "{clean}");
     assert_eq!(
         clean.scanned,
@@ -642,7 +642,7 @@ async fn the_audit_reports_each_kind_of_drift_exactly() {
         .await
         .expect("undecodable");
 
-    let report = audit().run().await.expect("audit");
+    let report = audit().send().await.expect("audit");
     assert_eq!(
         (
             report.key_drift,
@@ -676,15 +676,15 @@ async fn the_audit_reports_each_kind_of_drift_exactly() {
     // reports only the rest.
     db.maintain::<Ticket>("fix")
         .rekey()
-        .run()
+        .send()
         .await
         .expect("rekey");
     db.maintain::<Note>("fix")
         .upgrade()
-        .run()
+        .send()
         .await
         .expect("upgrade");
-    let after = audit().run().await.expect("audit");
+    let after = audit().send().await.expect("audit");
     assert_eq!(
         (
             after.key_drift,
@@ -733,7 +733,7 @@ async fn items_another_mapper_wrote_are_adopted() {
         .maintain::<User>("adopt")
         .adopt(foreign, build)
         .dry_run()
-        .run()
+        .send()
         .await
         .expect("dry run");
     assert_eq!(
@@ -745,7 +745,7 @@ async fn items_another_mapper_wrote_are_adopted() {
         .maintain::<User>("adopt")
         .adopt(foreign, build)
         .segments(2)
-        .run()
+        .send()
         .await
         .expect("job");
     // A moved item (it keeps the other mapper's attributes) may be met again in a segment
@@ -815,7 +815,7 @@ async fn an_item_too_wide_to_check_attribute_by_attribute_needs_a_version() {
     let users = db
         .maintain::<User>("wide")
         .rekey()
-        .run()
+        .send()
         .await
         .expect("job");
     assert_eq!((users.moved, users.failed_count), (0, 1), "{users:?}");
@@ -830,7 +830,7 @@ async fn an_item_too_wide_to_check_attribute_by_attribute_needs_a_version() {
     let tickets = db
         .maintain::<Ticket>("wide")
         .rekey()
-        .run()
+        .send()
         .await
         .expect("job");
     assert_eq!(

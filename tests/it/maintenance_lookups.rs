@@ -87,7 +87,7 @@ async fn moved_owners_take_their_lookup_items_along() {
         .maintain::<Member>("rekey")
         .rekey()
         .segments(2)
-        .run()
+        .send()
         .await
         .expect("job");
     // `other` is unchanged; a moved member may be read again at its new key (unchanged too).
@@ -162,7 +162,7 @@ async fn moved_owners_take_their_lookup_items_along() {
     assert!(matches!(taken, Err(Error::LookupTaken { .. })), "{taken:?}");
 
     // Only member 5 is left to re-key.
-    let audit = db.audit().entity::<Member>().run().await.expect("audit");
+    let audit = db.audit().entity::<Member>().send().await.expect("audit");
     assert_eq!(audit.key_drift, 1, "{audit}");
     assert_eq!(audit.findings.len(), 1, "{audit}");
     assert_eq!(audit.findings[0].key.pk, "M#5");
@@ -190,7 +190,7 @@ async fn a_changed_lookup_field_moves_its_item_and_a_delete_releases_it() {
                 ..member.clone()
             }),
         })
-        .run()
+        .send()
         .await
         .expect("job");
     assert_eq!((report.deleted, report.mapped), (3, 3), "{report:?}");
@@ -217,7 +217,7 @@ async fn a_changed_lookup_field_moves_its_item_and_a_delete_releases_it() {
         expected,
         "deleted members' and old e-mails' lookup items are gone"
     );
-    let audit = db.audit().entity::<Member>().run().await.expect("audit");
+    let audit = db.audit().entity::<Member>().send().await.expect("audit");
     assert!(audit.is_clean(), "{audit}");
 
     // A freed e-mail can be taken again.
@@ -281,7 +281,7 @@ async fn a_lookup_changed_during_the_job_is_redone_from_a_fresh_read() {
             }
             Change::Keep
         })
-        .run()
+        .send()
         .await
         .expect("job");
     writer.await.expect("writer");
@@ -313,7 +313,7 @@ async fn a_lookup_changed_during_the_job_is_redone_from_a_fresh_read() {
             ("EMAIL#changed@example.com".into(), "MEMBER#1".into()),
         ]
     );
-    let audit = db.audit().entity::<Member>().run().await.expect("audit");
+    let audit = db.audit().entity::<Member>().send().await.expect("audit");
     assert!(audit.is_clean(), "{audit}");
     assert!(
         !audit

@@ -20,7 +20,7 @@ async fn progress_counts_what_was_read_and_consumed_and_ends_with_no_time_left()
         .page_size(10)
         .budget(Budget::UNLIMITED.reads(10_000.0).writes(10_000.0))
         .on_progress(move |p| record.lock().expect("lock").push(p))
-        .run()
+        .send()
         .await
         .expect("job");
     let seen = seen.lock().expect("lock").clone();
@@ -58,7 +58,7 @@ async fn without_a_budget_no_capacity_is_asked_for_or_counted() {
     let report = db
         .maintain::<Ticket>("free")
         .rekey()
-        .run()
+        .send()
         .await
         .expect("job");
     assert_eq!(report.rekeyed, 30, "{report:?}");

@@ -128,7 +128,7 @@ async fn maintenance_scale_rekey_stopped_resumed_and_shared_under_live_updates()
     });
     let watched = Arc::clone(&half);
     tokio::select! {
-        report = first.run() => panic!("the job finished before it was stopped: {report:?}"),
+        report = first.send() => panic!("the job finished before it was stopped: {report:?}"),
         () = async move {
             while !watched.load(Ordering::SeqCst) {
                 tokio::time::sleep(std::time::Duration::from_millis(20)).await;
@@ -164,8 +164,8 @@ async fn maintenance_scale_rekey_stopped_resumed_and_shared_under_live_updates()
         })
         .collect();
     let (a, b) = tokio::join!(
-        job().only_segments(0..4).run(),
-        job().only_segments(4..8).run()
+        job().only_segments(0..4).send(),
+        job().only_segments(4..8).send()
     );
     for updater in updaters {
         updater.await.expect("updater");
@@ -229,7 +229,7 @@ async fn maintenance_scale_rekey_stopped_resumed_and_shared_under_live_updates()
         .entity::<Agent>()
         .entity::<User>()
         .segments(8)
-        .run()
+        .send()
         .await
         .expect("audit");
     assert!(audit.is_clean(), "{audit}");

@@ -352,7 +352,7 @@ async fn a_maintenance_job_upgrades_older_items_in_the_table() {
     let report = db
         .maintain::<Customer>("upgrade")
         .upgrade()
-        .run()
+        .send()
         .await
         .expect("job");
     assert_eq!(

@@ -226,7 +226,7 @@ async fn growing_the_shard_count_keeps_every_item_readable() {
     let report = db
         .maintain::<DealV8>("grow-shards")
         .rekey()
-        .run()
+        .send()
         .await
         .expect("job");
     assert!(report.failed.is_empty(), "{:?}", report.failed);

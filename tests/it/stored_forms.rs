@@ -71,7 +71,7 @@ async fn a_maintenance_job_rewrites_old_forms_in_the_current_ones() {
     let report = db
         .maintain::<Kinds>("stored-forms")
         .map(|kinds| dynamap::maintain::Change::Write(kinds.clone()))
-        .run()
+        .send()
         .await
         .expect("job runs");
     assert_eq!((report.mapped, report.unchanged), (1, 1), "{report:?}");

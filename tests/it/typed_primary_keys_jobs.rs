@@ -49,7 +49,7 @@ async fn maintenance_jobs_read_typed_keys() {
     let report = db
         .maintain::<Event>("rekey")
         .rekey()
-        .run()
+        .send()
         .await
         .expect("job");
     assert_eq!((report.scanned, report.unchanged), (5, 5), "{report:?}");
@@ -60,7 +60,7 @@ async fn maintenance_jobs_read_typed_keys() {
             e.count += 1;
             dynamap::maintain::Change::Write(e)
         })
-        .run()
+        .send()
         .await
         .expect("job");
     assert_eq!(mapped.mapped, 5, "{mapped:?}");

@@ -45,9 +45,9 @@ async fn typed_changes_apply_and_return_the_new_item() {
         }
     );
     db.update(Device::key("d1"))
-        .add(Device::ALARMS, 3u32)
+        .increment(Device::ALARMS, 3u32)
         .await
-        .expect("add");
+        .expect("increment");
     let stored = db
         .get(Device::key("d1"))
         .consistent()

@@ -180,12 +180,12 @@ fn derived_key_changes(model: &EntityModel<'_>) -> TokenStream {
                     // whatever the other fields are; setting needs them all to render.
                     if __dynamap_values.removes_any(#optional) {
                         #(#removes)*
+                    } else if !__dynamap_values.touches_all(__dynamap_fields) {
+                        // Every half-set key is named in one error, not the first alone.
+                        __dynamap_gaps.push(::dynamap::__private::UpdatedValues::gap(
+                            ::core::convert::From::from(#key), #templates, __dynamap_fields, __dynamap_values,
+                        ));
                     } else {
-                        if !__dynamap_values.touches_all(__dynamap_fields) {
-                            return ::core::result::Result::Err(::dynamap::__private::UpdatedValues::incomplete(
-                                #entity, ::core::convert::From::from(#key), #templates, __dynamap_fields, __dynamap_values,
-                            ));
-                        }
                         #decode
                         if let (#(::core::option::Option::Some(#vars),)*) = (#(#vars,)*) {
                             #(#sets)*
@@ -202,7 +202,9 @@ fn derived_key_changes(model: &EntityModel<'_>) -> TokenStream {
         ) -> ::dynamap::__private::Result<::dynamap::__private::Vec<::dynamap::__private::DerivedChange>> {
             let __dynamap_schema = &#schema;
             let mut __dynamap_changes = ::dynamap::__private::Vec::new();
+            let mut __dynamap_gaps = ::dynamap::__private::Vec::new();
             #(#blocks)*
+            ::dynamap::__private::UpdatedValues::incomplete(#entity, __dynamap_gaps)?;
             ::core::result::Result::Ok(__dynamap_changes)
         }
     }
@@ -245,15 +247,16 @@ fn updated_lookup_keys(model: &EntityModel<'_>) -> TokenStream {
             let __dynamap_touched = __dynamap_values.touches_any(__dynamap_fields);
             if __dynamap_touched || __dynamap_values.creates() {
                 if !__dynamap_values.touches_all(__dynamap_fields) {
-                    let __dynamap_key = if __dynamap_touched { #key } else { #created_key };
-                    return ::core::result::Result::Err(::dynamap::__private::UpdatedValues::incomplete(
-                        #entity, ::core::convert::From::from(__dynamap_key), #templates, __dynamap_fields, __dynamap_values,
+                    let __dynamap_gap_key = if __dynamap_touched { #key } else { #created_key };
+                    __dynamap_gaps.push(::dynamap::__private::UpdatedValues::gap(
+                        ::core::convert::From::from(__dynamap_gap_key), #templates, __dynamap_fields, __dynamap_values,
                     ));
-                }
-                #decode
-                // Lookup fields are never optional, and an update cannot remove them.
-                if let (#(::core::option::Option::Some(#vars),)*) = (#(#vars,)*) {
-                    __dynamap_keys.push(::dynamap::__private::LookupKey { name: #name, pk: #pk?, sk: #sk });
+                } else {
+                    #decode
+                    // Lookup fields are never optional, and an update cannot remove them.
+                    if let (#(::core::option::Option::Some(#vars),)*) = (#(#vars,)*) {
+                        __dynamap_keys.push(::dynamap::__private::LookupKey { name: #name, pk: #pk?, sk: #sk });
+                    }
                 }
             }
         }
@@ -269,7 +272,9 @@ fn updated_lookup_keys(model: &EntityModel<'_>) -> TokenStream {
                 ::core::option::Option::None => "",
             };
             let mut __dynamap_keys = ::dynamap::__private::Vec::new();
+            let mut __dynamap_gaps = ::dynamap::__private::Vec::new();
             #(#blocks)*
+            ::dynamap::__private::UpdatedValues::incomplete(#entity, __dynamap_gaps)?;
             ::core::result::Result::Ok(__dynamap_keys)
         }
     }

@@ -60,6 +60,7 @@ clone_builder!(BatchGet<T> { db, keys, consistent, include_expired, settings, ta
 
 impl<L: crate::table::Table> crate::Db<L> {
     /// Reads the items `keys` name, all of entity `E`; see [`BatchGet`].
+    #[doc(alias = "batch_get_as")]
     pub fn batch_get<E: Entity + crate::InLayout<L>>(
         &self,
         keys: impl IntoIterator<Item = Key<E>>,

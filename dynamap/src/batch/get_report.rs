@@ -30,6 +30,12 @@ impl<E> BatchGetReport<E> {
     pub fn into_found(self) -> impl Iterator<Item = E> {
         self.items.into_iter().flatten()
     }
+
+    /// The items found: [`into_found`](Self::into_found), kept one release.
+    #[deprecated(note = "use `into_found`")]
+    pub fn found(self) -> impl Iterator<Item = E> {
+        self.into_found()
+    }
 }
 
 /// One key of a batch get that could not be read or decoded.

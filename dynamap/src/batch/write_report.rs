@@ -142,7 +142,21 @@ impl BatchWriteReport {
     }
 
     /// `Ok(written)` when every item was written, else the report itself as the error, for
-    /// callers that treat any failure as fatal.
+    /// callers that treat any failure as fatal. In a function returning
+    /// [`dynamap::Result`](crate::Result), `?` turns the report into
+    /// [`Error::BatchWrite`] (the counts and the failure that decides what to do); match
+    /// `Err(report)` instead to handle each failed item.
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
+    /// # struct Sensor { id: String, city: String }
+    /// async fn store(db: &dynamap::Db, sensors: &[Sensor]) -> dynamap::Result<usize> {
+    ///     let written = db.put_all(sensors).await?.into_result()?;
+    ///     Ok(written)
+    /// }
+    /// ```
     ///
     /// # Errors
     ///
@@ -168,6 +182,31 @@ impl fmt::Display for BatchWriteReport {
 }
 
 impl std::error::Error for BatchWriteReport {}
+
+/// `?` on [`BatchWriteReport::into_result`] in a function returning [`crate::Result`].
+impl From<BatchWriteReport> for Error {
+    fn from(report: BatchWriteReport) -> Self {
+        let failed = report.failed.len();
+        let deciding = report
+            .failed
+            .iter()
+            .find(|f| !f.error.is_retryable())
+            .or(report.failed.first());
+        let first = match deciding {
+            Some(failure) => Error::clone(&failure.error),
+            // A complete report: nothing failed, and nothing to retry.
+            None => Error::InvalidSetting {
+                setting: "into_result",
+                reason: "a complete batch write report is not an error".to_owned(),
+            },
+        };
+        Error::BatchWrite {
+            written: report.written,
+            failed,
+            first: Box::new(first),
+        }
+    }
+}
 
 /// How far a batch write has got, passed to the [progress callback](super::BatchWrite::on_progress)
 /// after each call's items are settled.
@@ -204,5 +243,66 @@ impl Progress {
     /// Items settled so far, written or failed.
     pub fn done(&self) -> usize {
         self.written + self.failed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    fn failure(index: usize, error: Error) -> FailedWrite {
+        FailedWrite {
+            index,
+            entity: "Sensor",
+            action: WriteAction::Put,
+            key: None,
+            error: Arc::new(error),
+        }
+    }
+
+    fn question_mark(report: BatchWriteReport) -> crate::Result<usize> {
+        Ok(report.into_result()?)
+    }
+
+    #[test]
+    fn question_mark_turns_a_report_into_an_error_deciding_by_what_retrying_cannot_cure() {
+        let unprocessed = Error::Unprocessed {
+            operation: "BatchWriteItem",
+            attempts: 10,
+        };
+        let duplicate = Error::DuplicateKey {
+            entity: "Sensor",
+            pk: "SENSOR#1".into(),
+            sk: None,
+        };
+        let report = BatchWriteReport {
+            written: 5,
+            failed: vec![failure(0, unprocessed.clone()), failure(3, duplicate)],
+            ..BatchWriteReport::default()
+        };
+        let err = question_mark(report).expect_err("two failed");
+        assert!(
+            matches!(&err, Error::BatchWrite { written: 5, failed: 2, first }
+            if matches!(**first, Error::DuplicateKey { .. })),
+            "{err:?}"
+        );
+        assert_eq!(err.kind(), ErrorKind::Limit);
+        assert!(!err.is_retryable());
+        assert_eq!(err.to_string(), "batch write left 2 of 7 items unwritten");
+
+        let only_throttled = BatchWriteReport {
+            written: 1,
+            failed: vec![failure(0, unprocessed)],
+            ..BatchWriteReport::default()
+        };
+        let err = question_mark(only_throttled).expect_err("one failed");
+        assert!(err.is_throttled() && err.is_retryable(), "{err:?}");
+
+        let complete = BatchWriteReport {
+            written: 4,
+            ..BatchWriteReport::default()
+        };
+        assert_eq!(question_mark(complete).expect("complete"), 4);
     }
 }

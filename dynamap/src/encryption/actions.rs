@@ -7,9 +7,9 @@ use std::marker::PhantomData;
 use aws_db_esdk::CryptoAction;
 use aws_db_esdk::DynamoDbTablesEncryptionConfig;
 use aws_db_esdk::dynamodb::types::DynamoDbTableEncryptionConfig;
-use aws_db_esdk::intercept::DbEsdkInterceptor;
 use aws_db_esdk::material_providers::types::keyring::KeyringRef;
 
+use super::Interceptor;
 use crate::entity::{OWNER_PK, OWNER_SK};
 use crate::maintain::CHECKPOINT_ATTRIBUTES;
 use crate::table::SCHEMA_VERSION_ATTRIBUTE;
@@ -70,12 +70,31 @@ impl Action {
 /// # }
 /// # Ok::<(), dynamap::Error>(())
 /// ```
-#[derive(Debug, Clone)]
 pub struct TableEncryption<T> {
     table_name: String,
     /// `(entity type, attribute, action)` of every attribute the registered entities store.
     attributes: Vec<(&'static str, String, Action)>,
     table: PhantomData<fn() -> T>,
+}
+
+// By hand: the layout `T` is a marker, and needs neither `Clone` nor `Debug` itself.
+impl<T> Clone for TableEncryption<T> {
+    fn clone(&self) -> Self {
+        Self {
+            table_name: self.table_name.clone(),
+            attributes: self.attributes.clone(),
+            table: PhantomData,
+        }
+    }
+}
+
+impl<T> std::fmt::Debug for TableEncryption<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableEncryption")
+            .field("table", &self.table_name)
+            .field("attributes", &self.attributes)
+            .finish()
+    }
 }
 
 impl<T: Table> TableEncryption<T> {
@@ -221,12 +240,13 @@ impl<T: Table> TableEncryption<T> {
 
     /// The interceptor to build the application's client with:
     /// `aws_sdk_dynamodb::config::Builder::interceptor(encryption.interceptor(keyring)?)`.
+    /// Its failures are told apart by type ([`Error::is_encryption_failure`]).
     ///
     /// # Errors
     ///
     /// As [`table_config`](Self::table_config).
-    pub fn interceptor(&self, keyring: KeyringRef) -> Result<DbEsdkInterceptor> {
-        DbEsdkInterceptor::new(self.tables_config(keyring)?).map_err(sdk_error)
+    pub fn interceptor(&self, keyring: KeyringRef) -> Result<Interceptor> {
+        Interceptor::new(self.tables_config(keyring)?)
     }
 }
 

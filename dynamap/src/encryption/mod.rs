@@ -22,11 +22,13 @@
 
 mod actions;
 mod compile_check;
+mod interceptor;
 mod keyring;
 
 pub use actions::{Action, TableEncryption};
 #[doc(hidden)]
 pub use compile_check::check as __check;
+pub use interceptor::Interceptor;
 pub use keyring::raw_aes_keyring;
 
 /// The SDK's own types a configuration is made of, re-exported so that the application

@@ -63,21 +63,22 @@ impl Error {
             Error::Service(service) => service.kind(),
             Error::Unprocessed { .. } => ErrorKind::Throttled,
             Error::OutcomeUnknown { .. } => ErrorKind::Transport,
+            Error::BatchWrite { first, .. } => first.kind(),
         }
     }
 
-    /// True when a conditional write failed because the item was in the wrong state.
+    /// True when a conditional write failed because the item was in the wrong state:
+    /// exactly the errors of kind [`ErrorKind::Condition`] (`create` found an item, `replace`
+    /// or a conditional delete found none, a condition of yours did not hold, a lookup is
+    /// another item's, an update met an item of an older schema version, or a transaction
+    /// canceled for one of these).
+    ///
+    /// A version that moved on ([`Error::VersionConflict`], or a transaction canceled by
+    /// one) is a lost race, not a failed condition: its kind is [`ErrorKind::Conflict`], and
+    /// [`is_conflict`](Error::is_conflict) answers for it. No error is both, and neither is
+    /// [retryable](Error::is_retryable) as it is.
     pub fn is_conditional_check_failed(&self) -> bool {
-        match self {
-            Error::ConditionalCheckFailed { .. }
-            | Error::VersionConflict { .. }
-            | Error::LookupTaken { .. } => true,
-            Error::TransactionCanceled { reasons } => reasons
-                .iter()
-                .any(|r| r.code.as_deref() == Some("ConditionalCheckFailed")),
-            Error::Service(service) => service.code() == Some("ConditionalCheckFailedException"),
-            _ => false,
-        }
+        self.kind() == ErrorKind::Condition
     }
 
     /// True when DynamoDB throttled the request, or kept batch items unprocessed until the
@@ -105,6 +106,7 @@ impl Error {
             }
             Error::Service(service) => service.is_retryable(),
             Error::Unprocessed { .. } => true,
+            Error::BatchWrite { first, .. } => first.is_retryable(),
             _ => false,
         }
     }
@@ -124,12 +126,7 @@ impl Error {
     /// ([`Error::VersionConflict`]) or a transaction conflict. Read again, recompute and
     /// retry, as [`Db::modify`](crate::Db::modify) does.
     pub fn is_conflict(&self) -> bool {
-        match self {
-            Error::VersionConflict { .. } | Error::Contention { .. } => true,
-            Error::TransactionCanceled { reasons } => reasons.iter().any(|r| r.is_conflict()),
-            Error::Service(service) => service.kind() == ErrorKind::Conflict,
-            _ => false,
-        }
+        self.kind() == ErrorKind::Conflict
     }
 }
 

@@ -37,6 +37,31 @@ impl Error {
         self
     }
 
+    /// The I/O error behind an error reading an export or writing Parquet files
+    /// ([`Error::InvalidExport`], [`Error::Parquet`]), typed: to tell a missing file
+    /// (`ErrorKind::NotFound`) from a damaged one or a full disk. `source()` returns the same
+    /// cause, as a `dyn Error`.
+    ///
+    /// ```no_run
+    /// # #[cfg(feature = "exports")]
+    /// # fn example() {
+    /// match dynamap::export::Export::open("exports/01234") {
+    ///     Err(err) if err.io_error().is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound) => {
+    ///         println!("not exported yet");
+    ///     }
+    ///     other => println!("{other:?}"),
+    /// }
+    /// # }
+    /// ```
+    pub fn io_error(&self) -> Option<&std::io::Error> {
+        match self {
+            Error::InvalidExport { source, .. } | Error::Parquet { source, .. } => {
+                source.as_deref()?.downcast_ref()
+            }
+            _ => None,
+        }
+    }
+
     /// The DynamoDB error code, when DynamoDB answered with one.
     pub fn code(&self) -> Option<&str> {
         match self {
@@ -86,5 +111,30 @@ impl Error {
         E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
     {
         Self::from_sdk(operation, err)
+    }
+}
+
+/// `a`, `b`: names in backticks, for messages.
+pub(super) fn list(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// ` (pk, sk)` for an item whose key is known, for messages.
+pub(super) fn at(item: &Option<Box<ItemKey>>) -> String {
+    item.as_ref()
+        .map(|key| format!(" {key}"))
+        .unwrap_or_default()
+}
+
+impl<E> From<SdkError<E, HttpResponse>> for Error
+where
+    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+{
+    fn from(err: SdkError<E, HttpResponse>) -> Self {
+        Error::service("DynamoDB", err)
     }
 }

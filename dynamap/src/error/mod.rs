@@ -3,6 +3,7 @@
 mod action_failure;
 mod classify;
 mod details;
+mod incomplete;
 mod kind;
 mod service;
 #[cfg(test)]
@@ -11,11 +12,12 @@ mod tests;
 pub use action_failure::ActionFailure;
 pub(crate) use action_failure::EvaluatedItem;
 pub(crate) use action_failure::describe;
+use details::{at, list};
+pub use incomplete::IncompleteKey;
 pub use kind::ErrorKind;
+#[cfg_attr(not(feature = "encryption"), allow(unused_imports))]
+pub(crate) use service::EncryptionFailure;
 pub use service::ServiceError;
-
-use aws_sdk_dynamodb::config::http::HttpResponse;
-use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 use crate::key::{ItemKey, KeyError};
 
@@ -332,6 +334,9 @@ pub enum Error {
     #[error("time out of range: {reason}")]
     #[non_exhaustive]
     Clock {
+        /// The time given, in milliseconds since the Unix epoch; `None` when the system
+        /// clock is out of range.
+        millis: Option<i64>,
         /// Which time, and its range.
         reason: String,
     },
@@ -354,8 +359,12 @@ pub enum Error {
         file: String,
         /// The line, counting from 1, when one line is at fault.
         line: Option<u64>,
-        /// What is wrong.
+        /// What is wrong, or what failed (the cause is the `source`).
         reason: String,
+        /// The I/O or JSON error behind it, when there is one (`source()` returns it too;
+        /// downcast it to `std::io::Error` to tell a missing file from a damaged one).
+        #[source]
+        source: Option<std::sync::Arc<dyn std::error::Error + Send + Sync>>,
     },
 
     /// A Parquet file could not be written, or an item's stored value does not fit its
@@ -365,8 +374,12 @@ pub enum Error {
     Parquet {
         /// The file (or folder).
         file: String,
-        /// What is wrong.
+        /// What is wrong, or what failed (the cause is the `source`).
         reason: String,
+        /// The I/O or Parquet error behind it, when there is one (`source()` returns it
+        /// too).
+        #[source]
+        source: Option<std::sync::Arc<dyn std::error::Error + Send + Sync>>,
     },
 
     /// A page cursor was edited, made for another query (table, index or partition), or
@@ -379,22 +392,27 @@ pub enum Error {
     },
 
     /// An update sets some of the fields a key is rendered from but not all, so the key
-    /// cannot be rendered without reading the item. Found before sending: set the missing
-    /// fields in the same update, or write the whole entity.
+    /// cannot be rendered without reading the item. Found before sending, for every key at
+    /// once: set the missing fields in the same update, or write the whole entity.
     #[error(
-        "an update of `{entity}` changes {key} ({template:?}) but does not set {}; set every field of the template in the same update, or put the whole entity",
-        missing.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+        "an update of `{entity}` changes {} but does not set {}; set every field of each template in the same update, or put the whole entity",
+        incomplete::describe(keys),
+        incomplete::fields(missing)
     )]
     #[non_exhaustive]
     IncompleteKeyUpdate {
         /// The entity updated.
         entity: &'static str,
-        /// Which key: ``index `GSI1`'s sort key``, ``lookup `email`'s partition key``.
+        /// The first key left half-set: ``index `GSI1`'s sort key``, ``lookup `email`'s
+        /// key``; [`keys`](Error::IncompleteKeyUpdate::keys) lists them all.
         key: String,
-        /// The key's template.
+        /// The first key's template.
         template: &'static str,
-        /// The fields of the template the update leaves out.
+        /// Every field the update leaves out, of every key it leaves half-set, each once:
+        /// what to add to the update.
         missing: Vec<&'static str>,
+        /// Every key the update leaves half-set, with its template and missing fields.
+        keys: Vec<IncompleteKey>,
     },
 
     /// An update reached inside a map or list the stored item does not have (an item stored
@@ -569,6 +587,23 @@ pub enum Error {
         reason: String,
     },
 
+    /// A batch write left items unwritten: a [`BatchWriteReport`](crate::batch::BatchWriteReport)
+    /// turned into an error by `?` (`report.into_result()?`). It keeps the counts and the
+    /// failure that decides what to do (the first that retrying cannot cure, else the
+    /// first), whose kind and retryability it answers with; the report itself names every
+    /// failed item, for a caller that handles them one by one.
+    #[error("batch write left {failed} of {} items unwritten", written + failed)]
+    #[non_exhaustive]
+    BatchWrite {
+        /// Items written.
+        written: usize,
+        /// Items not written.
+        failed: usize,
+        /// The deciding failure's error.
+        #[source]
+        first: Box<Error>,
+    },
+
     /// Every row a timestamp may have (its first row and all its overflow rows) is full.
     #[error("all {rows} event rows of entity `{entity}` at sort key {sk:?} are full")]
     #[non_exhaustive]
@@ -580,29 +615,4 @@ pub enum Error {
         /// How many rows a timestamp may have.
         rows: u32,
     },
-}
-
-impl<E> From<SdkError<E, HttpResponse>> for Error
-where
-    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
-{
-    fn from(err: SdkError<E, HttpResponse>) -> Self {
-        Error::service("DynamoDB", err)
-    }
-}
-
-/// `a`, `b`: names in backticks, for messages.
-fn list(names: &[String]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// ` (pk, sk)` for an item whose key is known, for messages.
-fn at(item: &Option<Box<ItemKey>>) -> String {
-    item.as_ref()
-        .map(|key| format!(" {key}"))
-        .unwrap_or_default()
 }

@@ -43,15 +43,29 @@ enum Failure {
     EncryptionUnverified,
 }
 
-/// The name the AWS Database Encryption SDK's interceptor reports itself by (its
-/// `Intercept::name`), which the SDK puts first in the message of an interceptor's error.
-const ENCRYPTION_INTERCEPTOR: &str = "DbEsdkInterceptor ";
+/// A failure of the AWS Database Encryption SDK's interceptor, marked by the type dynamap's
+/// `encryption::Interceptor` wraps it in, so that it is found by type among the causes of
+/// an SDK error, never by its text.
+#[derive(Debug)]
+pub(crate) struct EncryptionFailure(pub(crate) Box<dyn std::error::Error + Send + Sync>);
+
+impl fmt::Display for EncryptionFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the encryption interceptor failed")
+    }
+}
+
+impl std::error::Error for EncryptionFailure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.0)
+    }
+}
 
 /// Whether the AWS Database Encryption SDK's interceptor failed the call.
 fn from_encryption_interceptor(err: &(dyn std::error::Error + 'static)) -> bool {
     let mut cause = Some(err);
     while let Some(inner) = cause {
-        if inner.to_string().starts_with(ENCRYPTION_INTERCEPTOR) {
+        if inner.is::<EncryptionFailure>() {
             return true;
         }
         cause = inner.source();
@@ -141,6 +155,17 @@ impl ServiceError {
             request_id: None,
             failure: Failure::Other,
             cause,
+        }
+    }
+
+    /// A failure to reach `operation`'s server at all, described by `message`: how
+    /// `dynamap-local` reports a DynamoDB Local that could not be installed or started
+    /// ([`ErrorKind::Transport`](super::ErrorKind::Transport), retryable).
+    #[doc(hidden)]
+    pub fn not_reached(operation: &'static str, message: impl Into<String>) -> Self {
+        ServiceError {
+            failure: Failure::Transport,
+            ..Self::other(operation, message.into(), None)
         }
     }
 

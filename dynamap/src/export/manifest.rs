@@ -43,6 +43,17 @@ fn invalid(file: &Path, reason: impl Into<String>) -> Error {
         file: file.display().to_string(),
         line: None,
         reason: reason.into(),
+        source: None,
+    }
+}
+
+/// `what` failed on `file` because of `cause`, kept as the error's source.
+fn failed(file: &Path, what: &str, cause: impl std::error::Error + Send + Sync + 'static) -> Error {
+    Error::InvalidExport {
+        file: file.display().to_string(),
+        line: None,
+        reason: what.to_owned(),
+        source: Some(std::sync::Arc::new(cause)),
     }
 }
 
@@ -51,9 +62,9 @@ fn invalid(file: &Path, reason: impl Into<String>) -> Error {
 pub(super) fn read(dir: &Path) -> Result<Manifest> {
     let summary_path = dir.join("manifest-summary.json");
     let text = std::fs::read_to_string(&summary_path)
-        .map_err(|err| invalid(&summary_path, err.to_string()))?;
-    let summary: Summary =
-        serde_json::from_str(&text).map_err(|err| invalid(&summary_path, err.to_string()))?;
+        .map_err(|err| failed(&summary_path, "cannot be read", err))?;
+    let summary: Summary = serde_json::from_str(&text)
+        .map_err(|err| failed(&summary_path, "is not a manifest summary", err))?;
     if let Some(format) = summary.output_format.as_deref()
         && format != "DYNAMODB_JSON"
     {
@@ -69,7 +80,7 @@ pub(super) fn read(dir: &Path) -> Result<Manifest> {
     };
     let files_path = dir.join("manifest-files.json");
     let text = std::fs::read_to_string(&files_path)
-        .map_err(|err| invalid(&files_path, err.to_string()))?;
+        .map_err(|err| failed(&files_path, "cannot be read", err))?;
     let mut files = Vec::new();
     let mut counted = Some(0u64);
     for (number, line) in text.lines().enumerate() {
@@ -79,7 +90,8 @@ pub(super) fn read(dir: &Path) -> Result<Manifest> {
         let entry: FileEntry = serde_json::from_str(line).map_err(|err| Error::InvalidExport {
             file: files_path.display().to_string(),
             line: Some(number as u64 + 1),
-            reason: err.to_string(),
+            reason: "is not a manifest entry".to_owned(),
+            source: Some(std::sync::Arc::new(err)),
         })?;
         counted = counted.zip(entry.item_count).map(|(a, b)| a + b);
         // The S3 key ends in `data/<name>.json.gz`; locally the file is in `dir/data/`.

@@ -129,6 +129,17 @@ fn invalid(file: &std::path::Path, line: Option<u64>, reason: String) -> Error {
         file: file.display().to_string(),
         line,
         reason,
+        source: None,
+    }
+}
+
+/// An I/O error reading `file`, kept as the error's source.
+fn unreadable(file: &std::path::Path, line: Option<u64>, err: std::io::Error) -> Error {
+    Error::InvalidExport {
+        file: file.display().to_string(),
+        line,
+        reason: "cannot be read (a missing file, or not gzip)".to_owned(),
+        source: Some(std::sync::Arc::new(err)),
     }
 }
 
@@ -144,7 +155,7 @@ impl<U: Decode> Iterator for Records<U> {
                         let lines = BufReader::new(MultiGzDecoder::new(file)).lines();
                         self.current = Some((path, lines, 0));
                     }
-                    Err(err) => return Some(Err(invalid(&path, None, err.to_string()))),
+                    Err(err) => return Some(Err(unreadable(&path, None, err))),
                 }
             }
             let (path, lines, number) = self.current.as_mut()?;
@@ -152,7 +163,7 @@ impl<U: Decode> Iterator for Records<U> {
                 None => self.current = None,
                 Some(Err(err)) => {
                     // A damaged gzip stream ends its file: what follows cannot be found.
-                    let err = invalid(path, Some(*number + 1), err.to_string());
+                    let err = unreadable(path, Some(*number + 1), err);
                     self.current = None;
                     return Some(Err(err));
                 }

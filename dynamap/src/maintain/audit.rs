@@ -17,10 +17,10 @@ use crate::table::{Table, TableSchema};
 use crate::write::lookup_items::record;
 use crate::{Error, Handle, Result};
 
-/// A read-only audit of a table's items; made by [`Db::audit`], sent by
-/// [`run`](Audit::run). Register every entity the table holds with
+/// A read-only audit of a table's items; made by [`Db::audit`], run by
+/// [`send`](Audit::send) or by awaiting it. Register every entity the table holds with
 /// [`entity`](Audit::entity): an item of a type none of them knows is a finding.
-#[must_use = "an audit does nothing until it is run"]
+#[must_use = "an audit does nothing until it is sent or awaited"]
 pub struct Audit<L> {
     db: Handle,
     layout: PhantomData<fn() -> L>,
@@ -80,7 +80,7 @@ impl<L: crate::table::Table> crate::Db<L> {
     /// # #[derive(Entity)] #[dynamap(table = App, entity = "Order", pk = "USER#{user}", sk = "ORDER#{id}")]
     /// # struct Order { user: String, id: String }
     /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
-    /// let report = db.audit().entity::<User>().entity::<Order>().segments(4).run().await?;
+    /// let report = db.audit().entity::<User>().entity::<Order>().segments(4).send().await?;
     /// println!("{report}");
     /// assert!(report.is_clean(), "the table has drifted");
     /// # Ok(()) }
@@ -147,7 +147,8 @@ impl<L: Table> Audit<L> {
     /// Fails with [`Error::InvalidSetting`] when no entity is registered, when entities of
     /// several tables are, or for segments out of range; with [`Error::Service`] when a scan
     /// or an owner's read fails. Items that do not decode are findings, not errors.
-    pub async fn run(self) -> Result<AuditReport> {
+    #[doc(alias = "run")]
+    pub async fn send(self) -> Result<AuditReport> {
         if let Some(error) = self.error.clone() {
             return Err(error);
         }
@@ -351,4 +352,14 @@ fn check_entity<E: Entity>(schema: &TableSchema, item: Item) -> Option<FindingKi
         version,
         current,
     })
+}
+
+impl<L: Table> std::future::IntoFuture for Audit<L> {
+    type Output = Result<AuditReport>;
+    type IntoFuture =
+        std::pin::Pin<Box<dyn std::future::Future<Output = Result<AuditReport>> + Send>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
 }

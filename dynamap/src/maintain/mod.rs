@@ -13,7 +13,7 @@
 //!
 //! # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
 //! // What would change, writing nothing.
-//! let preview = db.maintain::<Order>("orders-gsi1").rekey().dry_run().run().await?;
+//! let preview = db.maintain::<Order>("orders-gsi1").rekey().dry_run().send().await?;
 //! println!("{} of {} orders would be re-keyed", preview.rekeyed, preview.scanned);
 //!
 //! // The job itself: 8 segments, this process runs 0..4, within 200 write units a second.
@@ -23,7 +23,7 @@
 //!     .segments(8)
 //!     .only_segments(0..4)
 //!     .budget(Budget::UNLIMITED.writes(200.0))
-//!     .run()
+//!     .send()
 //!     .await?;
 //! assert!(report.failed.is_empty(), "{:?}", report.failed);
 //! # Ok(()) }
@@ -45,7 +45,7 @@
 //! holds fails that item alone, as [`Error::LookupTaken`] in [`Report::failed`].
 //!
 //! **Resumable, and shared by processes:** each segment's progress is checkpointed in the
-//! table after every page (see [`Maintain::run`]); a job stopped at any point and started
+//! table after every page (see [`Maintain::send`]); a job stopped at any point and started
 //! again skips finished segments and redoes at most one page per segment, whose items then
 //! read as unchanged. Processes running `only_segments` of the same `segments(N)` split
 //! one job.
@@ -55,13 +55,16 @@ mod audit;
 mod audit_report;
 mod budget;
 mod checkpoint;
+mod deprecated;
 mod lookups;
 mod plan;
 mod report;
 mod walk;
 mod write_back;
 
+use std::future::{Future, IntoFuture};
 use std::ops::Range;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use futures_util::stream::{self, StreamExt, TryStreamExt};
@@ -119,9 +122,9 @@ impl<E> Clone for Adopt<E> {
 }
 type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
 
-/// A maintenance job over every item of entity `E`; made by [`Db::maintain`], sent by
-/// [`run`](Maintain::run).
-#[must_use = "a job does nothing until it is run"]
+/// A maintenance job over every item of entity `E`; made by [`Db::maintain`], run by
+/// [`send`](Maintain::send) or by awaiting it.
+#[must_use = "a job does nothing until it is sent or awaited"]
 pub struct Maintain<E> {
     db: Handle,
     job: String,
@@ -246,7 +249,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     /// let report = db
     ///     .maintain::<User>("adopt-users")
     ///     .adopt(|item| item.get("__edb_e__") == Some(&AttributeValue::S("user".into())), user)
-    ///     .run()
+    ///     .send()
     ///     .await?;
     /// # Ok(()) }
     /// ```
@@ -321,7 +324,8 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     /// before writing them; with [`Error::Service`] when a scan or a checkpoint fails. An
     /// item that cannot be read or written does not stop the job: it is in [`Report::failed`]
     /// (a lookup another item holds is an [`Error::LookupTaken`] there).
-    pub async fn run(self) -> Result<Report> {
+    #[doc(alias = "run")]
+    pub async fn send(self) -> Result<Report> {
         let range = self.check()?;
         if E::WRITE.version.is_none() && !E::WRITE.encrypted_attributes.is_empty() {
             return Err(plan::unverifiable::<E>());
@@ -407,5 +411,14 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             });
         }
         Ok(range)
+    }
+}
+
+impl<E: Entity + Send + Sync + 'static> IntoFuture for Maintain<E> {
+    type Output = Result<Report>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Result<Report>> + Send>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
     }
 }

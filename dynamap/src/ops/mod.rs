@@ -1,6 +1,7 @@
 //! Single-item operations: put, get, delete, update.
 
 mod delete;
+mod deprecated;
 mod get;
 mod modify;
 mod put;

@@ -11,10 +11,15 @@ use crate::{Error, Result, Versioned};
 impl<L: crate::table::Table> crate::Db<L> {
     /// Reads the item `key` names, lets `change` modify it, and saves it on condition that
     /// nobody wrote it in between (its `#[dynamap(version)]` field); when somebody did, reads
-    /// it again and repeats, with capped exponential backoff, up to the default
-    /// [`RetryPolicy`]'s attempts. Returns the entity as saved, or `None` when there is no
-    /// item. After the last attempt the last error is returned
-    /// ([`Error::VersionConflict`](crate::Error::VersionConflict)).
+    /// it again and repeats, with capped exponential backoff and full jitter (waits drawn
+    /// up to 25 ms, doubling to 2 s), starting new attempts for as long as
+    /// [`CONTENTION_BUDGET`](crate::retry::CONTENTION_BUDGET) (30 seconds) allows. Returns
+    /// the entity as saved, or `None` when there is no item. When the budget is spent the
+    /// last error is returned ([`Error::VersionConflict`](crate::Error::VersionConflict)):
+    /// each round of concurrent writers of one item lands one of them, so how many callers
+    /// a budget serves depends on how fast the table answers. Fifty tasks on one item of
+    /// DynamoDB Local all land in a few seconds (`tests/it/writes.rs`); pass a longer
+    /// budget to [`modify_with`](Db::modify_with) for more.
     ///
     /// `change` may run several times, so it should only compute from the value it is given.
     /// Errors other than a version conflict (a throttled or failed request, a lookup taken)
@@ -38,8 +43,8 @@ impl<L: crate::table::Table> crate::Db<L> {
     /// # Errors
     ///
     /// Fails at once on an error of the read, or of the save ([`Db::save`]) when it is neither a
-    /// conflict nor [retryable](crate::Error::is_retryable); after the last attempt, with the last
-    /// save's error, usually [`Error::VersionConflict`](crate::Error::VersionConflict).
+    /// conflict nor [retryable](crate::Error::is_retryable); once the budget is spent, with the
+    /// last save's error, usually [`Error::VersionConflict`](crate::Error::VersionConflict).
     pub fn modify<E, F>(
         &self,
         key: Key<E>,
@@ -49,14 +54,14 @@ impl<L: crate::table::Table> crate::Db<L> {
         E: Versioned + crate::InLayout<L> + Send,
         F: FnMut(&mut E) + Send,
     {
-        self.modify_with(key, RetryPolicy::default(), change)
+        self.modify_with(key, RetryPolicy::contention(), change)
     }
 
-    /// [`Db::modify`] with a retry policy of your own (attempts, backoff).
+    /// [`Db::modify`] with a retry policy of your own (attempts, backoff, time budget).
     ///
     /// # Errors
     ///
-    /// As [`Db::modify`], with `policy`'s attempts.
+    /// As [`Db::modify`], with `policy`'s attempts and [budget](RetryPolicy::time_budget).
     pub fn modify_with<E, F>(
         &self,
         key: Key<E>,
@@ -123,14 +128,14 @@ impl<L: crate::table::Table> crate::Db<L> {
         Err: From<Error> + Send,
         F: FnMut(&mut E) -> std::result::Result<Modify<T>, Err> + Send,
     {
-        self.try_modify_with(key, RetryPolicy::default(), change)
+        self.try_modify_with(key, RetryPolicy::contention(), change)
     }
 
-    /// [`Db::try_modify`] with a retry policy of your own (attempts, backoff).
+    /// [`Db::try_modify`] with a retry policy of your own (attempts, backoff, time budget).
     ///
     /// # Errors
     ///
-    /// As [`Db::try_modify`], with `policy`'s attempts.
+    /// As [`Db::try_modify`], with `policy`'s attempts and [budget](RetryPolicy::time_budget).
     pub fn try_modify_with<E, T, Err, F>(
         &self,
         key: Key<E>,
@@ -148,7 +153,7 @@ impl<L: crate::table::Table> crate::Db<L> {
         let this = self.clone();
         async move {
             let mut rng = SplitMix64::from_entropy();
-            let attempts = policy.attempts().max(1);
+            let started = std::time::Instant::now();
             let mut attempt = 0;
             loop {
                 attempt += 1;
@@ -173,7 +178,10 @@ impl<L: crate::table::Table> crate::Db<L> {
                             saved: true,
                         }));
                     }
-                    Err(err) if attempt < attempts && (err.is_conflict() || err.is_retryable()) => {
+                    Err(err)
+                        if policy.allows(attempt, started)
+                            && (err.is_conflict() || err.is_retryable()) =>
+                    {
                         pause(this.handle(), &policy, attempt - 1, &mut rng).await;
                     }
                     Err(err) => return Err(err.into()),

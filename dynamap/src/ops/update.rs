@@ -7,6 +7,7 @@ use serde::Serialize;
 
 mod checks;
 mod create;
+mod deprecated;
 mod plan;
 
 use checks::{attribute_of, check_changes, derived_attribute, refuse};
@@ -208,6 +209,8 @@ impl<E: Entity> Update<E> {
     /// db.update(Device::key("d1")).increment(Device::ALARMS, 1u32).await?;
     /// # Ok(()) }
     /// ```
+    #[doc(alias = "add")]
+    #[doc(alias = "ADD")]
     pub fn increment<T, A: Target<E, T>>(self, path: A, by: impl Into<T>) -> Self {
         let change = path.into_path().increment_change(&by.into());
         self.change(change)
@@ -256,45 +259,6 @@ impl<E: Entity> Update<E> {
         self.change(Ok(Change::Remove(path.into_path().path)))
     }
 
-    /// `ADD path value`: adds to a number, or adds elements to a set.
-    ///
-    /// # Examples
-    ///
-    /// ```no_run
-    /// # use dynamap::{Entity, Table};
-    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
-    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
-    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
-    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
-    /// db.update(Device::key("d1")).add(Device::ALARMS, 2u32).await?;
-    /// # Ok(()) }
-    /// ```
-    pub fn add<T, A: Target<E, T>>(self, path: A, value: impl Into<T>) -> Self {
-        let change = path.into_path().add_change(&value.into());
-        self.change(change)
-    }
-
-    /// `DELETE path elements`: removes elements from a set.
-    ///
-    /// # Examples
-    ///
-    /// ```no_run
-    /// # use dynamap::{Entity, Table};
-    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
-    /// # struct Device { id: String, status: String, alarms: u32, tags: Vec<String>, labels: std::collections::BTreeSet<String>,
-    /// #                 firmware: Option<String>, note: Option<String>, #[dynamap(version)] version: u64 }
-    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
-    /// let retired: std::collections::BTreeSet<String> = ["beta".to_owned()].into();
-    /// db.update(Device::key("d1")).delete_elements(Device::LABELS, retired).await?;
-    /// # Ok(()) }
-    /// ```
-    pub fn delete_elements<T, A: Target<E, T>>(self, path: A, elements: impl Into<T>) -> Self {
-        let change = path.into_path().delete_change(&elements.into());
-        self.change(change)
-    }
-
     /// `ADD path elements` on a native set field (`HashSet`/`BTreeSet` of strings, numbers
     /// or [`Binary`](crate::key::Binary)): adds the elements the set lacks, creating the
     /// attribute when it is missing. Elements have the set's element type. Adding no
@@ -319,6 +283,7 @@ impl<E: Entity> Update<E> {
     ///     .await?;
     /// # Ok(()) }
     /// ```
+    #[doc(alias = "ADD")]
     pub fn add_to_set<S: NativeSet, A: Target<E, S>, V: Into<S::Element>>(
         self,
         path: A,
@@ -344,6 +309,8 @@ impl<E: Entity> Update<E> {
     /// db.update(Post::key("p1")).remove_from_set(Post::TAGS, ["draft"]).await?;
     /// # Ok(()) }
     /// ```
+    #[doc(alias = "DELETE")]
+    #[doc(alias = "delete_elements")]
     pub fn remove_from_set<S: NativeSet, A: Target<E, S>, V: Into<S::Element>>(
         self,
         path: A,
@@ -492,8 +459,15 @@ impl<E: Entity> Update<E> {
         } else {
             Vec::new()
         };
-        let derived = E::derived_key_changes(&values, key)?;
-        let lookups = E::updated_lookup_keys(&values, key)?;
+        // Every key the update leaves half-set is named at once, index or lookup.
+        let (derived, lookups) = match (
+            E::derived_key_changes(&values, key),
+            E::updated_lookup_keys(&values, key),
+        ) {
+            (Ok(derived), Ok(lookups)) => (derived, lookups),
+            (Err(err), lookups) => return Err(err.merge_incomplete(lookups.err())),
+            (Ok(_), Err(err)) => return Err(err),
+        };
         drop(values);
         for change in derived {
             changes.retain(|c| c.attribute() != derived_attribute(&change));

@@ -141,7 +141,8 @@ impl ParquetTables {
         let dir = dir.as_ref().to_path_buf();
         std::fs::create_dir_all(&dir).map_err(|err| Error::Parquet {
             file: dir.display().to_string(),
-            reason: err.to_string(),
+            reason: "cannot be created".to_owned(),
+            source: Some(std::sync::Arc::new(err)),
         })?;
         Ok(ParquetTables {
             dir,

@@ -118,6 +118,7 @@ impl TableFile {
         Error::Parquet {
             file: self.path.display().to_string(),
             reason: format!("item {key}: {reason}"),
+            source: None,
         }
     }
 
@@ -133,7 +134,11 @@ impl TableFile {
             .map_err(|err| failed(path, err))?;
         for column in &mut self.columns {
             let Some(mut writer) = group.next_column().map_err(|err| failed(path, err))? else {
-                return Err(failed(path, "fewer columns than the schema"));
+                return Err(Error::Parquet {
+                    file: path.display().to_string(),
+                    reason: "fewer columns than the schema".to_owned(),
+                    source: None,
+                });
             };
             column
                 .drain_into(&mut writer)
@@ -153,10 +158,12 @@ impl TableFile {
     }
 }
 
-fn failed(path: &Path, err: impl std::fmt::Display) -> Error {
+/// Writing `path` failed with `err`, kept as the error's source.
+fn failed(path: &Path, err: impl std::error::Error + Send + Sync + 'static) -> Error {
     Error::Parquet {
         file: path.display().to_string(),
-        reason: err.to_string(),
+        reason: "cannot be written".to_owned(),
+        source: Some(Arc::new(err)),
     }
 }
 

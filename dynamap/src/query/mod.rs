@@ -36,6 +36,7 @@
 //! entity-type attribute. [`Query::decode_as`] reads every item of the partition into an enum.
 
 mod cursor;
+mod deprecated;
 mod entity_projection;
 mod exec;
 mod filter;

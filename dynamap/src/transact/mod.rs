@@ -23,6 +23,7 @@
 //! [`Error::TransactionCanceled`] lists each failed action with its index (in the order the
 //! actions were added), its entity and DynamoDB's reason code.
 
+mod deprecated;
 mod get;
 mod retry;
 mod synced;

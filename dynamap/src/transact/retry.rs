@@ -8,8 +8,9 @@ use crate::sealed::{Sealed, TransactAttemptSeal};
 
 impl<L: crate::table::Table> crate::Db<L> {
     /// Builds a transaction with `build` and sends it; when a concurrent writer wins, builds
-    /// it again and resends, with capped exponential backoff, up to the default
-    /// [`RetryPolicy`]'s attempts. After the last attempt the last error is returned.
+    /// it again and resends, with capped exponential backoff and full jitter (the default
+    /// [`RetryPolicy`]'s waits), for as long as [`CONTENTION_BUDGET`](crate::retry::CONTENTION_BUDGET)
+    /// (30 seconds) allows. After that the last error is returned.
     ///
     /// A writer won when [`Error::is_conflict`](crate::Error::is_conflict) says so: another transaction held an item
     /// (`TransactionConflict`), or the version condition of a versioned `put` failed because
@@ -59,14 +60,14 @@ impl<L: crate::table::Table> crate::Db<L> {
         Fut: Future<Output = Result<A>> + Send,
         A: TransactAttempt<L>,
     {
-        self.transact_retry_with(RetryPolicy::default(), build)
+        self.transact_retry_with(RetryPolicy::contention(), build)
     }
 
     /// [`Db::transact_retry`] with a retry policy of your own (attempts, backoff).
     ///
     /// # Errors
     ///
-    /// As [`Db::transact_retry`], with `policy`'s attempts.
+    /// As [`Db::transact_retry`], with `policy`'s attempts and [budget](RetryPolicy::time_budget).
     pub fn transact_retry_with<B, Fut, A>(
         &self,
         policy: RetryPolicy,
@@ -80,7 +81,7 @@ impl<L: crate::table::Table> crate::Db<L> {
         let this = self.clone();
         async move {
             let mut rng = SplitMix64::from_entropy();
-            let attempts = policy.attempts();
+            let started = std::time::Instant::now();
             let mut attempt = 0;
             loop {
                 attempt += 1;
@@ -93,7 +94,10 @@ impl<L: crate::table::Table> crate::Db<L> {
                 };
                 match outcome {
                     Ok(value) => return Ok(value),
-                    Err(err) if attempt < attempts && (err.is_conflict() || err.is_retryable()) => {
+                    Err(err)
+                        if policy.allows(attempt, started)
+                            && (err.is_conflict() || err.is_retryable()) =>
+                    {
                         pause(this.handle(), &policy, attempt - 1, &mut rng).await;
                     }
                     Err(err) => return Err(err),

@@ -20,6 +20,7 @@
 #[non_exhaustive]
 pub enum PutMode {
     /// Write whether or not an item is there, replacing it whole.
+    #[doc(alias = "Upsert")]
     Overwrite,
     /// Write only if no item is there; otherwise fail with a conditional-check error.
     Create,

@@ -58,7 +58,7 @@ async fn a_rekey_of_encrypted_items_restores_their_index_keys_and_keeps_them_sea
             .entity::<Patient>()
             .entity::<Prescription>()
             .entity::<super::Ward>()
-            .run()
+            .send()
     };
     let drift = audit().await.expect("audit");
     // Three patients and their badge lookup items.
@@ -70,7 +70,7 @@ async fn a_rekey_of_encrypted_items_restores_their_index_keys_and_keeps_them_sea
     let report = db
         .maintain::<Patient>("enc-rekey")
         .rekey()
-        .run()
+        .send()
         .await
         .expect("job");
     assert!(report.failed.is_empty(), "{:?}", report.failed);
@@ -110,7 +110,7 @@ async fn a_mapped_change_of_an_encrypted_field_writes_it_encrypted() {
             p.insurer = "Beta Health".into();
             Change::Write(p)
         })
-        .run()
+        .send()
         .await
         .expect("job");
     assert!(report.failed.is_empty(), "{:?}", report.failed);
@@ -151,7 +151,7 @@ async fn a_job_over_an_unversioned_entity_with_encrypted_fields_is_refused_befor
             rx.doses += 1;
             Change::Write(rx)
         })
-        .run()
+        .send()
         .await
         .expect_err("refused");
     assert!(

@@ -97,8 +97,7 @@ pub(crate) async fn client_with<L: dynamap::Table>(
     db: &Db<L>,
     config: dynamap::encryption::sdk::DynamoDbTablesEncryptionConfig,
 ) -> dynamap::aws_sdk_dynamodb::Client {
-    let interceptor =
-        dynamap::encryption::sdk::DbEsdkInterceptor::new(config).expect("interceptor");
+    let interceptor = dynamap::encryption::Interceptor::new(config).expect("interceptor");
     let conf = db
         .client()
         .config()

@@ -171,7 +171,7 @@ async fn updates_change_plain_fields_and_refuse_signed_ones() {
 
     // A plain field (and the index key it renders) is not signed: updates work.
     db.update(Patient::key("p1"))
-        .add(Patient::VISITS, 4u32)
+        .increment(Patient::VISITS, 4u32)
         .set(Patient::WARD, "neuro")
         .send()
         .await

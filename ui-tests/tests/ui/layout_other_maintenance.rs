@@ -16,7 +16,7 @@ struct Invoice {
 }
 
 async fn rewrite(db: Db<App>) -> dynamap::Result<()> {
-    db.maintain::<Invoice>("rewrite-invoices").run().await?;
+    db.maintain::<Invoice>("rewrite-invoices").send().await?;
     Ok(())
 }
 

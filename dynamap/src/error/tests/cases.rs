@@ -264,7 +264,14 @@ pub(super) fn cases() -> Vec<(Error, ErrorKind, bool)> {
             InvalidRequest,
             false,
         ),
-        (Error::Clock { reason: reason() }, InvalidRequest, false),
+        (
+            Error::Clock {
+                millis: None,
+                reason: reason(),
+            },
+            InvalidRequest,
+            false,
+        ),
         (
             Error::InvalidStreamRecord { reason: reason() },
             Decode,
@@ -275,6 +282,7 @@ pub(super) fn cases() -> Vec<(Error, ErrorKind, bool)> {
                 file: "data/a.json.gz".into(),
                 line: Some(3),
                 reason: reason(),
+                source: Some(std::sync::Arc::new(std::io::Error::other("unexpected end"))),
             },
             Decode,
             false,
@@ -283,6 +291,7 @@ pub(super) fn cases() -> Vec<(Error, ErrorKind, bool)> {
             Error::Parquet {
                 file: "out/Sensor.parquet".into(),
                 reason: reason(),
+                source: Some(std::sync::Arc::new(std::io::Error::other("disk full"))),
             },
             Encode,
             false,
@@ -293,12 +302,10 @@ pub(super) fn cases() -> Vec<(Error, ErrorKind, bool)> {
             false,
         ),
         (
-            Error::IncompleteKeyUpdate {
+            Error::incomplete_keys(
                 entity,
-                key: reason(),
-                template: "{a}#{b}",
-                missing: vec!["b"],
-            },
+                vec![IncompleteKey::new(reason(), "{a}#{b}", vec!["b"])],
+            ),
             InvalidRequest,
             false,
         ),
@@ -451,7 +458,28 @@ pub(super) fn cases() -> Vec<(Error, ErrorKind, bool)> {
             Limit,
             false,
         ),
+        (
+            batch_write(Error::Unprocessed {
+                operation: "BatchWriteItem",
+                attempts: 10,
+            }),
+            Throttled,
+            true,
+        ),
+        (
+            batch_write(service("ValidationException", 400)),
+            InvalidRequest,
+            false,
+        ),
     ]
+}
+
+fn batch_write(first: Error) -> Error {
+    Error::BatchWrite {
+        written: 3,
+        failed: 2,
+        first: Box::new(first),
+    }
 }
 
 /// Fails to compile when a variant is added without a row in [`cases`].
@@ -497,6 +525,7 @@ pub(super) fn variant_has_a_case(error: &Error) {
         | Error::InvalidTableName { .. }
         | Error::EventRowUnsupported { .. }
         | Error::MalformedEventRow { .. }
-        | Error::EventRowsFull { .. } => {}
+        | Error::EventRowsFull { .. }
+        | Error::BatchWrite { .. } => {}
     }
 }

@@ -2,6 +2,8 @@
 //! causes printed once.
 
 mod cases;
+mod encryption;
+mod sources;
 
 use std::error::Error as _;
 
@@ -31,6 +33,44 @@ fn every_variant_has_its_kind_and_retryability() {
             *kind == ErrorKind::Throttled,
             "{error:?}"
         );
+    }
+}
+
+/// The yes/no questions and the kind give one answer for every variant: a caller may branch
+/// on either.
+#[test]
+fn the_questions_agree_with_the_kind_for_every_variant() {
+    for (error, kind, retryable) in cases() {
+        assert_eq!(
+            error.is_conditional_check_failed(),
+            kind == ErrorKind::Condition,
+            "is_conditional_check_failed of {error:?}"
+        );
+        assert_eq!(
+            error.is_conflict(),
+            kind == ErrorKind::Conflict,
+            "{error:?}"
+        );
+        assert_eq!(
+            error.is_throttled(),
+            kind == ErrorKind::Throttled,
+            "{error:?}"
+        );
+        if retryable {
+            assert!(
+                matches!(
+                    kind,
+                    ErrorKind::Throttled
+                        | ErrorKind::Conflict
+                        | ErrorKind::Service
+                        | ErrorKind::Transport
+                ),
+                "{error:?} is retryable but of kind {kind:?}"
+            );
+        }
+        if kind == ErrorKind::Throttled {
+            assert!(retryable, "{error:?} is throttled but not retryable");
+        }
     }
 }
 
@@ -120,6 +160,7 @@ fn the_typed_request_errors_say_what_is_wrong() {
         ),
         (
             Error::Clock {
+                millis: None,
                 reason: "the system clock is before 1970".to_owned(),
             },
             "time out of range: the system clock is before 1970",

@@ -2,6 +2,10 @@
 //! event period and write month, tables created once, written a table at a time.
 
 use std::collections::BTreeMap;
+use std::fmt;
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+use std::sync::Arc;
 
 use futures_util::{StreamExt, stream};
 
@@ -11,11 +15,15 @@ use crate::timeseries::rows::{EventRow, WriteOutcome, WritePath};
 use crate::{Entity, Result, Table};
 
 /// A time of an event, in milliseconds since the Unix epoch.
-type Millis<'a, E> = Box<dyn Fn(&E) -> i64 + Send + Sync + 'a>;
+type Millis<'a, E> = Arc<dyn Fn(&E) -> i64 + Send + Sync + 'a>;
 
 /// Events to write across rolled tables, made by [`RollingTables::ingest`]: the caller no
-/// longer groups events by table. [`put_all`](Self::put_all) writes them as items with the
-/// batch engine; [`event_rows`](Self::event_rows) as multi-event rows.
+/// longer groups events by table. Sent ([`send`](Self::send), or awaited), it writes them
+/// as items with the batch engine; [`event_rows`](Self::event_rows) writes them as
+/// multi-event rows instead.
+///
+/// It borrows the events, so its future lives as long as they do. Clone it to send the
+/// same events again.
 ///
 /// ```no_run
 /// # use dynamap::timeseries::rolling::{RollingTables, TableNaming};
@@ -25,17 +33,40 @@ type Millis<'a, E> = Box<dyn Fn(&E) -> i64 + Send + Sync + 'a>;
 /// # struct Reading { device: String, at: i64, value: f64 }
 /// # async fn example(rolling: RollingTables<Events>, readings: Vec<Reading>) -> dynamap::Result<()> {
 /// // Each reading to the table of its week and of this month, created on first use.
-/// let report = rolling.ingest(&readings, |r| r.at).put_all().await;
+/// let report = rolling.ingest(&readings, |r| r.at).await;
 /// assert!(report.is_complete(), "{} not written", report.failed());
 /// # Ok(()) }
 /// ```
-#[must_use = "an ingest does nothing until put_all or event_rows is awaited"]
+#[must_use = "an ingest does nothing until it is sent or awaited"]
 pub struct Ingest<'a, T, E> {
     rolling: &'a RollingTables<T>,
     events: &'a [E],
     event_ms: Millis<'a, E>,
     written_ms: Option<Millis<'a, E>>,
     concurrency: usize,
+}
+
+impl<T, E> Clone for Ingest<'_, T, E> {
+    fn clone(&self) -> Self {
+        Self {
+            rolling: self.rolling,
+            events: self.events,
+            event_ms: Arc::clone(&self.event_ms),
+            written_ms: self.written_ms.clone(),
+            concurrency: self.concurrency,
+        }
+    }
+}
+
+impl<T, E> fmt::Debug for Ingest<'_, T, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ingest")
+            .field("rolling", self.rolling)
+            .field("events", &self.events.len())
+            .field("written_at", &self.written_ms.is_some())
+            .field("concurrency", &self.concurrency)
+            .finish()
+    }
 }
 
 impl<T: Table> RollingTables<T> {
@@ -49,7 +80,7 @@ impl<T: Table> RollingTables<T> {
         Ingest {
             rolling: self,
             events,
-            event_ms: Box::new(event_ms),
+            event_ms: Arc::new(event_ms),
             written_ms: None,
             concurrency: 8,
         }
@@ -60,7 +91,7 @@ impl<'a, T: Table, E> Ingest<'a, T, E> {
     /// The write time of each event instead of the system clock: for replaying or importing
     /// data as of when it was (or would have been) written.
     pub fn written_at(mut self, written_ms: impl Fn(&E) -> i64 + Send + Sync + 'a) -> Self {
-        self.written_ms = Some(Box::new(written_ms));
+        self.written_ms = Some(Arc::new(written_ms));
         self
     }
 
@@ -114,7 +145,8 @@ where
 {
     /// Writes every event as an item, with one batch write per table (puts, 25 a call,
     /// retried as [`BatchWrite`](crate::batch::BatchWrite) does), a table at a time.
-    pub async fn put_all(self) -> RolledBatchReport {
+    #[doc(alias = "put_all")]
+    pub async fn send(self) -> RolledBatchReport {
         let routes = self.route();
         let mut report = RolledBatchReport {
             refused: routes.refused,
@@ -133,14 +165,85 @@ where
         }
         report
     }
+
+    /// Writes every event as an item; see [`send`](Self::send).
+    #[deprecated(note = "use `send` (or `.await` the ingest)")]
+    pub async fn put_all(self) -> RolledBatchReport {
+        self.send().await
+    }
+}
+
+impl<'a, T, E> IntoFuture for Ingest<'a, T, E>
+where
+    T: Table,
+    E: Entity<Table = T> + Sync,
+    for<'e> &'e E: crate::AsEntity<Entity = E>,
+{
+    type Output = RolledBatchReport;
+    type IntoFuture = Pin<Box<dyn Future<Output = RolledBatchReport> + Send + 'a>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}
+
+impl<'a, T, E> Ingest<'a, T, E> {
+    /// Writes the events into multi-event rows (see
+    /// [`EventRows`](crate::timeseries::rows::EventRows)) of their tables instead of as
+    /// items, `path` choosing how each write starts; sent by
+    /// [`send`](IngestRows::send) or by awaiting it.
+    pub fn event_rows(self, path: WritePath) -> IngestRows<'a, T, E> {
+        IngestRows { ingest: self, path }
+    }
+}
+
+/// Events to write into multi-event rows across rolled tables, made by
+/// [`Ingest::event_rows`].
+#[must_use = "an ingest does nothing until it is sent or awaited"]
+pub struct IngestRows<'a, T, E> {
+    ingest: Ingest<'a, T, E>,
+    path: WritePath,
+}
+
+impl<T, E> Clone for IngestRows<'_, T, E> {
+    fn clone(&self) -> Self {
+        Self {
+            ingest: self.ingest.clone(),
+            path: self.path,
+        }
+    }
+}
+
+impl<T, E> fmt::Debug for IngestRows<'_, T, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IngestRows")
+            .field("ingest", &self.ingest)
+            .field("path", &self.path)
+            .finish()
+    }
+}
+
+impl<'a, T: Table, E: EventRow<Table = T> + Sync> IntoFuture for IngestRows<'a, T, E> {
+    type Output = RolledRowsReport;
+    type IntoFuture = Pin<Box<dyn Future<Output = RolledRowsReport> + Send + 'a>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}
+
+impl<T: Table, E: EventRow<Table = T> + Sync> IngestRows<'_, T, E> {
+    /// Writes every event into multi-event rows of its table, [`Ingest::concurrency`]
+    /// writes at once. One outcome per event, in the order given; an event whose table
+    /// could not be named or created gets that error.
+    pub async fn send(self) -> RolledRowsReport {
+        let IngestRows { ingest: this, path } = self;
+        this.rows(path).await
+    }
 }
 
 impl<T: Table, E: EventRow<Table = T> + Sync> Ingest<'_, T, E> {
-    /// Writes every event into multi-event rows (see [`EventRows`](crate::timeseries::rows::EventRows))
-    /// of its table, `path` choosing how each write starts, [`concurrency`](Self::concurrency)
-    /// writes at once. One outcome per event, in the order given; an event whose table could
-    /// not be named or created gets that error.
-    pub async fn event_rows(self, path: WritePath) -> RolledRowsReport {
+    async fn rows(self, path: WritePath) -> RolledRowsReport {
         // Every position is routed once: refused, to a table that could not be created, or
         // to a write; sorting by position puts the outcomes in the order given.
         let mut outcomes: Vec<(usize, Result<WriteOutcome>)> =
@@ -175,7 +278,7 @@ impl<T: Table, E: EventRow<Table = T> + Sync> Ingest<'_, T, E> {
     }
 }
 
-/// What [`Ingest::put_all`] did, table by table.
+/// What [`Ingest::send`] did, table by table.
 #[derive(Debug, Default)]
 #[non_exhaustive]
 pub struct RolledBatchReport {
@@ -231,7 +334,7 @@ impl RolledBatchReport {
     }
 }
 
-/// What [`Ingest::event_rows`] did.
+/// What [`IngestRows::send`] did.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct RolledRowsReport {

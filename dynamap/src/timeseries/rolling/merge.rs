@@ -147,6 +147,7 @@ mod tests {
         let failing = stream::iter(vec![
             Ok(1),
             Err(Error::Clock {
+                millis: None,
                 reason: "boom".to_owned(),
             }),
         ]);

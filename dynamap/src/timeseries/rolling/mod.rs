@@ -37,7 +37,7 @@ mod range;
 mod retention;
 mod tables;
 
-pub use ingest::{Ingest, RolledBatchReport, RolledRowsReport, TableBatch};
+pub use ingest::{Ingest, IngestRows, RolledBatchReport, RolledRowsReport, TableBatch};
 pub use month::WriteMonth;
 pub use naming::{MAX_PREFIX_LEN, MAX_TABLE_NAME_LEN, RolledTable, TableNaming};
 pub use periods::{Period, Periods, SUNDAY_ORIGIN_MS, WEEK_MS};
@@ -65,9 +65,11 @@ pub(crate) fn now_millis() -> Result<i64> {
     let since = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_err(|_| Error::Clock {
+            millis: None,
             reason: "the system clock is before 1970".to_owned(),
         })?;
     i64::try_from(since.as_millis()).map_err(|_| Error::Clock {
+        millis: None,
         reason: "the system clock is past the year 292 million".to_owned(),
     })
 }

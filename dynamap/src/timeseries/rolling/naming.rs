@@ -111,6 +111,7 @@ impl TableNaming {
         let period = self.periods.period_of(event_ms)?;
         if written_ms < 0 {
             return Err(Error::Clock {
+                millis: Some(written_ms),
                 reason: format!("write time {written_ms} ms is before the unix epoch"),
             });
         }
@@ -317,7 +318,16 @@ mod tests {
             );
         }
         let err = quarters.table_for(MONDAY, -1).expect_err("before 1970");
-        assert!(matches!(err, Error::Clock { .. }), "{err:?}");
+        assert!(
+            matches!(
+                err,
+                Error::Clock {
+                    millis: Some(-1),
+                    ..
+                }
+            ),
+            "the time at fault: {err:?}"
+        );
         Ok(())
     }
 

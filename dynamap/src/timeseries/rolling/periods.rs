@@ -120,6 +120,7 @@ impl Periods {
         match (i64::try_from(start), i64::try_from(end)) {
             (Ok(start_ms), Ok(end_ms)) if start_ms >= 0 => Ok(Period { start_ms, end_ms }),
             _ => Err(Error::Clock {
+                millis: Some(event_ms),
                 reason: format!(
                     "event time {event_ms} ms falls in a period from {start} ms to {end} ms, \
                      outside the non-negative times table names can hold"
@@ -231,7 +232,10 @@ mod tests {
             let err = Periods::weekly()
                 .period_of(event_ms)
                 .expect_err("out of range");
-            assert!(matches!(err, Error::Clock { .. }), "{err:?}");
+            assert!(
+                matches!(err, Error::Clock { millis: Some(m), .. } if m == event_ms),
+                "{err:?}"
+            );
         }
     }
 

@@ -73,23 +73,16 @@ impl<E> std::fmt::Debug for EventRows<E> {
 }
 
 impl<L: crate::table::Table> crate::Db<L> {
-    /// Multi-event rows of `E`; see [`timeseries::rows`](crate::timeseries::rows).
+    /// Multi-event rows of `E` in this table, with [`WritePath::default`] and a cap of
+    /// [`EventRow::ROW_CAP`]; see [`timeseries::rows`](crate::timeseries::rows). Each of its
+    /// requests (`write`, `write_all`, `at`) is a future to await, `range` a stream.
     pub fn event_rows<E: EventRow + crate::InLayout<L>>(&self) -> EventRows<E> {
-        EventRows::new(self)
+        EventRows::on(self.handle())
     }
 }
 
 impl<E: EventRow> EventRows<E> {
-    /// Multi-event rows of `E` in `db`'s table, with [`WritePath::default`] and a cap of
-    /// [`EventRow::ROW_CAP`].
-    pub fn new<L: crate::table::Table>(db: &crate::Db<L>) -> Self
-    where
-        E: crate::InLayout<L>,
-    {
-        Self::on(db.handle())
-    }
-
-    /// [`new`](Self::new) on a handle whose layout is already checked.
+    /// Multi-event rows of `E` on a handle whose layout is already checked.
     pub(crate) fn on(db: &Handle) -> Self {
         Self {
             db: db.clone(),
@@ -99,6 +92,17 @@ impl<E: EventRow> EventRows<E> {
             seen: RowsSeen::default(),
             marker: PhantomData,
         }
+    }
+}
+
+impl<E: EventRow> EventRows<E> {
+    /// Multi-event rows of `E` in `db`'s table; every handle starts from the `Db` now.
+    #[deprecated(note = "use `db.event_rows::<E>()`")]
+    pub fn new<L: crate::table::Table>(db: &crate::Db<L>) -> Self
+    where
+        E: crate::InLayout<L>,
+    {
+        db.event_rows()
     }
 
     /// Which request writes try first.
