@@ -254,7 +254,7 @@ impl WriteMeta {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no `#[dynamap(version)]` field, so a read-modify-write cannot detect concurrent writes",
     label = "not versioned",
-    note = "add a `#[dynamap(version)] version: u64` field to `{Self}`, or change it with `Handle::update`, which DynamoDB applies atomically"
+    note = "add a `#[dynamap(version)] version: u64` field to `{Self}`, or change it with `Db::update`, which DynamoDB applies atomically"
 )]
 pub trait Versioned: Entity + Sealed<VersionedSeal> {}
 

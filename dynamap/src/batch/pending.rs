@@ -136,7 +136,7 @@ pub(super) fn prepare_delete<E: Entity>(key: Key<E>) -> Prepared {
     if !E::WRITE.lookups.is_empty() {
         // Deleting the owner alone would orphan its lookup items.
         let reason = format!(
-            "entity `{}` has lookup items to delete with it, which a batch write cannot do: delete it with `Handle::delete`",
+            "entity `{}` has lookup items to delete with it, which a batch write cannot do: delete it with `Db::delete`",
             E::ENTITY_TYPE
         );
         let key = key.item_key().ok();

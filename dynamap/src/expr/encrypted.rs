@@ -61,7 +61,7 @@ impl<E, T> fmt::Debug for EncryptedAttr<E, T> {
 #[diagnostic::on_unimplemented(
     message = "this field is encrypted (`#[dynamap(encrypt)]`): DynamoDB sees only ciphertext, so it cannot be used in a condition, filter, projection, sort or update expression",
     label = "encrypted field",
-    note = "read the item and compare in Rust, write the whole item with `Handle::put`, or mark the field `sign_only` if it need not be secret"
+    note = "read the item and compare in Rust, write the whole item with `Db::put`, or mark the field `sign_only` if it need not be secret"
 )]
 pub trait ReadableByDynamoDb {
     /// Never called: no type implements this trait.
