@@ -158,6 +158,7 @@ struct ShopWithGlobalDate;
 #[tokio::test]
 async fn verify_table_tells_local_from_global_and_capacity_is_refused_for_local_indexes() {
     let db = fresh_db::<ShopWithGlobalDate>("lsi-kind").await;
+    let db = db.with_layout::<Shop>();
     let drift = db.verify_table().await.expect("verified");
     assert_eq!(
         drift,

@@ -109,8 +109,13 @@ where
             lost = Some(err);
         } else if !err.is_retryable() {
             return match lost {
+                // A version that moved on is a failed condition too (kind `Conflict`, so
+                // not `is_conditional_check_failed()`): after a lost answer it may be this
+                // write's own version.
                 Some(first)
-                    if after_loss == AfterLoss::Recheck && err.is_conditional_check_failed() =>
+                    if after_loss == AfterLoss::Recheck
+                        && (err.is_conditional_check_failed()
+                            || matches!(err, Error::VersionConflict { .. })) =>
                 {
                     Err(unknown(first))
                 }
