@@ -52,6 +52,35 @@ async fn updates_and_conditions_use_the_same_forms() {
     assert_eq!(read, moved);
 }
 
+/// A value set or compared through a path into a map field takes the map's form for its
+/// type, not serde's (`{secs, nanos}` for a duration), so one map never mixes two forms.
+#[tokio::test]
+async fn values_reached_by_paths_take_the_same_forms() {
+    let db = fresh_db::<FormsApp>("stored_forms_paths").await;
+    db.put(&sample("p")).await.expect("put");
+    db.update(Kinds::key("p"))
+        .set(
+            Kinds::WAITS.key("boot"),
+            std::time::Duration::from_millis(250),
+        )
+        .condition(
+            Kinds::WAITS
+                .key("boot")
+                .eq(std::time::Duration::from_millis(1500)),
+        )
+        .await
+        .expect("the condition compares the stored form, and the update writes it");
+    let stored = raw_item(&db, "KINDS#p", "KINDS").await.expect("stored");
+    let waits = stored["waits"].as_m().expect("a map");
+    assert_eq!(waits["boot"], AttributeValue::N("0.25".into()));
+    let read = db
+        .get(Kinds::key("p"))
+        .await
+        .expect("reads")
+        .expect("there");
+    assert_eq!(read.waits["boot"], std::time::Duration::from_millis(250));
+}
+
 #[tokio::test]
 async fn items_in_serdes_forms_still_read() {
     let db = fresh_db::<FormsApp>("stored_forms_old").await;

@@ -10,7 +10,7 @@ use std::marker::PhantomData;
 use serde::Serialize;
 
 use super::Attr;
-use super::encoder::{Encoder, serde_encoder};
+use super::encoder::{Encoder, path_encoder};
 use super::placeholders::Placeholders;
 
 /// One step below an attribute.
@@ -153,17 +153,17 @@ impl<E, T> fmt::Debug for Path<E, T> {
 }
 
 impl<E, T> Path<E, T> {
-    fn step<U: Serialize>(self, step: Step) -> Path<E, U> {
+    fn step<U: Serialize + 'static>(self, step: Step) -> Path<E, U> {
         Path {
             path: self.path.then(step),
-            encode: serde_encoder::<U>,
+            encode: path_encoder::<U>,
             list: false,
             marker: PhantomData,
         }
     }
 
     /// The value under `field` of this struct or map, of a type you name.
-    pub fn at<U: Serialize>(self, field: impl Into<String>) -> Path<E, U> {
+    pub fn at<U: Serialize + 'static>(self, field: impl Into<String>) -> Path<E, U> {
         self.step(Step::Key(field.into()))
     }
 
@@ -173,21 +173,21 @@ impl<E, T> Path<E, T> {
     }
 }
 
-impl<E, V: Serialize> Path<E, HashMap<String, V>> {
+impl<E, V: Serialize + 'static> Path<E, HashMap<String, V>> {
     /// The value under `key` of this map.
     pub fn key(self, key: impl Into<String>) -> Path<E, V> {
         self.step(Step::Key(key.into()))
     }
 }
 
-impl<E, V: Serialize> Path<E, BTreeMap<String, V>> {
+impl<E, V: Serialize + 'static> Path<E, BTreeMap<String, V>> {
     /// The value under `key` of this map.
     pub fn key(self, key: impl Into<String>) -> Path<E, V> {
         self.step(Step::Key(key.into()))
     }
 }
 
-impl<E, V: Serialize> Path<E, Vec<V>> {
+impl<E, V: Serialize + 'static> Path<E, Vec<V>> {
     /// Element `index` of this list.
     pub fn index(self, index: usize) -> Path<E, V> {
         self.step(Step::Index(index))
@@ -212,26 +212,26 @@ impl<E, T> Attr<E, T> {
     }
 
     /// The value under `field` of this struct or map attribute, of a type you name.
-    pub fn at<U: Serialize>(self, field: impl Into<String>) -> Path<E, U> {
+    pub fn at<U: Serialize + 'static>(self, field: impl Into<String>) -> Path<E, U> {
         self.path().at(field)
     }
 }
 
-impl<E, V: Serialize> Attr<E, HashMap<String, V>> {
+impl<E, V: Serialize + 'static> Attr<E, HashMap<String, V>> {
     /// The value under `key` of this map attribute.
     pub fn key(self, key: impl Into<String>) -> Path<E, V> {
         self.path().key(key)
     }
 }
 
-impl<E, V: Serialize> Attr<E, BTreeMap<String, V>> {
+impl<E, V: Serialize + 'static> Attr<E, BTreeMap<String, V>> {
     /// The value under `key` of this map attribute.
     pub fn key(self, key: impl Into<String>) -> Path<E, V> {
         self.path().key(key)
     }
 }
 
-impl<E, V: Serialize> Attr<E, Vec<V>> {
+impl<E, V: Serialize + 'static> Attr<E, Vec<V>> {
     /// Element `index` of this list attribute.
     pub fn index(self, index: usize) -> Path<E, V> {
         self.path().index(index)
