@@ -3,6 +3,7 @@
 
 mod cases;
 mod encryption;
+mod problems;
 mod sources;
 
 use std::error::Error as _;
@@ -20,7 +21,7 @@ fn every_variant_has_its_kind_and_retryability() {
             std::mem::discriminant(error)
         })
         .collect();
-    assert_eq!(variants.len(), 41, "a variant without a case");
+    assert_eq!(variants.len(), 42, "a variant without a case");
     for (error, kind, retryable) in &cases {
         assert_eq!(error.kind(), *kind, "kind of {error:?}");
         assert_eq!(
@@ -167,7 +168,8 @@ fn the_typed_request_errors_say_what_is_wrong() {
         ),
         (
             Error::InvalidStreamRecord {
-                reason: "unknown event name \"X\"".to_owned(),
+                problem: crate::StreamRecordProblem::UnknownEventName,
+                event_name: "X".to_owned(),
             },
             "invalid stream record: unknown event name \"X\"",
         ),
