@@ -189,7 +189,7 @@ pub enum Error {
     /// error. An update that adds to a number or appends to a list is not sent again at all.
     /// Read the item to learn the outcome; retrying the write as it is could apply it twice
     /// or fail on its own write, so [`is_retryable`](Error::is_retryable) is `false`. Its
-    /// [`kind`](Error::kind) is [`ErrorKind::Transport`].
+    /// [`kind`](Error::kind) is [`ErrorKind::Transport`](crate::ErrorKind::Transport).
     #[error("{}", messages::outcome_unknown(entity, operation, *attempts))]
     #[non_exhaustive]
     OutcomeUnknown {
