@@ -331,7 +331,10 @@ pub use db::Db;
 pub(crate) use db::Handle;
 pub use dynamap_derive::{Attribute, Entity, EntityEnum, EntityProjection, KeyPart, Table};
 pub use entity::{AsEntity, Entity, Versioned};
-pub use error::{ActionFailure, Error, ErrorKind, IncompleteKey, Result, ServiceError};
+pub use error::{
+    ActionFailure, CursorProblem, Error, ErrorKind, ExpressionPart, IncompleteKey, Result,
+    ServiceError, StreamRecordProblem,
+};
 pub use in_layout::InLayout;
 pub use key::{Key, KeyError, KeyPart, PartitionKey};
 pub use query::EntityProjection;

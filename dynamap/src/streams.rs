@@ -49,6 +49,7 @@ pub use aws_sdk_dynamodbstreams;
 
 use crate::codec::Item;
 use crate::decode::{Decode, decode_image};
+use crate::error::StreamRecordProblem;
 use crate::sealed::{Sealed, StreamRecordSeal};
 use crate::{Error, Result};
 
@@ -155,13 +156,25 @@ pub trait StreamRecord: Sealed<StreamRecordSeal> {
     fn parts(self) -> Result<(ChangeKind, Item, Option<Item>, Option<Item>)>;
 }
 
+impl ChangeKind {
+    /// The stream's event name of the change.
+    fn event_name(self) -> &'static str {
+        match self {
+            ChangeKind::Insert => "INSERT",
+            ChangeKind::Modify => "MODIFY",
+            ChangeKind::Remove => "REMOVE",
+        }
+    }
+}
+
 fn kind_of(name: &str) -> Result<ChangeKind> {
     match name {
         "INSERT" => Ok(ChangeKind::Insert),
         "MODIFY" => Ok(ChangeKind::Modify),
         "REMOVE" => Ok(ChangeKind::Remove),
         other => Err(Error::InvalidStreamRecord {
-            reason: format!("unknown event name {other:?}"),
+            problem: StreamRecordProblem::UnknownEventName,
+            event_name: other.to_owned(),
         }),
     }
 }
@@ -226,7 +239,8 @@ pub fn decode<U: Decode>(record: impl StreamRecord) -> Result<Option<Change<U>>>
     let (kind, keys, old, new) = record.parts()?;
     if old.is_none() && new.is_none() {
         return Err(Error::InvalidStreamRecord {
-            reason: "the stream record carries no item image (a KEYS_ONLY stream), so its entity type is unknown".to_owned(),
+            problem: StreamRecordProblem::NoImage,
+            event_name: kind.event_name().to_owned(),
         });
     }
     let old = old.map(decode_image::<U>).transpose()?.flatten();
@@ -252,8 +266,12 @@ mod tests {
             .build();
         let err = record.parts().expect_err("unknown event name");
         assert!(
-            matches!(&err, Error::InvalidStreamRecord { reason } if reason.contains("\"UPSERT\"")),
+            matches!(&err, Error::InvalidStreamRecord { problem: StreamRecordProblem::UnknownEventName, event_name, .. } if event_name == "UPSERT"),
             "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "invalid stream record: unknown event name \"UPSERT\""
         );
         assert_eq!(err.kind(), crate::ErrorKind::Decode);
         let err = kind_of("").expect_err("no event name");

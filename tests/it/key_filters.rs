@@ -58,7 +58,11 @@ fn raw(name: &'static str) -> Condition<Ticket> {
 /// Checks that `query` is refused before sending, naming `attribute` and the fix.
 async fn refused<S>(query: Query<Ticket, S>, attribute: &str) {
     match query.send().await {
-        Err(Error::InvalidExpression { reason, .. }) => assert!(
+        Err(Error::InvalidExpression {
+            part: dynamap::ExpressionPart::Filter,
+            reason,
+            ..
+        }) => assert!(
             reason.contains(&format!("`{attribute}`")) && reason.contains("key condition"),
             "{attribute}: {reason}"
         ),
@@ -142,4 +146,34 @@ async fn key_attributes_of_other_indexes_stay_free_to_filter_on() {
         .query(Ticket::by_priority("octo", "hello"))
         .filter(raw("SK").and(Ticket::NUMBER.eq(7u64)));
     assert_eq!(found(by_priority.send().await), 1);
+}
+
+#[tokio::test]
+async fn a_filter_that_does_not_render_names_the_filter() {
+    let db = fresh_db::<Tracker>("key_filters_unrendered").await;
+    // Any request this client sent would fail with a service error.
+    let offline = crate::offline(&db);
+    let none: [&str; 0] = [];
+    let query = offline
+        .query(Ticket::partition("octo", "hello"))
+        .filter(Ticket::TITLE.is_in(none))
+        .send()
+        .await;
+    let scan = offline
+        .scan::<Ticket>()
+        .filter(Ticket::TITLE.is_in(none))
+        .send()
+        .await;
+    for result in [query.map(drop), scan.map(drop)] {
+        assert!(
+            matches!(
+                &result,
+                Err(Error::InvalidExpression {
+                    part: dynamap::ExpressionPart::Filter,
+                    ..
+                })
+            ),
+            "{result:?}"
+        );
+    }
 }

@@ -317,7 +317,7 @@ async fn add_to_set_on_a_list_field_is_refused_before_sending() {
         .await
         .expect_err("refused");
     assert!(
-        matches!(&error, Error::InvalidExpression { reason, .. } if reason.contains("`legacy` is stored as a list")),
+        matches!(&error, Error::InvalidExpression { part: dynamap::ExpressionPart::Update, reason, .. } if reason.contains("`legacy` is stored as a list")),
         "{error:?}"
     );
 }

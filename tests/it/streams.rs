@@ -152,4 +152,15 @@ async fn a_keys_only_record_is_refused_with_a_reason() {
     assert_eq!(records.len(), 1);
     let err = decode::<Sensor>(&records[0]).expect_err("no images");
     assert!(err.to_string().contains("KEYS_ONLY"), "{err}");
+    assert!(
+        matches!(
+            &err,
+            dynamap::Error::InvalidStreamRecord {
+                problem: dynamap::StreamRecordProblem::NoImage,
+                event_name,
+                ..
+            } if event_name == "INSERT"
+        ),
+        "{err:?}"
+    );
 }

@@ -370,6 +370,7 @@ impl<E> Condition<E> {
             .node
             .as_ref()
             .map_err(|reason| Error::InvalidExpression {
+                part: crate::error::ExpressionPart::Condition,
                 reason: reason.clone(),
             })?;
         let mut out = String::new();
@@ -520,7 +521,10 @@ mod tests {
         let none: [&str; 0] = [];
         assert!(matches!(
             CITY.is_in(none).render(),
-            Err(Error::InvalidExpression { .. })
+            Err(Error::InvalidExpression {
+                part: crate::ExpressionPart::Condition,
+                ..
+            })
         ));
         let many = (0..101).map(|i| i.to_string());
         let err = CITY.is_in(many).render().expect_err("too many");

@@ -426,7 +426,10 @@ impl<E: Entity> Update<E> {
     /// they imply: re-rendered index keys, moved lookups, the version and timestamps.
     fn plan(self) -> Result<(Handle, Plan<E>)> {
         if let Some(reason) = self.error {
-            return Err(Error::InvalidExpression { reason });
+            return Err(Error::InvalidExpression {
+                part: crate::error::ExpressionPart::Update,
+                reason,
+            });
         }
         let mut changes = self.changes;
         // An empty set: adding or deleting none of it changes nothing, and setting it if

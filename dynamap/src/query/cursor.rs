@@ -33,9 +33,10 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
 use crate::codec::{AttributeValue, Item};
+use crate::error::CursorProblem;
 use crate::{Error, Result};
 
-const VERSION: u8 = 2;
+pub(super) const VERSION: u8 = 2;
 /// The version byte of a cursor of several partitions read merged (`merged/cursor.rs`).
 pub(super) const MERGED_VERSION: u8 = 3;
 pub(super) const TAG_LEN: usize = 16;
@@ -201,7 +202,7 @@ pub(super) fn push_keys<'a>(
 
 /// Reads what [`push_keys`] wrote.
 pub(super) fn read_keys(r: &mut Reader<'_>) -> Result<Item> {
-    let invalid = || Error::InvalidCursor { reason: MALFORMED };
+    let invalid = malformed;
     let count = r.byte().ok_or_else(invalid)?;
     let mut item = Item::with_capacity(count as usize);
     for _ in 0..count {
@@ -246,6 +247,18 @@ impl<'a> Reader<'a> {
 }
 
 pub(super) const MALFORMED: &str = "it is not a cursor dynamap made";
+/// Why a genuine cursor of an unknown form is refused.
+pub(super) const OTHER_VERSION: &str = "it was made by another version of dynamap";
+
+/// The error of a cursor that failed `problem`'s check, `reason` in words.
+pub(super) fn invalid(problem: CursorProblem, reason: &'static str) -> Error {
+    Error::InvalidCursor { problem, reason }
+}
+
+/// The error of a text that is not a cursor dynamap made.
+pub(super) fn malformed() -> Error {
+    invalid(CursorProblem::Malformed, MALFORMED)
+}
 
 /// Checks `cursor` and returns the `ExclusiveStartKey` it holds.
 pub(crate) fn decode(cursor: &Cursor, binding: &Binding<'_>, key: Option<&[u8]>) -> Result<Item> {
@@ -266,18 +279,19 @@ pub(crate) fn decode(cursor: &Cursor, binding: &Binding<'_>, key: Option<&[u8]>)
 
 /// The payload of `cursor` (version byte first), once its signature is checked.
 pub(super) fn signed_payload(cursor: &Cursor, key: Option<&[u8]>) -> Result<Vec<u8>> {
-    let invalid = |reason| Error::InvalidCursor { reason };
-    let mut bytes = URL_SAFE_NO_PAD
-        .decode(&cursor.0)
-        .map_err(|_| invalid(MALFORMED))?;
+    let mut bytes = URL_SAFE_NO_PAD.decode(&cursor.0).map_err(|_| malformed())?;
     if bytes.len() < TAG_LEN + 1 {
-        return Err(invalid(MALFORMED));
+        return Err(malformed());
     }
     let (payload, tag) = bytes.split_at(bytes.len() - TAG_LEN);
     let mut mac = mac(key);
     mac.update(payload);
-    mac.verify_truncated_left(tag)
-        .map_err(|_| invalid("it was modified, or signed with another key"))?;
+    mac.verify_truncated_left(tag).map_err(|_| {
+        invalid(
+            CursorProblem::Tampered,
+            "it was modified, or signed with another key",
+        )
+    })?;
     bytes.truncate(bytes.len() - TAG_LEN);
     Ok(bytes)
 }
@@ -298,28 +312,29 @@ pub(crate) fn decode_matching(
     key: Option<&[u8]>,
     check: impl FnOnce(&Binding<'_>) -> std::result::Result<(), &'static str>,
 ) -> Result<Item> {
-    let invalid = |reason| Error::InvalidCursor { reason };
     let payload = signed_payload(cursor, key)?;
     let mut r = Reader(&payload);
     match r.byte() {
         Some(VERSION) => {}
         Some(MERGED_VERSION) => {
             return Err(invalid(
+                CursorProblem::OtherQuery,
                 "it belongs to a read of several partitions merged, not to this query of one partition",
             ));
         }
-        _ => return Err(invalid(MALFORMED)),
+        Some(_) => return Err(invalid(CursorProblem::OtherVersion, OTHER_VERSION)),
+        None => return Err(malformed()),
     }
     let found = Binding {
-        table: r.str().ok_or(invalid(MALFORMED))?,
-        index: r.str().ok_or(invalid(MALFORMED))?,
-        partition: r.str().ok_or(invalid(MALFORMED))?,
-        query: r.str().ok_or(invalid(MALFORMED))?,
+        table: r.str().ok_or_else(malformed)?,
+        index: r.str().ok_or_else(malformed)?,
+        partition: r.str().ok_or_else(malformed)?,
+        query: r.str().ok_or_else(malformed)?,
     };
-    check(&found).map_err(invalid)?;
+    check(&found).map_err(|reason| invalid(CursorProblem::OtherQuery, reason))?;
     let item = read_keys(&mut r)?;
     if !r.0.is_empty() {
-        return Err(invalid(MALFORMED));
+        return Err(malformed());
     }
     Ok(item)
 }
@@ -376,6 +391,7 @@ mod tests {
         ] {
             let err = decode(&cursor(None), &other, None).expect_err("foreign");
             assert!(err.to_string().contains("another query"), "{err}");
+            assert_eq!(problem(&err), CursorProblem::OtherQuery);
         }
         let other = Binding {
             query: "q2",
@@ -383,6 +399,33 @@ mod tests {
         };
         let err = decode(&cursor(None), &other, None).expect_err("other condition");
         assert!(err.to_string().contains("read another way"), "{err}");
+        assert_eq!(problem(&err), CursorProblem::OtherQuery);
+    }
+
+    /// The check an invalid cursor failed.
+    fn problem(err: &Error) -> CursorProblem {
+        match err {
+            Error::InvalidCursor { problem, .. } => *problem,
+            other => panic!("not an invalid cursor: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_signed_cursor_of_an_unknown_form_is_of_another_version() {
+        let mut payload = header(VERSION, &HERE);
+        payload[0] = 1;
+        let err = decode(&sign(payload, None), &HERE, None).expect_err("version 1");
+        assert_eq!(problem(&err), CursorProblem::OtherVersion);
+        assert_eq!(
+            err.to_string(),
+            "invalid cursor: it was made by another version of dynamap"
+        );
+        let err = decode(&sign(Vec::new(), None), &HERE, None).expect_err("no version byte");
+        assert_eq!(problem(&err), CursorProblem::Malformed);
+        let mut truncated = header(VERSION, &HERE);
+        truncated.truncate(5);
+        let err = decode(&sign(truncated, None), &HERE, None).expect_err("cut short");
+        assert_eq!(problem(&err), CursorProblem::Malformed);
     }
 
     #[test]
@@ -392,14 +435,25 @@ mod tests {
             let mut bytes = good.clone().into_bytes();
             bytes[i] = if bytes[i] == b'A' { b'B' } else { b'A' };
             let edited = Cursor(String::from_utf8(bytes).expect("ascii"));
+            let err = decode(&edited, &HERE, None).expect_err("edited");
             assert!(
-                decode(&edited, &HERE, None).is_err(),
-                "edit at {i} accepted"
+                matches!(
+                    problem(&err),
+                    CursorProblem::Tampered | CursorProblem::Malformed
+                ),
+                "edit at {i}: {err}"
             );
         }
         let err = decode(&cursor(Some(b"one")), &HERE, Some(b"two")).expect_err("other key");
         assert!(err.to_string().contains("signed with another key"), "{err}");
-        assert!(decode(&Cursor("not a cursor!".into()), &HERE, None).is_err());
-        assert!(decode(&Cursor(String::new()), &HERE, None).is_err());
+        assert_eq!(problem(&err), CursorProblem::Tampered);
+        for text in ["not a cursor!", ""] {
+            let err = decode(&Cursor(text.into()), &HERE, None).expect_err("not a cursor");
+            assert_eq!(problem(&err), CursorProblem::Malformed, "{text:?}");
+            assert_eq!(
+                err.to_string(),
+                "invalid cursor: it is not a cursor dynamap made"
+            );
+        }
     }
 }

@@ -15,7 +15,7 @@ use crate::expr::Placeholders;
 use crate::key::Segment;
 use crate::span::Call;
 use crate::table::Table;
-use crate::{Handle, Result};
+use crate::{Error, Handle, Result};
 
 /// Everything about a query's requests that does not change from page to page.
 #[derive(Clone)]
@@ -156,7 +156,12 @@ impl<T: Decode, S> Query<T, S> {
             None if T::SINGLE_ENTITY.is_some() => leading_literal(self.sort_template),
             None => None,
         };
-        let filter_rendered = self.filter.as_ref().map(|f| f.render()).transpose()?;
+        let filter_rendered = self
+            .filter
+            .as_ref()
+            .map(|f| f.render())
+            .transpose()
+            .map_err(Error::in_filter)?;
         let digest = digest(
             sort.as_ref(),
             filter_rendered,

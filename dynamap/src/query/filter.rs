@@ -1,10 +1,10 @@
 //! The filter every typed read sends: the entity type (so other entities sharing the
 //! partition or table are left out), unexpired items, and the caller's condition.
 
-use crate::Result;
 use crate::decode::Decode;
 use crate::expr::Condition;
 use crate::table::Table;
+use crate::{Error, Result};
 
 /// The filter a read of `T` needs: its entity type, for a single entity (so other entities
 /// sharing the partition or table are left out), and the caller's condition.
@@ -29,7 +29,7 @@ pub(super) fn read_filter<T: Decode>(
         ));
     }
     if let Some(filter) = filter {
-        filters.push(filter.render_into(p)?);
+        filters.push(filter.render_into(p).map_err(Error::in_filter)?);
     }
     Ok((!filters.is_empty()).then(|| filters.join(" AND ")))
 }

@@ -230,7 +230,11 @@ impl<T: Decode> Scan<T> {
         }
         let digest = super::exec::digest(
             None,
-            self.filter.as_ref().map(Condition::render).transpose()?,
+            self.filter
+                .as_ref()
+                .map(Condition::render)
+                .transpose()
+                .map_err(Error::in_filter)?,
             &[],
             (T::SINGLE_ENTITY, T::ALIASES),
             self.include_expired,

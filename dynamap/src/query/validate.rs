@@ -86,6 +86,7 @@ impl<T: Decode, S> Query<T, S> {
             return Ok(());
         };
         Err(Error::InvalidExpression {
+            part: crate::error::ExpressionPart::Filter,
             reason: format!(
                 "a query filter cannot name `{key}`, part of {part} of {of}, which this query reads (DynamoDB filters only other attributes): use a key condition instead ({fix})"
             ),

@@ -74,7 +74,10 @@ mod tests {
             path: "counts.alarm".into(),
             parent: "counts".into(),
         }];
-        let other = Error::InvalidCursor { reason: "test" };
+        let other = Error::InvalidCursor {
+            problem: crate::CursorProblem::Malformed,
+            reason: "test",
+        };
         assert!(matches!(
             missing_parent("Tally", &nested, other),
             Error::InvalidCursor { .. }

@@ -5,7 +5,7 @@ use serde::ser::Error as _;
 
 use super::super::*;
 use crate::codec::{AttributeError, CodecError};
-use crate::key::{KeyErrorKind, KeyPartError};
+use crate::key::{KeyError, KeyErrorKind, KeyPartError};
 
 fn key(kind: KeyErrorKind) -> Error {
     Error::Key(KeyError {
@@ -228,7 +228,10 @@ pub(super) fn cases() -> Vec<(Error, ErrorKind, bool)> {
         ),
         (canceled(Vec::new()), Service, false),
         (
-            Error::InvalidExpression { reason: reason() },
+            Error::InvalidExpression {
+                part: crate::ExpressionPart::Filter,
+                reason: reason(),
+            },
             InvalidRequest,
             false,
         ),
@@ -273,7 +276,10 @@ pub(super) fn cases() -> Vec<(Error, ErrorKind, bool)> {
             false,
         ),
         (
-            Error::InvalidStreamRecord { reason: reason() },
+            Error::InvalidStreamRecord {
+                problem: crate::StreamRecordProblem::NoImage,
+                event_name: "INSERT".to_owned(),
+            },
             Decode,
             false,
         ),
@@ -297,7 +303,10 @@ pub(super) fn cases() -> Vec<(Error, ErrorKind, bool)> {
             false,
         ),
         (
-            Error::InvalidCursor { reason: "edited" },
+            Error::InvalidCursor {
+                problem: crate::CursorProblem::Tampered,
+                reason: "edited",
+            },
             InvalidRequest,
             false,
         ),

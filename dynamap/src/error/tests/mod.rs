@@ -3,6 +3,7 @@
 
 mod cases;
 mod encryption;
+mod problems;
 mod sources;
 
 use std::error::Error as _;
@@ -167,7 +168,8 @@ fn the_typed_request_errors_say_what_is_wrong() {
         ),
         (
             Error::InvalidStreamRecord {
-                reason: "unknown event name \"X\"".to_owned(),
+                problem: crate::StreamRecordProblem::UnknownEventName,
+                event_name: "X".to_owned(),
             },
             "invalid stream record: unknown event name \"X\"",
         ),

@@ -7,9 +7,13 @@
 //! the last item consumed from it (or of where DynamoDB stopped, when the filter dropped
 //! the rest of a response).
 
-use super::super::cursor::{self as single, Binding, Cursor, MALFORMED, MERGED_VERSION, Reader};
+use super::super::cursor::{
+    self as single, Binding, Cursor, MERGED_VERSION, OTHER_VERSION, Reader, VERSION, invalid,
+    malformed,
+};
+use crate::Result;
 use crate::codec::Item;
-use crate::{Error, Result};
+use crate::error::CursorProblem;
 
 /// Where one shard stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,10 +31,6 @@ pub(super) enum Pos {
 pub(super) struct Position {
     pub(super) group: usize,
     pub(super) shards: Vec<Pos>,
-}
-
-fn invalid(reason: &'static str) -> Error {
-    Error::InvalidCursor { reason }
 }
 
 /// Makes the cursor resuming at `position`.
@@ -70,43 +70,47 @@ pub(super) fn decode(
     let mut r = Reader(&payload);
     match r.byte() {
         Some(MERGED_VERSION) => {}
-        Some(_) if payload.len() > 1 => {
+        Some(VERSION) => {
             return Err(invalid(
+                CursorProblem::OtherQuery,
                 "it belongs to a query of one partition, not to this read of several partitions merged",
             ));
         }
-        _ => return Err(invalid(MALFORMED)),
+        Some(_) => return Err(invalid(CursorProblem::OtherVersion, OTHER_VERSION)),
+        None => return Err(malformed()),
     }
     let mut found = [""; 4];
     for part in &mut found {
-        *part = r.str().ok_or(invalid(MALFORMED))?;
+        *part = r.str().ok_or_else(malformed)?;
     }
     if found[..3] != [binding.table, binding.index, binding.partition] {
         return Err(invalid(
+            CursorProblem::OtherQuery,
             "it belongs to another query (table, index or partitions)",
         ));
     }
     if found[3] != binding.query {
         return Err(invalid(
+            CursorProblem::OtherQuery,
             "it belongs to the same partitions read another way (sort condition, direction, filter, projection or entity); a cursor resumes only the query that made it",
         ));
     }
-    let group = u32_of(&mut r).ok_or(invalid(MALFORMED))?;
-    let count = u32_of(&mut r).ok_or(invalid(MALFORMED))?;
+    let group = u32_of(&mut r).ok_or_else(malformed)?;
+    let count = u32_of(&mut r).ok_or_else(malformed)?;
     if shards(group) != Some(count) {
-        return Err(invalid(MALFORMED));
+        return Err(malformed());
     }
     let mut positions = Vec::with_capacity(count);
     for _ in 0..count {
-        positions.push(match r.byte().ok_or(invalid(MALFORMED))? {
+        positions.push(match r.byte().ok_or_else(malformed)? {
             0 => Pos::NotStarted,
             1 => Pos::Exhausted,
             2 => Pos::After(single::read_keys(&mut r)?),
-            _ => return Err(invalid(MALFORMED)),
+            _ => return Err(malformed()),
         });
     }
     if !r.0.is_empty() {
-        return Err(invalid(MALFORMED));
+        return Err(malformed());
     }
     Ok(Position {
         group,
