@@ -69,7 +69,7 @@ pub enum StreamView {
     NewAndOldImages,
 }
 
-/// A pending CreateTable for layout `T`, sent when awaited. Made by [`Db::create_table`].
+/// A pending CreateTable for layout `T`, sent when awaited. Made by [`Db::create_table`](crate::Db::create_table).
 ///
 /// By default the table is on-demand (pay per request), with every global and local
 /// secondary index of `T`, no stream, no deletion protection, no tags, and time to live enabled on `T`'s
@@ -78,7 +78,7 @@ pub enum StreamView {
 ///
 /// When the table already exists, creating it succeeds and changes nothing but turning on
 /// time to live (and point-in-time recovery, when asked for): compare an existing table
-/// with its layout with [`Db::verify_table`].
+/// with its layout with [`Db::verify_table`](crate::Db::verify_table).
 ///
 /// # Examples
 ///
@@ -180,7 +180,7 @@ impl<T: Table> CreateTable<T> {
         self
     }
 
-    /// Protects the table against deletion: [`Db::delete_table`] (and any DeleteTable)
+    /// Protects the table against deletion: [`Db::delete_table`](crate::Db::delete_table) (and any DeleteTable)
     /// then fails until the protection is turned off.
     ///
     /// ```no_run

@@ -12,7 +12,7 @@ use super::schema::{included, index_key, key_attribute_types, table_key};
 use crate::table::{Projection, TableSchema};
 use crate::{Error, Result};
 
-/// One way a live table differs from its layout, as [`Db::verify_table`] reports it.
+/// One way a live table differs from its layout, as [`Db::verify_table`](crate::Db::verify_table) reports it.
 /// Each displays as one line a deploy log can show.
 ///
 /// # Examples

@@ -16,8 +16,8 @@ use crate::table::Table;
 use crate::{Entity, Error, Handle, Result};
 
 /// A pending read of many items, sent when awaited: of one entity type (made by
-/// [`Db::batch_get`]), or of several, decoded into an enum deriving `EntityEnum` by each
-/// item's entity type (made by [`Db::batch_get`], into another type with [`decode_as`](BatchGet::decode_as)). `T` is what items decode into.
+/// [`Db::batch_get`](crate::Db::batch_get)), or of several, decoded into an enum deriving `EntityEnum` by each
+/// item's entity type (made by [`Db::batch_get`](crate::Db::batch_get), into another type with [`decode_as`](BatchGet::decode_as)). `T` is what items decode into.
 ///
 /// Keys are sent 100 to a `BatchGetItem` call, up to
 /// [`concurrency`](Self::concurrency) calls at once; `UnprocessedKeys` (throttling, or

@@ -14,8 +14,8 @@ use crate::retry::RetryPolicy;
 use crate::table::Table;
 use crate::{AsEntity, Entity, Handle, InLayout, Result};
 
-/// A pending batch of puts and deletes, sent when awaited. Made by [`Db::batch_write`] and
-/// [`Db::put_all`]; see the [module docs](super) for chunking, retries, duplicates and
+/// A pending batch of puts and deletes, sent when awaited. Made by [`Db::batch_write`](crate::Db::batch_write) and
+/// [`Db::put_all`](crate::Db::put_all); see the [module docs](super) for chunking, retries, duplicates and
 /// failure reporting.
 ///
 /// ```no_run

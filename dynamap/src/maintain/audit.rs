@@ -17,7 +17,7 @@ use crate::table::{Table, TableSchema};
 use crate::write::lookup_items::record;
 use crate::{Error, Handle, Result};
 
-/// A read-only audit of a table's items; made by [`Db::audit`], run by
+/// A read-only audit of a table's items; made by [`Db::audit`](crate::Db::audit), run by
 /// [`send`](Audit::send) or by awaiting it. Register every entity the table holds with
 /// [`entity`](Audit::entity): an item of a type none of them knows is a finding.
 #[must_use = "an audit does nothing until it is sent or awaited"]

@@ -122,7 +122,7 @@ impl<E> Clone for Adopt<E> {
 }
 type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
 
-/// A maintenance job over every item of entity `E`; made by [`Db::maintain`], run by
+/// A maintenance job over every item of entity `E`; made by [`Db::maintain`](crate::Db::maintain), run by
 /// [`send`](Maintain::send) or by awaiting it.
 #[must_use = "a job does nothing until it is sent or awaited"]
 pub struct Maintain<E> {

@@ -15,7 +15,7 @@ use crate::write::{
 };
 use crate::{Entity, Error, Handle, Result};
 
-/// A pending DeleteItem, sent when awaited. Made by [`Db::delete`].
+/// A pending DeleteItem, sent when awaited. Made by [`Db::delete`](crate::Db::delete).
 ///
 /// # Examples
 ///

@@ -13,7 +13,7 @@ use crate::table::Table;
 use crate::write::key_item;
 use crate::{Entity, Error, Handle, Result};
 
-/// A pending GetItem, sent when awaited. Made by [`Db::get`].
+/// A pending GetItem, sent when awaited. Made by [`Db::get`](crate::Db::get).
 ///
 /// # Examples
 ///

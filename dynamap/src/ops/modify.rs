@@ -19,7 +19,7 @@ impl<L: crate::table::Table> crate::Db<L> {
     /// each round of concurrent writers of one item lands one of them, so how many callers
     /// a budget serves depends on how fast the table answers. Fifty tasks on one item of
     /// DynamoDB Local all land in a few seconds (`tests/it/writes.rs`); pass a longer
-    /// budget to [`modify_with`](Db::modify_with) for more.
+    /// budget to [`modify_with`](crate::Db::modify_with) for more.
     ///
     /// `change` may run several times, so it should only compute from the value it is given.
     /// Errors other than a version conflict (a throttled or failed request, a lookup taken)
@@ -38,11 +38,11 @@ impl<L: crate::table::Table> crate::Db<L> {
     ///
     /// Only entities with a version field can be modified ([`Versioned`]): for any other,
     /// nothing would detect a concurrent write, and the call does not compile. (Use
-    /// [`Db::update`] for changes DynamoDB can apply atomically, such as increments.)
+    /// [`Db::update`](crate::Db::update) for changes DynamoDB can apply atomically, such as increments.)
     ///
     /// # Errors
     ///
-    /// Fails at once on an error of the read, or of the save ([`Db::save`]) when it is neither a
+    /// Fails at once on an error of the read, or of the save ([`Db::save`](crate::Db::save)) when it is neither a
     /// conflict nor [retryable](crate::Error::is_retryable); once the budget is spent, with the
     /// last save's error, usually [`Error::VersionConflict`](crate::Error::VersionConflict).
     pub fn modify<E, F>(
@@ -57,11 +57,11 @@ impl<L: crate::table::Table> crate::Db<L> {
         self.modify_with(key, RetryPolicy::contention(), change)
     }
 
-    /// [`Db::modify`] with a retry policy of your own (attempts, backoff, time budget).
+    /// [`Db::modify`](crate::Db::modify) with a retry policy of your own (attempts, backoff, time budget).
     ///
     /// # Errors
     ///
-    /// As [`Db::modify`], with `policy`'s attempts and [budget](RetryPolicy::time_budget).
+    /// As [`Db::modify`](crate::Db::modify), with `policy`'s attempts and [budget](RetryPolicy::time_budget).
     pub fn modify_with<E, F>(
         &self,
         key: Key<E>,
@@ -79,7 +79,7 @@ impl<L: crate::table::Table> crate::Db<L> {
         async move { Ok(modified.await?.map(|m| m.entity)) }
     }
 
-    /// [`Db::modify`] whose closure decides: it returns a value of its own and whether to
+    /// [`Db::modify`](crate::Db::modify) whose closure decides: it returns a value of its own and whether to
     /// save ([`Modify::Save`]) or leave the item as read ([`Modify::Keep`], no write), or
     /// ends the loop with an error of the caller's type (which converts from
     /// [`Error`](crate::Error)). Returns the entity (as saved, or as read when kept) with the
@@ -114,7 +114,7 @@ impl<L: crate::table::Table> crate::Db<L> {
     ///
     /// # Errors
     ///
-    /// The closure's error, at once; otherwise as [`Db::modify`], converted.
+    /// The closure's error, at once; otherwise as [`Db::modify`](crate::Db::modify), converted.
     pub fn try_modify<E, T, Err, F>(
         &self,
         key: Key<E>,
@@ -131,11 +131,11 @@ impl<L: crate::table::Table> crate::Db<L> {
         self.try_modify_with(key, RetryPolicy::contention(), change)
     }
 
-    /// [`Db::try_modify`] with a retry policy of your own (attempts, backoff, time budget).
+    /// [`Db::try_modify`](crate::Db::try_modify) with a retry policy of your own (attempts, backoff, time budget).
     ///
     /// # Errors
     ///
-    /// As [`Db::try_modify`], with `policy`'s attempts and [budget](RetryPolicy::time_budget).
+    /// As [`Db::try_modify`](crate::Db::try_modify), with `policy`'s attempts and [budget](RetryPolicy::time_budget).
     pub fn try_modify_with<E, T, Err, F>(
         &self,
         key: Key<E>,
@@ -191,7 +191,7 @@ impl<L: crate::table::Table> crate::Db<L> {
     }
 }
 
-/// What a [`Db::try_modify`] closure decided, with a value of its own for the caller.
+/// What a [`Db::try_modify`](crate::Db::try_modify) closure decided, with a value of its own for the caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Modify<T> {
     /// Save the entity as changed (on its version; read again and retried on a conflict).
@@ -200,7 +200,7 @@ pub enum Modify<T> {
     Keep(T),
 }
 
-/// What [`Db::try_modify`] returns for an item that exists.
+/// What [`Db::try_modify`](crate::Db::try_modify) returns for an item that exists.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Modified<E, T> {

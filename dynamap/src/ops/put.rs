@@ -17,12 +17,12 @@ use crate::write::{
 };
 use crate::{Entity, Handle, Result};
 
-/// A pending PutItem, sent when awaited. Made by [`Db::put`], [`Db::create`] and
-/// [`Db::replace`].
+/// A pending PutItem, sent when awaited. Made by [`Db::put`](crate::Db::put), [`Db::create`](crate::Db::create) and
+/// [`Db::replace`](crate::Db::replace).
 ///
 /// For an entity with a `#[dynamap(version)]` field, the write conditions on the stored
 /// version being the one the value holds (no item, for version 0) and stores the next
-/// version; a mismatch is [`Error::VersionConflict`](crate::Error::VersionConflict). [`Db::save`] also updates the value's
+/// version; a mismatch is [`Error::VersionConflict`](crate::Error::VersionConflict). [`Db::save`](crate::Db::save) also updates the value's
 /// version field. For an entity with `lookup(...)` items, the put is a transaction that keeps
 /// them in sync.
 ///

@@ -45,7 +45,7 @@ use crate::{Entity, Error, Handle, Result};
 ///
 /// Updates change existing items only (a missing item fails the condition, as `patch` does
 /// in other libraries), unless [`create_if_missing`](Update::create_if_missing) says to
-/// create it; [`Db::upsert`] creates or merges a whole entity.
+/// create it; [`Db::upsert`](crate::Db::upsert) creates or merges a whole entity.
 /// What an update touches, it keeps consistent:
 /// - **Index keys.** Setting a field an index template uses re-renders that index key in
 ///   the same request, provided the update sets every field of the template (every field
@@ -55,7 +55,7 @@ use crate::{Entity, Error, Handle, Result};
 ///   sparse index). A field that *is* an index key (`sk = field(score)`) is updated like
 ///   any other field, increments included, and the index follows.
 /// - **Lookup items.** Setting the fields of a `lookup(...)` moves the lookup item in one
-///   transaction, as [`Db::put`] does; a lookup that belongs to another item fails with
+///   transaction, as [`Db::put`](crate::Db::put) does; a lookup that belongs to another item fails with
 ///   [`Error::LookupTaken`].
 /// - **Versions and timestamps.** A versioned entity's version is incremented
 ///   ([`expect_version`](Update::expect_version) makes the update conditional on it);

@@ -13,9 +13,9 @@ use crate::table::Table;
 use crate::write::versioned_item;
 use crate::{Entity, Handle, Result};
 
-/// A pending upsert, sent when awaited. Made by [`Db::upsert`].
+/// A pending upsert, sent when awaited. Made by [`Db::upsert`](crate::Db::upsert).
 ///
-/// Unlike [`Db::put`], which replaces the whole item, an upsert sets each attribute the
+/// Unlike [`Db::put`](crate::Db::put), which replaces the whole item, an upsert sets each attribute the
 /// entity stores (its fields, keys, index keys and entity type) and leaves every other
 /// attribute of the stored item as it is, so attributes written by a newer version of the
 /// model, or by other code, survive. `None` fields are removed, and so are the keys of a

@@ -231,13 +231,13 @@ impl<T: Decode, S> Query<T, S> {
     ///
     /// # Errors
     ///
-    /// Fails before sending when a key part does not render ([`Error::Key`](crate::Error::Key)) or
+    /// Fails before sending when a key part does not render ([`Error::Key`]) or
     /// the query, its filter or its [`after`](Query::after) cursor is not valid
     /// ([`ErrorKind::InvalidRequest`](crate::ErrorKind::InvalidRequest)): among them a filter
     /// naming a key attribute the query reads
-    /// ([`Error::InvalidExpression`](crate::Error::InvalidExpression)) and `limit` combined with
-    /// `first` or `last` ([`Error::Unsupported`](crate::Error::Unsupported)); with
-    /// [`Error::Service`](crate::Error::Service) when DynamoDB refuses the request or cannot be
+    /// ([`Error::InvalidExpression`]) and `limit` combined with
+    /// `first` or `last` ([`Error::Unsupported`]); with
+    /// [`Error::Service`] when DynamoDB refuses the request or cannot be
     /// reached; and with a decode error ([`ErrorKind::Decode`](crate::ErrorKind::Decode)) when an
     /// item does not decode.
     pub async fn send(self) -> Result<Page<T>> {
@@ -347,7 +347,7 @@ impl<T: Decode, S> Query<T, S> {
     ///
     /// # Errors
     ///
-    /// Fails with [`Error::Unsupported`](crate::Error::Unsupported) when the query has a
+    /// Fails with [`Error::Unsupported`] when the query has a
     /// limit; otherwise as [`send`](Query::send), apart from decoding (no items are read).
     pub async fn count(self) -> Result<usize> {
         if let Some(n) = self.page_limit() {

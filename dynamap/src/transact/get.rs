@@ -21,7 +21,7 @@ use crate::{Entity, Error, Handle, InLayout, Result};
 static NEXT_READ: AtomicU64 = AtomicU64::new(0);
 
 /// A pending read transaction: up to 100 items of any entity types, read together as of
-/// one moment (no write lands between two of them). Made by [`Db::transact_get`].
+/// one moment (no write lands between two of them). Made by [`Db::transact_get`](crate::Db::transact_get).
 ///
 /// Each [`get`](Self::get) returns a typed [`Slot`]; after [`send`](Self::send), the
 /// [`ReadResults`] give each slot's item as its own type, or `None` when it is absent.
@@ -260,9 +260,9 @@ pub struct ReadResults {
 
 impl ReadResults {
     /// The item in `slot`, decoded as the entity whose key named it: `None` when there is
-    /// no such item (or its time to live has passed, unless the [`Db`] includes expired
+    /// no such item (or its time to live has passed, unless the [`Db`](crate::Db) includes expired
     /// items). An item of another entity type under that key is an error, as for
-    /// [`Db::get`].
+    /// [`Db::get`](crate::Db::get).
     ///
     /// # Errors
     ///

@@ -63,11 +63,11 @@ impl<L: crate::table::Table> crate::Db<L> {
         self.transact_retry_with(RetryPolicy::contention(), build)
     }
 
-    /// [`Db::transact_retry`] with a retry policy of your own (attempts, backoff).
+    /// [`Db::transact_retry`](crate::Db::transact_retry) with a retry policy of your own (attempts, backoff).
     ///
     /// # Errors
     ///
-    /// As [`Db::transact_retry`], with `policy`'s attempts and [budget](RetryPolicy::time_budget).
+    /// As [`Db::transact_retry`](crate::Db::transact_retry), with `policy`'s attempts and [budget](RetryPolicy::time_budget).
     pub fn transact_retry_with<B, Fut, A>(
         &self,
         policy: RetryPolicy,
@@ -107,7 +107,7 @@ impl<L: crate::table::Table> crate::Db<L> {
     }
 }
 
-/// What a [`Db::transact_retry`] attempt builds: a [`Transaction`], or a transaction with a
+/// What a [`Db::transact_retry`](crate::Db::transact_retry) attempt builds: a [`Transaction`], or a transaction with a
 /// value of the caller's (`(Transaction, T)`), returned when that attempt lands. `L` is the
 /// layout of the handle the loop runs on. Sealed: implemented by dynamap only.
 pub trait TransactAttempt<L>: Sealed<(TransactAttemptSeal, L)> + Send {

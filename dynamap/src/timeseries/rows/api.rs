@@ -16,7 +16,7 @@ use crate::key::{Key, KeyError, KeyErrorKind, PartitionKey, Segment, SortArgs, S
 use crate::table::Table;
 use crate::{Error, Handle, Result};
 
-/// Writes and reads events of type `E` as multi-event rows. Made by [`Db::event_rows`];
+/// Writes and reads events of type `E` as multi-event rows. Made by [`Db::event_rows`](crate::Db::event_rows);
 /// cheap to clone, and `'static`, so it can move into spawned tasks.
 ///
 /// ```no_run
