@@ -64,7 +64,7 @@ pub enum StreamRecordProblem {
     UnknownEventName,
     /// The record carries neither `OldImage` nor `NewImage` (a `KEYS_ONLY` stream), so its
     /// entity type is unknown; read it with
-    /// [`StreamRecord::parts`](crate::streams::StreamRecord::parts) instead.
+    /// `StreamRecord::parts` (feature `streams`) instead.
     NoImage,
 }
 

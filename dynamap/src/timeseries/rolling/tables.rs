@@ -92,7 +92,7 @@ impl<T: Table> RollingTables<T> {
     }
 
     /// Rolled tables named by `naming`, each reached through a handle with `db`'s client and
-    /// every one of its settings ([`Db::with_metrics`], [`Db::with_cursor_key`],
+    /// every one of its settings (`Db::with_metrics`, [`Db::with_cursor_key`],
     /// [`Db::include_expired_items`]); `db`'s own table name is not used.
     ///
     /// ```
