@@ -64,7 +64,10 @@ async fn puts_whose_answer_is_lost_succeed_once_applied() {
             version: 0,
         };
         losses.lose("PutItem", lost);
-        let err = db.save(&mut counter).await.expect_err("the outcome is unknown");
+        let err = db
+            .save(&mut counter)
+            .await
+            .expect_err("the outcome is unknown");
         assert!(
             matches!(err, dynamap::Error::OutcomeUnknown { .. }),
             "{err:?}"
