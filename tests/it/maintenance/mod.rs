@@ -11,12 +11,9 @@ mod rekey;
 mod wide_items;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use dynamap::codec::AttributeValue::{N, S};
 use dynamap::codec::Item;
-use dynamap::maintain::{Budget, Change};
 use dynamap::{Db, Entity, Table};
 
 use crate::fresh_db;
