@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 
 use dynamap::codec::{Codec, Format};
 
-use super::{BZIP2_SEED, DEFAULT, Measure, Row};
+use crate::measure::{Measure, Row};
+use crate::variants::{BZIP2_SEED, DEFAULT};
 
 const PANEL_W: f64 = 600.0;
 const PANEL_H: f64 = 470.0;

@@ -15,7 +15,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::{Measure, goal, median_ratio};
+use crate::goals::{goal, median_ratio, round3};
+use crate::measure::Measure;
 
 /// One night and its hand-written codec.
 pub(crate) struct Night<T> {
@@ -145,7 +146,7 @@ where
         "generated": generated.json(raw_json),
         "hand_written": hand.json(raw_json),
         "json_bzip2_9": json_bzip2.json(raw_json),
-        "generated_compress_time_over_hand_written": super::round3(median_ratio(&generated.compress, &hand.compress)),
+        "generated_compress_time_over_hand_written": round3(median_ratio(&generated.compress, &hand.compress)),
         "bytes_ratio": checks[0].2,
         "decompress_time_ratio": checks[1].2,
         "compress_speedup_over_bzip2": checks[2].2,

@@ -5,6 +5,7 @@
 
 mod architecture;
 mod diagnostics;
+mod file_sizes;
 mod limits;
 mod peers;
 
