@@ -8,10 +8,6 @@ use crate::{read, root};
 /// The most lines a `.rs` file may have (ARCHITECTURE.md, "Code map").
 const MOST_LINES: usize = 600;
 
-/// Files still over the limit while their split is under way elsewhere. An entry that is
-/// no longer over the limit fails the test too, so the list only shrinks.
-const BEING_SPLIT: &[&str] = &["dynamap/src/error/mod.rs"];
-
 /// Every `.rs` file under `dir`, skipping build output (`target/`) and hidden folders.
 fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
     let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
@@ -59,25 +55,13 @@ fn over_the_limit() -> Vec<(String, usize)> {
 
 #[test]
 fn no_rust_file_passes_600_lines() {
-    let over = over_the_limit();
-    let unexpected: Vec<String> = over
+    let over: Vec<String> = over_the_limit()
         .iter()
-        .filter(|(file, _)| !BEING_SPLIT.contains(&file.as_str()))
         .map(|(file, lines)| format!("{file} ({lines} lines)"))
         .collect();
     assert!(
-        unexpected.is_empty(),
+        over.is_empty(),
         "split these files by purpose, each under {MOST_LINES} lines: {}",
-        unexpected.join(", ")
-    );
-    let stale: Vec<&str> = BEING_SPLIT
-        .iter()
-        .copied()
-        .filter(|allowed| !over.iter().any(|(file, _)| file == allowed))
-        .collect();
-    assert!(
-        stale.is_empty(),
-        "no longer over {MOST_LINES} lines, remove from BEING_SPLIT: {}",
-        stale.join(", ")
+        over.join(", ")
     );
 }
