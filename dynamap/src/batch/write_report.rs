@@ -152,7 +152,7 @@ impl BatchWriteReport {
     /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
     /// # #[derive(Entity, Debug, Clone)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "INFO")]
     /// # struct Sensor { id: String, city: String }
-    /// async fn store(db: &dynamap::Db, sensors: &[Sensor]) -> dynamap::Result<usize> {
+    /// async fn store(db: &dynamap::Db<App>, sensors: &[Sensor]) -> dynamap::Result<usize> {
     ///     let written = db.put_all(sensors).await?.into_result()?;
     ///     Ok(written)
     /// }
