@@ -277,4 +277,40 @@ mod tests {
         let err = kind_of("").expect_err("no event name");
         assert!(matches!(err, Error::InvalidStreamRecord { .. }), "{err:?}");
     }
+
+    #[test]
+    fn a_stream_record_names_its_event_and_what_it_lacks() {
+        let record = Record::builder()
+            .event_name(OperationType::from("UPSERT"))
+            .build();
+        let err = record.parts().expect_err("unknown event name");
+        assert!(
+            matches!(
+                &err,
+                Error::InvalidStreamRecord {
+                    problem: StreamRecordProblem::UnknownEventName,
+                    event_name,
+                } if event_name == "UPSERT"
+            ),
+            "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "invalid stream record: unknown event name \"UPSERT\""
+        );
+        let err = Record::builder()
+            .build()
+            .parts()
+            .expect_err("no event name");
+        assert!(
+            matches!(
+                &err,
+                Error::InvalidStreamRecord {
+                    problem: StreamRecordProblem::UnknownEventName,
+                    event_name,
+                } if event_name.is_empty()
+            ),
+            "{err:?}"
+        );
+    }
 }

@@ -32,6 +32,8 @@
 mod condition;
 mod encoder;
 mod encrypted;
+#[cfg(test)]
+mod part_tests;
 mod path;
 mod placeholders;
 mod set;
