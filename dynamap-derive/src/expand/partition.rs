@@ -9,10 +9,10 @@ use super::keys::type_span;
 use super::render::{
     direct_module, hole_ident, hole_type, holes_of, part_type, render_holes, schema, via_traits,
 };
-use super::sort_builder::{NamedSortKey, sort_builder_start};
+use super::sort_builder::{NamedSortKey, sort_builder_start, sort_segments};
 use crate::model::{EntityModel, FieldModel, Hole, IndexKey, IndexModel};
 use crate::names::{lookup_method, snake_case};
-use crate::template::{Segment, Template};
+use crate::template::Template;
 
 /// `partition(...)` for the table, `<index>(...)` (the index name in snake case) for
 /// each index the entity declares templates for, and `by_<lookup>(...)` for each lookup.
@@ -351,20 +351,6 @@ fn template_shape(model: &EntityModel<'_>, sk: Option<&Template>) -> TokenStream
         .filter_map(|hole| model.hole(hole))
         .map(hole_type);
     quote!((#(#types,)*))
-}
-
-pub(super) fn sort_segments(model: &EntityModel<'_>, template: &Template) -> Vec<TokenStream> {
-    template
-        .segments
-        .iter()
-        .map(|segment| match segment {
-            Segment::Literal(text) => quote!(::dynamap::__private::Segment::Literal(#text)),
-            Segment::Hole(name) => {
-                let format = model.key_format(name);
-                quote!(::dynamap::__private::Segment::Hole(#name, #format))
-            }
-        })
-        .collect()
 }
 
 /// `Sensor::CITY`: each stored field's attribute name and value type, for filters,

@@ -20,11 +20,10 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::{Ident, Type};
 
 use super::keys::type_span;
-use super::partition::sort_segments;
 use super::render::{hole_ident, hole_type, part_type};
 use crate::model::{EntityModel, IndexKey, IndexModel, LookupModel};
 use crate::names::{lookup_method, snake_case, upper_camel_case};
-use crate::template::Template;
+use crate::template::{Segment, Template};
 
 /// What the parts of a named sort key are.
 enum Kind<'m> {
@@ -351,4 +350,18 @@ pub(super) fn sort_builder_start(model: &EntityModel<'_>, key: &NamedSortKey<'_>
             #ty(#state)
         }
     }
+}
+
+pub(super) fn sort_segments(model: &EntityModel<'_>, template: &Template) -> Vec<TokenStream> {
+    template
+        .segments
+        .iter()
+        .map(|segment| match segment {
+            Segment::Literal(text) => quote!(::dynamap::__private::Segment::Literal(#text)),
+            Segment::Hole(name) => {
+                let format = model.key_format(name);
+                quote!(::dynamap::__private::Segment::Hole(#name, #format))
+            }
+        })
+        .collect()
 }
