@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use dynamap::encryption::{TableEncryption, raw_aes_keyring};
+use dynamap_encryption::{TableEncryption, raw_aes_keyring};
 use dynamap::{Db, Entity, Table};
 use dynamap_local::DynamoLocal;
 

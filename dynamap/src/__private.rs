@@ -15,11 +15,12 @@ pub use crate::codec::{
 };
 pub use crate::columns::{Column, ColumnKind, probe};
 pub use crate::derived::{AutoTimestamp, DerivedChange, Timestamps, UpdatedValues};
-#[cfg(feature = "encryption")]
-pub use crate::encryption::__check as check_encryption;
 pub use crate::entity::{
     AsEntity, Entity, EntityGlue, LookupKey, OWNER_PK, OWNER_SK, Versioned, WriteMeta,
 };
+pub use crate::maintain::checkpoint::CHECKPOINT_ATTRIBUTES;
+/// The owner's attribute recording part `part` (`pk`, `sk`) of its lookup `name`'s key.
+pub use crate::write::lookup_items::recorded as lookup_record;
 pub use crate::entity_row::EntityRow;
 pub use crate::expr::Attr;
 pub use crate::expr::EncryptedAttr;
@@ -445,4 +446,19 @@ pub fn upgraded<T>(
         source,
         item: None,
     })
+}
+
+/// Marks a failure of the AWS Database Encryption SDK's interceptor as the encryption's,
+/// so that [`Error::is_encryption_failure`] finds it by type among the causes of an SDK
+/// error: `dynamap_encryption::Interceptor` wraps each of its failures with it.
+pub fn encryption_failure(
+    err: Box<dyn std::error::Error + Send + Sync>,
+) -> Box<dyn std::error::Error + Send + Sync> {
+    Box::new(crate::error::EncryptionFailure(err))
+}
+
+/// [`Error::InvalidSetting`], for the integration crates (the variant is
+/// `#[non_exhaustive]`, so they cannot build it themselves).
+pub fn invalid_setting(setting: &'static str, reason: String) -> Error {
+    Error::InvalidSetting { setting, reason }
 }

@@ -206,7 +206,7 @@ pub struct WriteMeta {
     /// The attributes of every stored field.
     pub stored_attributes: &'static [&'static str],
     /// `#[dynamap(encrypt)]` fields' attributes: encrypted and signed by the AWS Database
-    /// Encryption SDK (see `dynamap::encryption`).
+    /// Encryption SDK (see the `dynamap-encryption` crate).
     pub encrypted_attributes: &'static [&'static str],
     /// `#[dynamap(sign_only)]` fields' attributes: signed, not encrypted.
     pub sign_only_attributes: &'static [&'static str],

@@ -111,8 +111,9 @@ impl Error {
         }
     }
 
-    /// True when the AWS Database Encryption SDK's interceptor failed the call (feature
-    /// `encryption`, though the check needs none): it refused the request, such as an
+    /// True when the AWS Database Encryption SDK's interceptor failed the call (the
+    /// `Interceptor` of the `dynamap-encryption` crate, though the check needs none): it
+    /// refused the request, such as an
     /// update of a signed attribute ([`ErrorKind::InvalidRequest`]), or an item read back
     /// was altered or protected with another key and was not decoded ([`ErrorKind::Decode`]).
     pub fn is_encryption_failure(&self) -> bool {

@@ -18,7 +18,6 @@ pub(crate) use action_failure::describe;
 pub use incomplete::IncompleteKey;
 pub use kind::ErrorKind;
 pub use problems::{CursorProblem, ExpressionPart, StreamRecordProblem};
-#[cfg_attr(not(feature = "encryption"), allow(unused_imports))]
 pub(crate) use service::EncryptionFailure;
 pub use service::ServiceError;
 pub use variants::Error;

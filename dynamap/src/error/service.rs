@@ -43,9 +43,9 @@ enum Failure {
     EncryptionUnverified,
 }
 
-/// A failure of the AWS Database Encryption SDK's interceptor, marked by the type dynamap's
-/// `encryption::Interceptor` wraps it in, so that it is found by type among the causes of
-/// an SDK error, never by its text.
+/// A failure of the AWS Database Encryption SDK's interceptor, marked by the type
+/// `dynamap_encryption::Interceptor` wraps it in (through `__private::encryption_failure`),
+/// so that it is found by type among the causes of an SDK error, never by its text.
 #[derive(Debug)]
 pub(crate) struct EncryptionFailure(pub(crate) Box<dyn std::error::Error + Send + Sync>);
 

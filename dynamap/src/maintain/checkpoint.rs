@@ -20,8 +20,7 @@ pub(super) const CHECKPOINT_TYPE: &str = "_dynamap.checkpoint";
 /// A checkpoint's attributes: whether the segment is finished, and the key to scan on from.
 /// Named like dynamap's other bookkeeping (`_owner_pk`), so that no entity's field shares
 /// them and an encrypted table's configuration can list them.
-#[cfg(feature = "encryption")]
-pub(crate) const CHECKPOINT_ATTRIBUTES: [&str; 2] = [DONE, START];
+pub const CHECKPOINT_ATTRIBUTES: [&str; 2] = [DONE, START];
 const DONE: &str = "_job_done";
 const START: &str = "_job_start";
 

@@ -54,7 +54,7 @@ mod apply;
 mod audit;
 mod audit_report;
 mod budget;
-mod checkpoint;
+pub(crate) mod checkpoint;
 mod deprecated;
 mod lookups;
 mod plan;
@@ -72,8 +72,6 @@ use futures_util::stream::{self, StreamExt, TryStreamExt};
 pub use audit::Audit;
 pub use audit_report::{AuditReport, Finding, FindingKind};
 pub use budget::Budget;
-#[cfg(feature = "encryption")]
-pub(crate) use checkpoint::CHECKPOINT_ATTRIBUTES;
 pub use report::{FailedItem, Progress, Report, Sample};
 pub(crate) use write_back::{write_back, write_back_decision};
 

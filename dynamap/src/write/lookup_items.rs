@@ -11,7 +11,7 @@ use crate::expr::Placeholders;
 use crate::table::Table;
 
 /// The owner's attribute recording the key of its lookup `name`.
-pub(crate) fn recorded(name: &str, part: &str) -> String {
+pub fn recorded(name: &str, part: &str) -> String {
     format!("_lookup_{name}_{part}")
 }
 

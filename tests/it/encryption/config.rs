@@ -1,6 +1,6 @@
 //! The attribute actions the derives give a table.
 
-use dynamap::encryption::{Action, TableEncryption};
+use dynamap_encryption::{Action, TableEncryption};
 use dynamap::{Entity, Error};
 
 use super::{Clinic, encryption};

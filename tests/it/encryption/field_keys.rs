@@ -3,7 +3,7 @@
 
 use dynamap::Entity;
 use dynamap::codec::AttributeValue::{B, N, S};
-use dynamap::encryption::{Action, TableEncryption, raw_aes_keyring};
+use dynamap_encryption::{Action, TableEncryption, raw_aes_keyring};
 
 use super::{KEY, client_with};
 use crate::fresh_db;

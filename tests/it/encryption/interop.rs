@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use dynamap::codec::AttributeValue::{self, N, S};
-use dynamap::encryption::raw_aes_keyring;
+use dynamap_encryption::raw_aes_keyring;
 
 use super::{KEY, Patient, client_with, encrypted_db, encryption, patient};
 

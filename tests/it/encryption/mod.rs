@@ -1,6 +1,7 @@
-//! Client-side encryption with the AWS Database Encryption SDK (feature `encryption`):
-//! the models, and two handles on one table, one through the SDK's interceptor and one
-//! raw, to see what DynamoDB stores.
+//! Client-side encryption with the AWS Database Encryption SDK, through the
+//! `dynamap-encryption` crate (the suite's feature `encryption`): the models, and two
+//! handles on one table, one through the SDK's interceptor and one raw, to see what
+//! DynamoDB stores.
 
 mod at_rest;
 mod config;
@@ -9,7 +10,7 @@ mod interop;
 mod maintenance;
 mod paths;
 
-use dynamap::encryption::{TableEncryption, raw_aes_keyring};
+use dynamap_encryption::{TableEncryption, raw_aes_keyring};
 use dynamap::{Db, Entity, Table};
 
 use crate::fresh_db;
@@ -68,7 +69,7 @@ pub(crate) struct Ward {
 }
 
 // The two entities agree on every attribute's action (checked while compiling).
-dynamap::check_encryption!(Clinic: Patient, Prescription, Ward);
+dynamap_encryption::check_encryption!(Clinic: Patient, Prescription, Ward);
 
 pub(crate) fn patient(id: &str, ward: &str) -> Patient {
     Patient {
@@ -95,9 +96,9 @@ pub(crate) fn encryption(table: &str) -> TableEncryption<Clinic> {
 /// A client like `db`'s with the SDK's interceptor configured by `config`.
 pub(crate) async fn client_with<L: dynamap::Table>(
     db: &Db<L>,
-    config: dynamap::encryption::sdk::DynamoDbTablesEncryptionConfig,
+    config: dynamap_encryption::sdk::DynamoDbTablesEncryptionConfig,
 ) -> dynamap::aws_sdk_dynamodb::Client {
-    let interceptor = dynamap::encryption::Interceptor::new(config).expect("interceptor");
+    let interceptor = dynamap_encryption::Interceptor::new(config).expect("interceptor");
     let conf = db
         .client()
         .config()

@@ -5,8 +5,9 @@ use aws_db_esdk::material_providers::types::AesWrappingAlg;
 use aws_db_esdk::material_providers::types::keyring::KeyringRef;
 use aws_db_esdk::material_providers::types::material_providers_config::MaterialProvidersConfig;
 
-use super::actions::sdk_error;
-use crate::Result;
+use dynamap::Result;
+
+use crate::actions::sdk_error;
 
 /// A raw AES-256-GCM keyring wrapping data keys with `key`, named `namespace`/`name` (the
 /// names are stored with each item and must match on read). Meant for tests and for keys
@@ -15,7 +16,7 @@ use crate::Result;
 ///
 /// # Errors
 ///
-/// [`Error::InvalidSetting`](crate::Error::InvalidSetting) with the SDK's reason when it
+/// [`Error::InvalidSetting`](dynamap::Error::InvalidSetting) with the SDK's reason when it
 /// refuses the keyring.
 pub async fn raw_aes_keyring(namespace: &str, name: &str, key: [u8; 32]) -> Result<KeyringRef> {
     let providers = Client::from_conf(

@@ -1,7 +1,7 @@
 //! [`check_encryption!`](crate::check_encryption): the one-action-per-attribute rule of a
 //! table, checked while compiling, from the entities' `WRITE` constants.
 
-use crate::entity::WriteMeta;
+use dynamap::__private::WriteMeta;
 
 /// `const` string equality (`==` on `str` is not `const`).
 const fn same(a: &str, b: &str) -> bool {
@@ -87,7 +87,7 @@ pub const fn check(metas: &[WriteMeta]) {
 /// #[dynamap(table = App, entity = "Invite", pk = "INVITE#{id}", sk = "INVITE")]
 /// struct Invite { id: String, #[dynamap(encrypt)] email: String }
 ///
-/// dynamap::check_encryption!(App: User, Invite);
+/// dynamap_encryption::check_encryption!(App: User, Invite);
 /// ```
 ///
 /// ```compile_fail
@@ -102,17 +102,21 @@ pub const fn check(metas: &[WriteMeta]) {
 /// #[dynamap(table = App, entity = "Newsletter", pk = "NEWS#{id}", sk = "NEWS")]
 /// struct Newsletter { id: String, email: String } // stored in the clear
 ///
-/// dynamap::check_encryption!(App: User, Newsletter); // error
+/// dynamap_encryption::check_encryption!(App: User, Newsletter); // error
 /// ```
 #[macro_export]
 macro_rules! check_encryption {
     ($table:ty : $($entity:ty),+ $(,)?) => {
         const _: () = {
-            fn __of_table<E: $crate::Entity<Table = T>, T: $crate::Table>() {}
+            fn __of_table<
+                E: $crate::__dynamap::Entity<Table = T>,
+                T: $crate::__dynamap::Table,
+            >() {
+            }
             fn __all_of_table() {
                 $(__of_table::<$entity, $table>();)+
             }
-            $crate::__private::check_encryption(&[$(<$entity as $crate::__private::EntityGlue>::WRITE),+]);
+            $crate::__check(&[$(<$entity as $crate::__dynamap::__private::EntityGlue>::WRITE),+]);
         };
     };
 }

@@ -1,5 +1,5 @@
 //! [`Interceptor`]: the AWS Database Encryption SDK's interceptor, with its failures marked
-//! by type, so that [`Error::is_encryption_failure`](crate::Error::is_encryption_failure)
+//! by type, so that [`Error::is_encryption_failure`](dynamap::Error::is_encryption_failure)
 //! tells them apart without reading any message.
 
 use aws_db_esdk::intercept::DbEsdkInterceptor;
@@ -9,16 +9,17 @@ use aws_sdk_dynamodb::config::interceptors::{
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_sdk_dynamodb::error::BoxError;
 
-use super::sdk::DynamoDbTablesEncryptionConfig;
-use crate::Result;
-use crate::error::EncryptionFailure;
+use dynamap::Result;
+use dynamap::__private::encryption_failure;
+
+use crate::sdk::DynamoDbTablesEncryptionConfig;
 
 /// The interceptor to build the application's client with, made by
-/// [`TableEncryption::interceptor`](super::TableEncryption::interceptor): the SDK's
+/// [`TableEncryption::interceptor`](crate::TableEncryption::interceptor): the SDK's
 /// `DbEsdkInterceptor`, whose failures reach dynamap's errors typed
-/// ([`Error::is_encryption_failure`](crate::Error::is_encryption_failure)). A client built
+/// ([`Error::is_encryption_failure`](dynamap::Error::is_encryption_failure)). A client built
 /// with the SDK's own interceptor encrypts the same, but its failures are plain
-/// [`Error::Service`](crate::Error::Service) errors.
+/// [`Error::Service`](dynamap::Error::Service) errors.
 #[derive(Debug)]
 pub struct Interceptor {
     inner: DbEsdkInterceptor,
@@ -26,21 +27,21 @@ pub struct Interceptor {
 
 impl Interceptor {
     /// The interceptor of an SDK configuration built by hand; most applications use
-    /// [`TableEncryption::interceptor`](super::TableEncryption::interceptor).
+    /// [`TableEncryption::interceptor`](crate::TableEncryption::interceptor).
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidSetting`](crate::Error::InvalidSetting) with the SDK's reason when
+    /// [`Error::InvalidSetting`](dynamap::Error::InvalidSetting) with the SDK's reason when
     /// it refuses the configuration.
     pub fn new(config: DynamoDbTablesEncryptionConfig) -> Result<Self> {
-        let inner = DbEsdkInterceptor::new(config).map_err(super::actions::sdk_error)?;
+        let inner = DbEsdkInterceptor::new(config).map_err(crate::actions::sdk_error)?;
         Ok(Interceptor { inner })
     }
 }
 
 /// The interceptor's failure, marked as the encryption's.
 fn marked(err: BoxError) -> BoxError {
-    Box::new(EncryptionFailure(err))
+    encryption_failure(err)
 }
 
 impl Intercept for Interceptor {

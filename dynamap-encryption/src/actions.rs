@@ -9,12 +9,13 @@ use aws_db_esdk::DynamoDbTablesEncryptionConfig;
 use aws_db_esdk::dynamodb::types::DynamoDbTableEncryptionConfig;
 use aws_db_esdk::material_providers::types::keyring::KeyringRef;
 
-use super::Interceptor;
-use crate::entity::{OWNER_PK, OWNER_SK};
-use crate::maintain::CHECKPOINT_ATTRIBUTES;
-use crate::table::SCHEMA_VERSION_ATTRIBUTE;
-use crate::write::lookup_items::recorded;
-use crate::{Entity, Error, Result, Table};
+use dynamap::__private::{
+    CHECKPOINT_ATTRIBUTES, OWNER_PK, OWNER_SK, SCHEMA_VERSION_ATTRIBUTE, invalid_setting,
+    lookup_record,
+};
+use dynamap::{Entity, Error, Result, Table};
+
+use crate::Interceptor;
 
 /// What the SDK does with one attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -42,9 +43,8 @@ impl Action {
 /// register every entity stored in the table, then hand the result a keyring.
 ///
 /// ```
-/// # #[cfg(feature = "encryption")] {
-/// use dynamap::encryption::{Action, TableEncryption};
 /// use dynamap::{Entity, Table};
+/// use dynamap_encryption::{Action, TableEncryption};
 ///
 /// #[derive(Table)]
 /// #[dynamap(pk = "PK", sk = "SK")]
@@ -67,7 +67,6 @@ impl Action {
 /// assert_eq!(actions["ward"], Action::SignOnly);
 /// assert_eq!(actions["PK"], Action::SignOnly);
 /// assert_eq!(actions["name"], Action::Plain);
-/// # }
 /// # Ok::<(), dynamap::Error>(())
 /// ```
 pub struct TableEncryption<T> {
@@ -153,7 +152,7 @@ impl<T: Table> TableEncryption<T> {
         let records = meta
             .lookups
             .iter()
-            .flat_map(|name| ["pk", "sk"].map(|part| recorded(name, part)));
+            .flat_map(|name| ["pk", "sk"].map(|part| lookup_record(name, part)));
         self.attributes
             .extend(records.map(|a| (E::ENTITY_TYPE, a, Action::Plain)));
         self
@@ -195,7 +194,7 @@ impl<T: Table> TableEncryption<T> {
     }
 
     /// The SDK's configuration of this table, protecting data keys with `keyring`
-    /// (AWS KMS in production; [`raw_aes_keyring`](super::raw_aes_keyring) in tests).
+    /// (AWS KMS in production; [`raw_aes_keyring`](crate::raw_aes_keyring) in tests).
     ///
     /// # Errors
     ///
@@ -258,22 +257,19 @@ fn conflict(attribute: &str, first: (&str, Action), second: (&str, Action)) -> E
             format!("entity `{entity}`")
         }
     };
-    Error::InvalidSetting {
-        setting: "encryption",
-        reason: format!(
+    invalid_setting(
+        "encryption",
+        format!(
             "attribute `{attribute}` is {:?} for {} but {:?} for {}: one table has one action per attribute name",
             first.1,
             who(first.0),
             second.1,
             who(second.0)
         ),
-    }
+    )
 }
 
 /// The SDK's configuration errors carry their reason in `Debug` only.
-pub(super) fn sdk_error(error: impl std::fmt::Debug) -> Error {
-    Error::InvalidSetting {
-        setting: "encryption",
-        reason: format!("{error:?}"),
-    }
+pub(crate) fn sdk_error(error: impl std::fmt::Debug) -> Error {
+    invalid_setting("encryption", format!("{error:?}"))
 }
