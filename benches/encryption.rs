@@ -12,8 +12,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use dynamap_encryption::{TableEncryption, raw_aes_keyring};
 use dynamap::{Db, Entity, Table};
+use dynamap_encryption::{TableEncryption, raw_aes_keyring};
 use dynamap_local::DynamoLocal;
 
 #[derive(Table)]

@@ -413,8 +413,9 @@ fn the_checker_sees_circles_and_skips_reexports() {
     assert_eq!(members, ["a/inner", "b", "c"]);
 }
 
-/// The runtime contains no HTTP server or client: those come with the application's own
-/// SDK client, and DynamoDB Local's with `dynamap-local`.
+/// The runtime contains no HTTP server or client, whatever its features: those come with the
+/// application's own SDK client, DynamoDB Local's with `dynamap-local`, and the Database
+/// Encryption SDK's (for KMS) with `dynamap-encryption`.
 #[test]
 fn the_runtime_has_no_http_stack() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
@@ -423,6 +424,7 @@ fn the_runtime_has_no_http_stack() {
             "tree",
             "-p",
             "dynamap",
+            "--all-features",
             "-e",
             "normal",
             "--prefix",

@@ -9,8 +9,8 @@ use aws_sdk_dynamodb::config::interceptors::{
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_sdk_dynamodb::error::BoxError;
 
-use dynamap::Result;
 use dynamap::__private::encryption_failure;
+use dynamap::Result;
 
 use crate::sdk::DynamoDbTablesEncryptionConfig;
 

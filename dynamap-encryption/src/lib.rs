@@ -43,7 +43,7 @@
 //!     .entity::<Patient>()
 //!     .interceptor(keyring)?;
 //! let config = client.config().to_builder().interceptor(interceptor).build();
-//! let db = Db::new(aws_sdk_dynamodb::Client::from_conf(config), "clinic");
+//! let db: Db<Clinic> = Db::new(aws_sdk_dynamodb::Client::from_conf(config), "clinic");
 //! # let _ = db; Ok(()) }
 //! ```
 //!
@@ -80,3 +80,8 @@ pub mod sdk {
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/guide/encryption.md")]
 pub struct EncryptionGuide;
+
+/// The crate's README, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct Readme;

@@ -18,9 +18,6 @@ pub use crate::derived::{AutoTimestamp, DerivedChange, Timestamps, UpdatedValues
 pub use crate::entity::{
     AsEntity, Entity, EntityGlue, LookupKey, OWNER_PK, OWNER_SK, Versioned, WriteMeta,
 };
-pub use crate::maintain::checkpoint::CHECKPOINT_ATTRIBUTES;
-/// The owner's attribute recording part `part` (`pk`, `sk`) of its lookup `name`'s key.
-pub use crate::write::lookup_items::recorded as lookup_record;
 pub use crate::entity_row::EntityRow;
 pub use crate::expr::Attr;
 pub use crate::expr::EncryptedAttr;
@@ -34,6 +31,7 @@ pub use crate::key::{
     PartitionKey, ShardHash, key_arg_value,
 };
 pub use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
+pub use crate::maintain::checkpoint::CHECKPOINT_ATTRIBUTES;
 pub use crate::query::{
     Decode, EntityFields, EntityProjection, Field, OwnerKey, PartialRead, UnknownEntity,
 };
@@ -44,6 +42,8 @@ pub use crate::table::{
     IndexSchema, KeyAttributeSchema, Projection, ScalarType, Table, TableSchema,
 };
 pub use crate::timeseries::rows::{EventRow, EventTime};
+/// The owner's attribute recording part `part` (`pk`, `sk`) of its lookup `name`'s key.
+pub use crate::write::lookup_items::recorded as lookup_record;
 pub use crate::{Error, Result};
 pub use serde;
 pub use std::collections::HashMap;

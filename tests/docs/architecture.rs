@@ -2,8 +2,8 @@
 //! benchmarks it states is the manifest's.
 //!
 //! A name is looked up where a reader would look: from the checkout's root, from the
-//! section's crate (`dynamap/src/` unless the heading names `dynamap-derive/src` or
-//! `dynamap-local/src`, the root for "Around the crates" and "Testing"), or inside a folder
+//! section's crate (`dynamap/src/` unless the heading names another crate's `src`, such as
+//! `dynamap-derive/src`; the root for "Around the crates" and "Testing"), or inside a folder
 //! named earlier in the same paragraph or in the heading (`` `key/` ``: ... `escape.rs`).
 
 use crate::{read, root};
@@ -23,15 +23,16 @@ fn quoted(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The crate folder a heading's section is written from.
-fn section_base(heading: &str) -> &'static str {
-    if heading.contains("dynamap-derive/src") {
-        "dynamap-derive/src/"
-    } else if heading.contains("dynamap-local/src") {
-        "dynamap-local/src/"
+fn section_base(heading: &str) -> String {
+    let other_crate = quoted(heading)
+        .find(|name| name.starts_with("dynamap-") && name.ends_with("/src"))
+        .map(|src| format!("{src}/"));
+    if let Some(base) = other_crate {
+        base
     } else if heading.contains("Around the crates") || heading.contains("Testing") {
-        ""
+        String::new()
     } else {
-        "dynamap/src/"
+        "dynamap/src/".to_owned()
     }
 }
 
@@ -85,7 +86,7 @@ fn every_file_and_folder_it_names_exists() {
     let mut checked = 0;
     for (heading, paragraph) in paragraphs(&text) {
         let base = section_base(&heading);
-        let mut folders = vec![String::new(), base.to_owned()];
+        let mut folders = vec![String::new(), base];
         for name in quoted(&heading)
             .chain(quoted(&paragraph))
             .filter(|n| is_path(n))

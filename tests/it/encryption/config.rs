@@ -1,7 +1,7 @@
 //! The attribute actions the derives give a table.
 
-use dynamap_encryption::{Action, TableEncryption};
 use dynamap::{Entity, Error};
+use dynamap_encryption::{Action, TableEncryption};
 
 use super::{Clinic, encryption};
 

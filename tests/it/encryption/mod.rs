@@ -10,8 +10,8 @@ mod interop;
 mod maintenance;
 mod paths;
 
-use dynamap_encryption::{TableEncryption, raw_aes_keyring};
 use dynamap::{Db, Entity, Table};
+use dynamap_encryption::{TableEncryption, raw_aes_keyring};
 
 use crate::fresh_db;
 
