@@ -2,9 +2,10 @@
 //! benchmarks it states is the manifest's.
 //!
 //! A name is looked up where a reader would look: from the checkout's root, from the
-//! section's crate (`dynamap/src/` unless the heading names `dynamap-derive/src` or
-//! `dynamap-local/src`, the root for "Around the crates" and "Testing"), or inside a folder
-//! named earlier in the same paragraph or in the heading (`` `key/` ``: ... `escape.rs`).
+//! section's crate (`dynamap/src/` unless the heading names `dynamap-derive/src`,
+//! `dynamap-local/src` or `dynamap-parquet/src`, the root for "Around the crates" and
+//! "Testing"), or inside a folder named earlier in the same paragraph or in the heading
+//! (`` `key/` ``: ... `escape.rs`).
 
 use crate::{read, root};
 
@@ -28,6 +29,8 @@ fn section_base(heading: &str) -> &'static str {
         "dynamap-derive/src/"
     } else if heading.contains("dynamap-local/src") {
         "dynamap-local/src/"
+    } else if heading.contains("dynamap-parquet/src") {
+        "dynamap-parquet/src/"
     } else if heading.contains("Around the crates") || heading.contains("Testing") {
         ""
     } else {
