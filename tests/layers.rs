@@ -413,24 +413,21 @@ fn the_checker_sees_circles_and_skips_reexports() {
     assert_eq!(members, ["a/inner", "b", "c"]);
 }
 
-/// The runtime contains no HTTP server or client, whatever its features: those come with the
-/// application's own SDK client, DynamoDB Local's with `dynamap-local`, and the Database
-/// Encryption SDK's (for KMS) with `dynamap-encryption`.
-#[test]
-fn the_runtime_has_no_http_stack() {
+/// `cargo tree -p dynamap -e normal`, one package a line, with `features` (cargo's flags).
+fn runtime_tree(features: &[&str]) -> String {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let output = std::process::Command::new(cargo)
         .args([
             "tree",
             "-p",
             "dynamap",
-            "--all-features",
             "-e",
             "normal",
             "--prefix",
             "none",
             "--offline",
         ])
+        .args(features)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo tree runs");
@@ -439,7 +436,15 @@ fn the_runtime_has_no_http_stack() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let tree = String::from_utf8_lossy(&output.stdout);
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The runtime contains no HTTP server or client, whatever its features: those come with the
+/// application's own SDK client, DynamoDB Local's with `dynamap-local`, and the Database
+/// Encryption SDK's (for KMS) with `dynamap-encryption`.
+#[test]
+fn the_runtime_has_no_http_stack() {
+    let tree = runtime_tree(&["--all-features"]);
     assert!(
         tree.lines().any(|l| l.starts_with("aws-sdk-dynamodb ")),
         "{tree}"
@@ -453,4 +458,17 @@ fn the_runtime_has_no_http_stack() {
         })
         .collect();
     assert!(http.is_empty(), "dynamap depends on {http:?}");
+}
+
+/// No feature of the runtime brings the `parquet` crate (or Arrow): its major versions, every
+/// few months, are `dynamap-parquet`'s to follow, not the core's.
+#[test]
+fn the_runtime_has_no_parquet_writer() {
+    let tree = runtime_tree(&["--all-features"]);
+    assert!(tree.lines().any(|l| l.starts_with("dynamap ")), "{tree}");
+    let writers: Vec<_> = tree
+        .lines()
+        .filter(|l| l.starts_with("parquet ") || l.starts_with("arrow"))
+        .collect();
+    assert!(writers.is_empty(), "dynamap depends on {writers:?}");
 }

@@ -298,6 +298,8 @@ mod list_codec;
 pub use list_codec::{ColumnarList, SerdeList};
 mod primary_field;
 pub use primary_field::{parse_primary_attribute, primary_attribute};
+mod columnar_files;
+pub use columnar_files::{item_key, parquet_error};
 
 /// The types a `#[dynamap(ttl)]` field can have (besides `Option` of them).
 #[diagnostic::on_unimplemented(

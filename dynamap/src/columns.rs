@@ -1,8 +1,8 @@
 //! An entity seen as a table row: one column per stored field, typed from the field's Rust
-//! type, for writers of columnar files (the `parquet` feature). The derive describes each
-//! entity's columns through `Entity::columns` (hidden);
-//! the values come from the entity's own item (see `entity_row`), so a column holds
-//! exactly what DynamoDB stores.
+//! type, for writers of columnar files (the `dynamap-parquet` crate, which re-exports these
+//! types; the core names them only in `__private`). The derive describes each entity's
+//! columns through `Entity::columns` (hidden); the values come from the entity's own item
+//! (see `entity_row`), so a column holds exactly what DynamoDB stores.
 
 /// The type of a column, from the type of the field it holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -86,7 +86,7 @@ pub trait Entity: EntityGlue + Sized + 'static {
     /// not match the key templates.
     fn parse_key(pk: &str, sk: Option<&str>) -> Result<Self::KeyParts, KeyError>;
 
-    /// The columns of the entity's rows in a columnar file (`dynamap::parquet`): one per
+    /// The columns of the entity's rows in a columnar file (the `dynamap-parquet` crate): one per
     /// stored field, in declaration order. The derive fills it in.
     #[doc(hidden)]
     fn columns() -> Vec<Column> {

@@ -205,11 +205,13 @@
 //!   event types or the streams client's.
 //! - `exports`: DynamoDB's exports to S3 read as entities, with flat memory (the `export`
 //!   module).
-//! - `parquet`: entities written as Parquet, one file per entity type with a typed column
-//!   per field, from an export or a scan (the `parquet` module).
 //! - `metrics`: the capacity, latency and outcome of every DynamoDB call, by entity type,
 //!   operation and index, through the `metrics` facade (`Db::with_metrics`, the `metrics`
 //!   module).
+//!
+//! Writing entities as Parquet, one file per entity type, is a crate of its own,
+//! [`dynamap-parquet`](https://docs.rs/dynamap-parquet), so that the `parquet` crate's
+//! major versions do not move dynamap's.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(clippy::missing_errors_doc)]
 
@@ -236,8 +238,6 @@ pub mod maintain;
 #[cfg(feature = "metrics")]
 pub mod metrics;
 pub mod ops;
-#[cfg(feature = "parquet")]
-pub mod parquet;
 pub mod query;
 mod raw_key;
 pub mod retry;

@@ -11,8 +11,8 @@ use std::io::Write;
 use std::path::Path;
 
 use dynamap::export::{Export, Exported};
-use dynamap::parquet::ParquetTables;
 use dynamap::{Entity, EntityEnum, Table};
+use dynamap_parquet::ParquetTables;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use serde_json::json;

@@ -12,8 +12,8 @@ use time::OffsetDateTime;
 use time::macros::datetime;
 
 use dynamap::export::{Export, Exported};
-use dynamap::parquet::ParquetTables;
 use dynamap::{Entity, EntityEnum, Error, ErrorKind, Table};
+use dynamap_parquet::ParquetTables;
 
 use crate::exports::{folder, item_line, reading_json, sensor_json, write_export};
 use crate::python_venv::venv_python;

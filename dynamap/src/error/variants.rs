@@ -348,7 +348,8 @@ pub enum Error {
     },
 
     /// A Parquet file could not be written, or an item's stored value does not fit its
-    /// column (feature `parquet`): names the file and, for an item, its key and attribute.
+    /// column (the `dynamap-parquet` crate): names the file and, for an item, its key and
+    /// attribute.
     #[error("parquet file {file}: {reason}")]
     #[non_exhaustive]
     Parquet {

@@ -4,6 +4,7 @@
 mod cases;
 mod encryption;
 mod problems;
+#[cfg(feature = "exports")]
 mod sources;
 
 use std::error::Error as _;

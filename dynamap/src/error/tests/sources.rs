@@ -1,6 +1,6 @@
-//! Errors of files (exports, Parquet) keep the I/O error behind them as their `source()`,
-//! and typed through `io_error()`, so a caller can tell a missing file from a damaged one
-//! without reading text.
+//! An export's errors keep the I/O error behind them as their `source()`, and typed through
+//! `io_error()`, so a caller can tell a missing file from a damaged one without reading
+//! text. (The Parquet writer's case is `dynamap-parquet`'s.)
 
 use std::error::Error as _;
 
@@ -16,7 +16,6 @@ fn missing(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("dynamap-missing-{name}-{}", std::process::id()))
 }
 
-#[cfg(feature = "exports")]
 #[test]
 fn an_export_without_its_manifest_keeps_the_io_error() {
     let err = crate::export::Export::open(missing("export")).expect_err("no manifest");
@@ -26,16 +25,4 @@ fn an_export_without_its_manifest_keeps_the_io_error() {
         !err.to_string().contains(&io.to_string()),
         "printed once: {err}"
     );
-}
-
-#[cfg(feature = "parquet")]
-#[test]
-fn a_parquet_folder_that_cannot_be_made_keeps_the_io_error() {
-    // A file where a folder of the path should be.
-    let blocker = missing("parquet");
-    std::fs::write(&blocker, b"not a folder").expect("a file");
-    let err = crate::parquet::ParquetTables::create(blocker.join("out")).expect_err("blocked");
-    std::fs::remove_file(&blocker).expect("cleaned up");
-    assert!(io_source(&err).is_some(), "no io source: {err:?}");
-    assert_eq!(err.kind(), crate::ErrorKind::Encode);
 }

@@ -12,14 +12,15 @@ use parquet::file::properties::WriterProperties;
 use parquet::file::writer::{SerializedColumnWriter, SerializedFileWriter};
 use parquet::schema::types::Type;
 
-use super::cells::{Cell, cell};
-use crate::codec::{AttributeValue, Item};
-use crate::columns::{Column, ColumnKind};
-use crate::key::ItemKey;
-use crate::{Error, Result};
+use dynamap::__private::{item_key, parquet_error};
+use dynamap::codec::{AttributeValue, Item};
+use dynamap::{Error, Result};
+
+use crate::cells::{Cell, cell};
+use crate::{Column, ColumnKind};
 
 /// An entity type's file being written.
-pub(super) struct TableFile {
+pub(crate) struct TableFile {
     path: PathBuf,
     writer: SerializedFileWriter<BufWriter<File>>,
     /// The primary key's columns first, then the entity's.
@@ -31,7 +32,7 @@ pub(super) struct TableFile {
 }
 
 impl TableFile {
-    pub(super) fn create(
+    pub(crate) fn create(
         path: PathBuf,
         keys: (&'static str, Option<&'static str>),
         entity_columns: Vec<Column>,
@@ -78,7 +79,7 @@ impl TableFile {
 
     /// Adds the row of `item`: every column's cell is read before any is kept, so an item
     /// that does not fit leaves the file as it was.
-    pub(super) fn push(&mut self, mut item: Item) -> Result<()> {
+    pub(crate) fn push(&mut self, mut item: Item) -> Result<()> {
         let mut cells = Vec::with_capacity(self.columns.len());
         for column in &self.columns {
             let Column { name, kind } = column.column;
@@ -114,12 +115,12 @@ impl TableFile {
             _ => None,
         };
         let (pk, sk) = (key_value(0), self.keys.1.and_then(|_| key_value(1)));
-        let key = ItemKey::from_values(pk.as_ref(), sk.as_ref());
-        Error::Parquet {
-            file: self.path.display().to_string(),
-            reason: format!("item {key}: {reason}"),
-            source: None,
-        }
+        let key = item_key(pk.as_ref(), sk.as_ref());
+        parquet_error(
+            self.path.display().to_string(),
+            format!("item {key}: {reason}"),
+            None,
+        )
     }
 
     /// Writes the buffered rows as a row group.
@@ -134,11 +135,11 @@ impl TableFile {
             .map_err(|err| failed(path, err))?;
         for column in &mut self.columns {
             let Some(mut writer) = group.next_column().map_err(|err| failed(path, err))? else {
-                return Err(Error::Parquet {
-                    file: path.display().to_string(),
-                    reason: "fewer columns than the schema".to_owned(),
-                    source: None,
-                });
+                return Err(parquet_error(
+                    path.display().to_string(),
+                    "fewer columns than the schema".to_owned(),
+                    None,
+                ));
             };
             column
                 .drain_into(&mut writer)
@@ -151,7 +152,7 @@ impl TableFile {
     }
 
     /// Writes what is buffered and the file's footer; returns the path and the row count.
-    pub(super) fn finish(mut self) -> Result<(PathBuf, u64)> {
+    pub(crate) fn finish(mut self) -> Result<(PathBuf, u64)> {
         self.flush()?;
         self.writer.close().map_err(|err| failed(&self.path, err))?;
         Ok((self.path, self.rows))
@@ -160,11 +161,11 @@ impl TableFile {
 
 /// Writing `path` failed with `err`, kept as the error's source.
 fn failed(path: &Path, err: impl std::error::Error + Send + Sync + 'static) -> Error {
-    Error::Parquet {
-        file: path.display().to_string(),
-        reason: "cannot be written".to_owned(),
-        source: Some(Arc::new(err)),
-    }
+    parquet_error(
+        path.display().to_string(),
+        "cannot be written".to_owned(),
+        Some(Arc::new(err)),
+    )
 }
 
 /// One column's buffered values (nulls left out) and definition levels.
@@ -185,6 +186,21 @@ enum Values {
 
 impl ColumnBuffer {
     fn new(column: Column, repetition: Repetition) -> ColumnBuffer {
+        // `ColumnKind` is non-exhaustive. A kind this writer does not know (none reaches it:
+        // the crate pins dynamap's exact version) is written as the JSON document every
+        // stored attribute has.
+        let kind = match column.kind {
+            kind @ (ColumnKind::Text
+            | ColumnKind::Int
+            | ColumnKind::UInt
+            | ColumnKind::Float
+            | ColumnKind::Bool
+            | ColumnKind::Timestamp
+            | ColumnKind::Binary
+            | ColumnKind::Json) => kind,
+            _ => ColumnKind::Json,
+        };
+        let column = Column::new(column.name, kind);
         let values = match column.kind {
             ColumnKind::Int | ColumnKind::UInt | ColumnKind::Timestamp => Values::Int(Vec::new()),
             ColumnKind::Float => Values::Float(Vec::new()),
@@ -202,7 +218,6 @@ impl ColumnBuffer {
     fn schema(&self) -> parquet::errors::Result<Type> {
         let (physical, logical) = match self.column.kind {
             ColumnKind::Text => (PhysicalType::BYTE_ARRAY, Some(LogicalType::String)),
-            ColumnKind::Json => (PhysicalType::BYTE_ARRAY, Some(LogicalType::Json)),
             ColumnKind::Binary => (PhysicalType::BYTE_ARRAY, None),
             ColumnKind::Int => (PhysicalType::INT64, None),
             ColumnKind::UInt => (
@@ -221,6 +236,8 @@ impl ColumnBuffer {
             ),
             ColumnKind::Float => (PhysicalType::DOUBLE, None),
             ColumnKind::Bool => (PhysicalType::BOOLEAN, None),
+            // `Json`, and no other kind: `new` made every kind it does not know `Json`.
+            _ => (PhysicalType::BYTE_ARRAY, Some(LogicalType::Json)),
         };
         Type::primitive_type_builder(self.column.name, physical)
             .with_logical_type(logical)

@@ -1,18 +1,29 @@
-//! Entities written to Parquet, one file per entity type (feature `parquet`), so an
-//! analytics engine (DuckDB, Athena, Spark, pandas) sees typed tables instead of one heap of
-//! single-table items.
+//! [dynamap]'s entities written to Parquet, one file per entity type, so an analytics engine
+//! (DuckDB, Athena, Spark, pandas) sees typed tables instead of one heap of single-table
+//! items.
+//!
+//! A crate of its own, so that following the `parquet` crate (a new major version every few
+//! months) is this crate's release, not dynamap's: dynamap does not depend on `parquet`, and
+//! no type of `parquet` is part of this crate's API. It writes with `parquet`'s low-level
+//! writer (no Arrow).
+//!
+//! ```toml
+//! [dependencies]
+//! dynamap = { version = "0.1", features = ["exports"] }
+//! dynamap-parquet = "0.1"
+//! ```
 //!
 //! [`ParquetTables::create`] a folder, [`write`](ParquetTables::write) entities (or an
 //! `EntityEnum` of a table's types) from anywhere, such as an export's
-//! [records](crate::export::Export::records) or a parallel
-//! [scan](crate::query::Scan::stream) of a live table, and [`finish`](ParquetTables::finish):
+//! [records](dynamap::export::Export::records) or a parallel
+//! [scan](dynamap::query::Scan::stream) of a live table, and [`finish`](ParquetTables::finish):
 //! the folder then holds `<entity type>.parquet` for each type written.
 //!
 //! Each file's columns are the table's primary key attributes (text, never null), then one
 //! per stored field, named by its attribute, in declaration order; key template fields are
 //! columns of their own typed values. A column's type comes from the field's type
 //! ([`ColumnKind`]): text, integers, unsigned 64-bit integers, floats, booleans, timestamps
-//! (fields stored `with` `dynamap::codec::timestamp` or `epoch_seconds`, in microseconds,
+//! (fields stored `with` [`dynamap::codec::timestamp`] or `epoch_seconds`, in microseconds,
 //! UTC), the stored bytes of `#[dynamap(compress)]` fields, and a JSON document for
 //! anything else (structs, enums, lists, maps, sets). Every field column may be null: an
 //! `Option` that is `None`, or an attribute an older item lacks. Pages are Snappy
@@ -21,12 +32,12 @@
 //! Memory is bounded by a row group per entity type (10,000 rows by default, see
 //! [`row_group_rows`](ParquetTables::row_group_rows)), not by the number of rows. An
 //! item whose stored value does not fit its column (a field changed type, say) is an
-//! [`Error::Parquet`] naming the file, the item's key and the
+//! [`Error::Parquet`](dynamap::Error::Parquet) naming the file, the item's key and the
 //! attribute; the row is left out and writing can go on.
 //!
 //! ```no_run
 //! use dynamap::export::{Export, Exported};
-//! use dynamap::parquet::ParquetTables;
+//! use dynamap_parquet::ParquetTables;
 //! use dynamap::{Entity, EntityEnum, Table};
 //!
 //! #[derive(Table)]
@@ -72,7 +83,7 @@
 //! # struct Sensor { id: String, city: String }
 //! # #[derive(EntityEnum)]
 //! # enum AppItem { Sensor(Sensor) }
-//! use dynamap::parquet::ParquetTables;
+//! use dynamap_parquet::ParquetTables;
 //! use futures_util::TryStreamExt;
 //!
 //! # async fn example(db: &dynamap::Db<App>) -> dynamap::Result<()> {
@@ -88,12 +99,20 @@
 mod cells;
 mod table_file;
 
+/// The README's example, compiled as a doctest so it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-pub use crate::columns::{Column, ColumnKind};
-pub use crate::entity_row::EntityRow;
-use crate::{Error, Result};
+use dynamap::__private::parquet_error;
+// Described by dynamap's derives, which generate them through `dynamap::__private`; named
+// here, by the users of the writer.
+#[doc(inline)]
+pub use dynamap::__private::{Column, ColumnKind, EntityRow};
+use dynamap::Result;
 use table_file::TableFile;
 
 /// The default number of rows per row group, which bounds the memory of each entity type's
@@ -101,7 +120,7 @@ use table_file::TableFile;
 pub const DEFAULT_ROW_GROUP_ROWS: usize = 10_000;
 
 /// A folder of Parquet files being written, one per entity type (see the
-/// [module](self)).
+/// [crate docs](crate)).
 pub struct ParquetTables {
     dir: PathBuf,
     row_group_rows: usize,
@@ -136,13 +155,15 @@ impl ParquetTables {
     ///
     /// # Errors
     ///
-    /// [`Error::Parquet`] when the folder cannot be created.
+    /// [`Error::Parquet`](dynamap::Error::Parquet) when the folder cannot be created.
     pub fn create(dir: impl AsRef<Path>) -> Result<ParquetTables> {
         let dir = dir.as_ref().to_path_buf();
-        std::fs::create_dir_all(&dir).map_err(|err| Error::Parquet {
-            file: dir.display().to_string(),
-            reason: "cannot be created".to_owned(),
-            source: Some(std::sync::Arc::new(err)),
+        std::fs::create_dir_all(&dir).map_err(|err| {
+            parquet_error(
+                dir.display().to_string(),
+                "cannot be created".to_owned(),
+                Some(std::sync::Arc::new(err)),
+            )
         })?;
         Ok(ParquetTables {
             dir,
@@ -163,9 +184,9 @@ impl ParquetTables {
     ///
     /// # Errors
     ///
-    /// [`Error::Parquet`] when a stored value does not fit its column (the row is left out
-    /// and writing can go on) or the file cannot be written; the entity's own error when it
-    /// cannot render its item.
+    /// [`Error::Parquet`](dynamap::Error::Parquet) when a stored value does not fit its
+    /// column (the row is left out and writing can go on) or the file cannot be written; the
+    /// entity's own error when it cannot render its item.
     pub fn write<R: EntityRow + ?Sized>(&mut self, row: &R) -> Result<()> {
         let item = row.item()?;
         let entity_type = row.entity_type();
@@ -190,7 +211,7 @@ impl ParquetTables {
     ///
     /// # Errors
     ///
-    /// [`Error::Parquet`] when a file cannot be written.
+    /// [`Error::Parquet`](dynamap::Error::Parquet) when a file cannot be written.
     pub fn finish(self) -> Result<Vec<ParquetTable>> {
         self.files
             .into_iter()
@@ -226,6 +247,30 @@ fn file_name(entity_type: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::error::Error as _;
+
+    /// Like an export's, a folder that cannot be made keeps the I/O error behind it as its
+    /// `source()` and typed through `io_error()`, so a caller can tell why without reading
+    /// text.
+    #[test]
+    fn a_folder_that_cannot_be_made_keeps_the_io_error() {
+        // A file where a folder of the path should be.
+        let blocker =
+            std::env::temp_dir().join(format!("dynamap-parquet-blocker-{}", std::process::id()));
+        std::fs::write(&blocker, b"not a folder").expect("a file");
+        let err = super::ParquetTables::create(blocker.join("out")).expect_err("blocked");
+        std::fs::remove_file(&blocker).expect("cleaned up");
+        let io = err
+            .io_error()
+            .unwrap_or_else(|| panic!("no io source: {err:?}"));
+        assert_eq!(err.source().map(ToString::to_string), Some(io.to_string()));
+        assert!(
+            matches!(err, dynamap::Error::Parquet { ref file, .. } if file.ends_with("out")),
+            "{err:?}"
+        );
+        assert_eq!(err.kind(), dynamap::ErrorKind::Encode);
+    }
+
     #[test]
     fn every_entity_type_has_a_file_name_of_its_own() {
         assert_eq!(super::file_name("Sensor"), "Sensor.parquet");

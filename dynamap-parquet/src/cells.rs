@@ -2,16 +2,16 @@
 //! text or epoch seconds, anything else rendered as a JSON document. A value that does not
 //! fit its column is an error naming what was found, never a guess.
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
+use dynamap::codec::AttributeValue;
 use serde_json::{Map, Number, Value};
 
-use crate::columns::ColumnKind;
+use crate::ColumnKind;
 
 /// A column's value in one row.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Cell {
+pub(crate) enum Cell {
     Null,
     Bytes(Vec<u8>),
     Int(i64),
@@ -20,7 +20,7 @@ pub(super) enum Cell {
 }
 
 /// `value` (absent: `None`) as a cell of a `kind` column.
-pub(super) fn cell(kind: ColumnKind, value: Option<AttributeValue>) -> Result<Cell, String> {
+pub(crate) fn cell(kind: ColumnKind, value: Option<AttributeValue>) -> Result<Cell, String> {
     let value = match value {
         None | Some(AttributeValue::Null(_)) => return Ok(Cell::Null),
         Some(value) => value,
@@ -76,7 +76,9 @@ fn timestamp_micros(value: &AttributeValue) -> Result<i64, String> {
     }
 }
 
-#[cfg(feature = "time")]
+/// RFC 3339 text (how `time::OffsetDateTime` and `std::time::SystemTime` fields are stored)
+/// in microseconds since the epoch. Read with `time` whatever dynamap's own features, so a
+/// `SystemTime` column reads without dynamap's `time` feature.
 fn rfc3339_micros(text: &str) -> Result<i64, String> {
     let at = time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
         .map_err(|err| format!("`{text}` is not an RFC 3339 timestamp: {err}"))?;
@@ -84,17 +86,10 @@ fn rfc3339_micros(text: &str) -> Result<i64, String> {
         .map_err(|_| format!("`{text}` is out of range"))
 }
 
-#[cfg(not(feature = "time"))]
-fn rfc3339_micros(text: &str) -> Result<i64, String> {
-    Err(format!(
-        "`{text}`: reading timestamp text needs the `time` feature"
-    ))
-}
-
 /// The stored attribute as a plain JSON document: maps as objects, lists and sets as
 /// arrays, numbers as numbers (as text when JSON cannot hold them exactly), binary as
 /// base64 text.
-pub(super) fn json(value: AttributeValue) -> Value {
+pub(crate) fn json(value: AttributeValue) -> Value {
     match value {
         AttributeValue::S(text) => Value::String(text),
         AttributeValue::N(n) => number(n),
@@ -157,11 +152,11 @@ fn type_name(value: &AttributeValue) -> &'static str {
 mod tests {
     use std::collections::HashMap;
 
-    use aws_sdk_dynamodb::primitives::Blob;
-    use aws_sdk_dynamodb::types::AttributeValue as Av;
+    use dynamap::aws_sdk_dynamodb::primitives::Blob;
+    use dynamap::codec::AttributeValue as Av;
 
     use super::{Cell, cell, json};
-    use crate::columns::ColumnKind;
+    use crate::ColumnKind;
 
     #[test]
     fn scalars_fill_their_columns() {
@@ -191,7 +186,6 @@ mod tests {
     fn timestamps_read_epoch_seconds_and_text() {
         let seconds = cell(ColumnKind::Timestamp, Some(Av::N("1583065800".into())));
         assert_eq!(seconds, Ok(Cell::Int(1_583_065_800_000_000)));
-        #[cfg(feature = "time")]
         assert_eq!(
             cell(
                 ColumnKind::Timestamp,
