@@ -103,7 +103,15 @@ fn impl_subject(krate: &str, imp: &str) -> String {
         return String::new();
     };
     let trait_part = imp[..at].rsplit(' ').next().unwrap_or("");
-    let for_type = path_prefix(&imp[at + " for ".len()..]);
+    // `&'a mut dynamap::expr::Path<E, T>`: the path after the reference.
+    let for_type = imp[at + " for ".len()..]
+        .split(' ')
+        .map(|word| word.trim_start_matches(['&', '*']))
+        .find(|word| {
+            !word.is_empty() && !word.starts_with('\'') && !["mut", "const"].contains(word)
+        })
+        .map(path_prefix)
+        .unwrap_or_default();
     if for_type.starts_with(&format!("{krate}::")) {
         for_type
     } else {

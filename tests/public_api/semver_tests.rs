@@ -222,6 +222,16 @@ fn lines_are_split_into_mark_kind_and_item() {
         "impl<T: dynamap::Entity> core::fmt::Debug for dynamap::Page<T>",
     );
     assert_eq!((&*line.kind, &*line.path), ("impl", "dynamap::Page"));
+    let line = parse(
+        "dynamap",
+        "impl<E, T> dynamap::expr::Target<E, T> for &dynamap::expr::Path<E, T>",
+    );
+    assert_eq!(line.path, "dynamap::expr::Path");
+    let line = parse(
+        "dynamap",
+        "impl<'a> core::marker::Send for &'a mut dynamap::Page",
+    );
+    assert_eq!(line.path, "dynamap::Page");
     let line = parse("dynamap", "impl dynamap::KeyPart for alloc::string::String");
     assert_eq!(line.path, "dynamap::KeyPart");
 }
