@@ -244,7 +244,8 @@ fn breaking_addition(old: &[Line<'_>], line: &Line<'_>) -> Option<&'static str> 
 }
 
 /// The names `CHANGELOG.md` announces as breaking: the backquoted spans under a heading of
-/// its `## Unreleased` section whose text contains "breaking" (any case), up to the next
+/// its `## Unreleased` section whose text contains "breaking" (any case, "non-breaking" not
+/// counted), up to the next
 /// heading of the same or a higher level. A span is cut at its first `<`, `(`, `!`, `{` or
 /// space, so `` `Db<L>` `` names `Db` and `` `Db::put()` `` names `Db::put`.
 pub(crate) fn announced(changelog: &str) -> BTreeSet<String> {
@@ -276,7 +277,11 @@ pub(crate) fn announced(changelog: &str) -> BTreeSet<String> {
             if breaking_level.is_some_and(|b| level <= b) {
                 breaking_level = None;
             }
-            if line.to_lowercase().contains("breaking") {
+            if line
+                .to_lowercase()
+                .replace("non-breaking", "")
+                .contains("breaking")
+            {
                 breaking_level = Some(level);
             }
         }

@@ -158,6 +158,17 @@ fn a_new_field_breaks_a_struct_users_can_build_only() {
 }
 
 #[test]
+fn a_new_field_of_a_struct_variant_breaks_unless_the_variant_is_non_exhaustive() {
+    let baseline = "enum dynamap::Change\nvariant dynamap::Change::Set {…}\nfield dynamap::Change::Set::value: u32\nvariant dynamap::Change::Add {…}\n#[non_exhaustive] variant dynamap::Change::Add\n";
+    let current = format!(
+        "{baseline}field dynamap::Change::Set::path: u32\nfield dynamap::Change::Add::path: u32\n"
+    );
+    let found = breaks("dynamap", baseline, &current);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].path, "dynamap::Change::Set::path");
+}
+
+#[test]
 fn restrictions_on_existing_items_break_and_their_removal_does_not() {
     for mark in [
         "#[non_exhaustive] enum dynamap::Mode",
@@ -261,6 +272,10 @@ const CHANGELOG: &str = "\
 
 - `Mode` gains a variant.
 
+### Non-breaking additions
+
+- `Query::offset`.
+
 ```text
 `Inside` a code block
 ```
@@ -300,5 +315,6 @@ fn a_name_announces_its_item_and_everything_under_it() {
     assert!(!is_announced(&names, "dynamap::KeyPart"));
     assert!(!is_announced(&names, "dynamap::Mode::Slow"));
     assert!(!is_announced(&names, "dynamap::Query::limit"));
+    assert!(!is_announced(&names, "dynamap::Query::offset"));
     assert!(!is_announced(&names, "dynamap::Page"));
 }
