@@ -12,7 +12,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::render::{Paths, definition, each, qualifiers};
+use crate::render::{Paths, each, qualifiers};
+use crate::walk::{Walk, shortest};
 
 /// The auto traits whose impls rustdoc works out (`synthetic`) that users rely on.
 const AUTO_TRAITS: [&str; 5] = ["Send", "Sync", "Unpin", "UnwindSafe", "RefUnwindSafe"];
@@ -83,64 +84,6 @@ pub(crate) fn listing(
 /// The path a line is about with its last segment dropped.
 fn parent(path: &str) -> &str {
     path.rsplit_once("::").map_or("", |(parent, _)| parent)
-}
-
-fn shortest(new: &str, old: &str) -> bool {
-    (new.matches("::").count(), new) < (old.matches("::").count(), old)
-}
-
-/// Every `(item, public path)` reachable from the crate's root.
-struct Walk<'a> {
-    index: &'a Value,
-    known: &'a Value,
-    reached: Vec<(String, String)>,
-    /// `pub use` of items rustdoc did not inline (other crates' items): path and target.
-    reexports: Vec<(String, String)>,
-    seen: HashSet<(String, String)>,
-}
-
-impl Walk<'_> {
-    fn module(&mut self, id: &str, path: &str) {
-        let items: Vec<String> = each(&self.index[id]["inner"]["module"]["items"])
-            .map(Value::to_string)
-            .collect();
-        for child in items {
-            let item = &self.index[child.as_str()];
-            if let Some(reexport) = item["inner"].get("use") {
-                let target = reexport["id"].to_string();
-                let name = reexport["name"].as_str().unwrap_or("_");
-                let inlined = self.index.get(&target).is_some();
-                let glob = reexport["is_glob"] == true;
-                match (inlined, glob) {
-                    (true, true) => self.module(&target, path),
-                    (true, false) => self.reached(&target, &format!("{path}::{name}")),
-                    (false, _) => {
-                        let source = definition(self.known, &target).unwrap_or_else(|| {
-                            reexport["source"].as_str().unwrap_or("_").to_owned()
-                        });
-                        let (alias, source) = if glob {
-                            (format!("{path}::*"), format!("{source}::*"))
-                        } else {
-                            (format!("{path}::{name}"), source)
-                        };
-                        self.reexports.push((alias, source));
-                    }
-                }
-            } else if let Some(name) = item["name"].as_str() {
-                self.reached(&child, &format!("{path}::{name}"));
-            }
-        }
-    }
-
-    fn reached(&mut self, id: &str, path: &str) {
-        if !self.seen.insert((id.to_owned(), path.to_owned())) {
-            return;
-        }
-        self.reached.push((id.to_owned(), path.to_owned()));
-        if self.index[id]["inner"].get("module").is_some() {
-            self.module(id, path);
-        }
-    }
 }
 
 /// The lines, each with the path of the item it is about and its rank among that item's

@@ -1,5 +1,5 @@
 //! The public surface of every published crate, listed from rustdoc's JSON output
-//! (`listing.rs`), and two checks on it:
+//! (`walk.rs` finds the items, `listing.rs` writes their lines), and two checks on it:
 //!
 //! - the listing is the committed `docs/api/<crate>.txt`, so a change to what users can name
 //!   is a visible diff in review (`docs/design/api.md`); after an intended change,
@@ -17,6 +17,7 @@ mod listing;
 mod render;
 mod semver;
 mod semver_tests;
+mod walk;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
