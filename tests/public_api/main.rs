@@ -27,7 +27,13 @@ use std::sync::OnceLock;
 /// The published crates, by package name: each has its listing and its baseline. A crate
 /// comes after the crates it uses, whose items its listing names by their public paths.
 /// `dynamap-derive` is a proc-macro crate: its listing is its derive macros.
-const CRATES: &[&str] = &["dynamap", "dynamap-derive", "dynamap-local"];
+const CRATES: &[&str] = &[
+    "dynamap",
+    "dynamap-encryption",
+    "dynamap-parquet",
+    "dynamap-derive",
+    "dynamap-local",
+];
 
 const BLESS: &str = "DYNAMAP_BLESS_PUBLIC_API=1 cargo test --all-features --test public_api";
 const BLESS_RELEASED: &str =
