@@ -4,6 +4,8 @@
 mod cases;
 mod encryption;
 mod problems;
+// Only the file features (exports, Parquet) have errors with an I/O source.
+#[cfg(any(feature = "exports", feature = "parquet"))]
 mod sources;
 
 use std::error::Error as _;
