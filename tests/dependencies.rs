@@ -198,6 +198,49 @@ fn the_core_has_no_http_or_tls_stack() {
     }
 }
 
+/// The published crates depend on each other at exactly their own version (`=x.y.z`): the
+/// derive's output and `dynamap::__private` change together, so no other pairing may
+/// resolve. A dev-dependency by path alone is dropped on publishing.
+#[test]
+fn the_crates_pin_each_other_exactly() {
+    let manifest = cargo(&["metadata", "--format-version", "1", "--no-deps"]);
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).expect("json");
+    let packages = manifest["packages"].as_array().expect("packages");
+    let version_of = |name: &str| {
+        packages
+            .iter()
+            .find(|p| p["name"] == name)
+            .and_then(|p| p["version"].as_str())
+    };
+    let mut loose = Vec::new();
+    for package in packages {
+        let published = package["publish"].as_array().is_none_or(|r| !r.is_empty());
+        if !published {
+            continue;
+        }
+        for dep in package["dependencies"].as_array().expect("dependencies") {
+            let name = dep["name"].as_str().expect("name");
+            let Some(version) = version_of(name) else {
+                continue; // not a crate of the workspace
+            };
+            if dep["kind"] == "dev" {
+                continue;
+            }
+            let req = dep["req"].as_str().expect("req");
+            if req != format!("={version}") {
+                loose.push(format!(
+                    "{} -> {name} {req}",
+                    package["name"].as_str().unwrap_or("?")
+                ));
+            }
+        }
+    }
+    assert!(
+        loose.is_empty(),
+        "not pinned to the exact version: {loose:#?}"
+    );
+}
+
 /// SPDX license expressions, as Cargo's `license` field holds them.
 mod license {
     use std::collections::BTreeSet;
