@@ -260,6 +260,11 @@ pub mod __private;
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
 
+/// The crate's own README (its page on crates.io), compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct CrateReadmeDoctests;
+
 /// The guide chapter on evolving models, compiled as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/guide/evolving-models.md")]

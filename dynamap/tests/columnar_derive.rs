@@ -3,9 +3,13 @@
 //! and variants reordered.
 
 use dynamap::codec::{
-    Codec, CodecError, Columnar, Compression, Format, Header, compress, compress_list, decompress,
-    decompress_list,
+    CodecError, Columnar, Compression, compress_list, decompress, decompress_list,
 };
+// The tests of every codec (`all-codecs`, which includes `json`) and of the `json` format.
+#[cfg(feature = "all-codecs")]
+use dynamap::codec::Codec;
+#[cfg(feature = "json")]
+use dynamap::codec::{Format, Header, compress};
 use serde::{Deserialize, Serialize};
 
 #[derive(Columnar, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
@@ -77,6 +81,7 @@ fn events(count: i64) -> Vec<Event> {
 }
 
 /// NaN is not equal to itself: compare the stored bits.
+#[cfg(feature = "json")]
 fn assert_same(read: &[Event], written: &[Event]) {
     assert_eq!(read.len(), written.len());
     for (r, w) in read.iter().zip(written) {
@@ -87,6 +92,8 @@ fn assert_same(read: &[Event], written: &[Event]) {
     }
 }
 
+/// Needs every codec and format.
+#[cfg(feature = "all-codecs")]
 #[test]
 fn lists_round_trip_with_every_codec() {
     let written = events(1000);
@@ -110,6 +117,8 @@ fn lists_round_trip_with_every_codec() {
     assert!(decompress_list::<Event>(&stored).expect("reads").is_empty());
 }
 
+/// Needs the `json` format.
+#[cfg(feature = "json")]
 #[test]
 fn lists_written_through_serde_still_read() {
     // JSON has no NaN.

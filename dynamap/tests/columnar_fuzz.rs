@@ -164,6 +164,7 @@ fn behind_a_header(columns: &[u8], format: u8) -> Vec<u8> {
     bytes
 }
 
+#[cfg(feature = "all-codecs")]
 fn stored_samples() -> Vec<Vec<u8>> {
     [
         Codec::None,
@@ -208,6 +209,8 @@ fn damaged_columns_never_panic() {
         .expect("no panic");
 }
 
+/// Needs every codec and format.
+#[cfg(feature = "all-codecs")]
 #[test]
 fn damaged_stored_values_never_panic() {
     let samples = stored_samples();

@@ -1,5 +1,7 @@
 //! A damaged payload behind a valid header is reported as corrupt data, for every codec,
-//! never as a codec's own jargon ("Dictionary mismatch") and never as a panic.
+//! never as a codec's own jargon ("Dictionary mismatch") and never as a panic. It needs
+//! every codec.
+#![cfg(feature = "all-codecs")]
 
 use dynamap::codec::{Codec, CodecError, Compression, Format, compress, decompress};
 

@@ -5,14 +5,19 @@
 //! `DYNAMAP_FUZZ_CASES` sets the number of cases per target (default 2,000 so the suite stays
 //! quick); docs/performance/compression.md records a long run.
 
-use dynamap::codec::{Codec, Compression, Format, compress, decompress};
+#[cfg(feature = "all-codecs")]
+use dynamap::codec::Codec;
+use dynamap::codec::{Compression, Format, compress, decompress};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde::{Deserialize, Serialize};
 
+// The damaged copies are of values written with every codec.
+#[cfg(feature = "all-codecs")]
 #[path = "support/damage.rs"]
 mod damage;
 
+#[cfg(feature = "all-codecs")]
 use damage::{apply, damage};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -39,6 +44,7 @@ fn cases() -> u32 {
         .unwrap_or(2_000)
 }
 
+#[cfg(feature = "all-codecs")]
 fn samples() -> Vec<Vec<u8>> {
     let events: Vec<Event> = (0..50)
         .map(|i| Event {
@@ -81,6 +87,8 @@ fn decode_everything(bytes: &[u8]) {
     let _ = decompress::<serde_json::Value>(bytes);
 }
 
+/// Needs every codec and format.
+#[cfg(feature = "all-codecs")]
 #[test]
 fn damaged_values_never_panic() {
     let samples = samples();
@@ -126,6 +134,8 @@ fn random_bytes_behind_a_valid_header_never_panic() {
         .expect("no panic");
 }
 
+/// Needs every codec and format.
+#[cfg(feature = "all-codecs")]
 #[test]
 fn every_truncation_of_every_sample_is_an_error() {
     for sample in samples() {

@@ -7,8 +7,10 @@ use dynamap::codec::{Codec, Compression, Format, Header, compress, decompress};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
+#[cfg(feature = "all-codecs")]
 const FORMATS: [Format; 4] = [Format::Auto, Format::Columnar, Format::Row, Format::Json];
 
+#[cfg(feature = "all-codecs")]
 const CODECS: [Codec; 5] = [
     Codec::None,
     Codec::Zstd { level: 3 },
@@ -168,6 +170,8 @@ where
 }
 
 proptest! {
+    /// Needs every codec and format.
+    #[cfg(feature = "all-codecs")]
     #[test]
     fn record_lists_round_trip_in_every_format_and_codec(
         events in proptest::collection::vec(event(), 0..40),
@@ -204,6 +208,8 @@ proptest! {
         }
     }
 
+    /// Needs the `json` format.
+    #[cfg(feature = "json")]
     #[test]
     fn self_describing_values_round_trip(value in json_value()) {
         for format in [Format::Columnar, Format::Row, Format::Json] {
@@ -213,6 +219,7 @@ proptest! {
 }
 
 /// `serde_json::Value` is read entirely through `deserialize_any`.
+#[cfg(feature = "json")]
 fn json_value() -> impl Strategy<Value = serde_json::Value> {
     let leaf = prop_oneof![
         Just(serde_json::Value::Null),
@@ -229,6 +236,8 @@ fn json_value() -> impl Strategy<Value = serde_json::Value> {
     })
 }
 
+/// Needs every codec and format.
+#[cfg(feature = "all-codecs")]
 #[test]
 fn values_written_with_one_codec_read_after_the_default_changes() {
     let night: Vec<(u32, String)> = (0..500).map(|m| (m, format!("K{}", m % 3))).collect();

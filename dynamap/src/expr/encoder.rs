@@ -69,6 +69,13 @@ mod tests {
             path_encoder(&std::time::Duration::from_millis(90_500)),
             Ok(AttributeValue::N("90.5".into()))
         );
+        assert_eq!(path_encoder(&7u32), Ok(AttributeValue::N("7".into())));
+    }
+
+    /// `Uuid`'s chosen form (the hyphenated text) needs the `uuid` feature.
+    #[cfg(feature = "uuid")]
+    #[test]
+    fn uuids_reached_by_paths_take_the_chosen_form() {
         let id = uuid::Uuid::nil();
         assert_eq!(
             path_encoder(&id),
@@ -76,6 +83,5 @@ mod tests {
                 "00000000-0000-0000-0000-000000000000".into()
             ))
         );
-        assert_eq!(path_encoder(&7u32), Ok(AttributeValue::N("7".into())));
     }
 }

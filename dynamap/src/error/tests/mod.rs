@@ -4,6 +4,7 @@
 mod cases;
 mod encryption;
 mod problems;
+// Only the exports have errors with an I/O source in the core.
 #[cfg(feature = "exports")]
 mod sources;
 
