@@ -31,10 +31,7 @@ if [ -n "$target_dir" ]; then
 fi
 
 metadata="$(cargo metadata --format-version 1 --no-deps --locked)"
-# Published members: `publish` is null (anywhere) or a non-empty list of registries.
-published="$(jq -r '.workspace_members as $m | .packages[]
-    | select(.id as $id | $m | index($id)) | select(.publish == null or (.publish | length) > 0)
-    | .name' <<<"$metadata")"
+published="$(python3 scripts/workspace.py published <<<"$metadata" | cut -d' ' -f1)"
 if [ ${#crates[@]} -eq 0 ]; then
     mapfile -t crates <<<"$published"
 fi
@@ -53,8 +50,7 @@ run() {
 for crate in "${crates[@]}"; do
     # Every feature the manifest declares except `default` (optional dependencies are only
     # features here when the manifest names them, since it uses `dep:`).
-    features="$(jq -r --arg c "$crate" '.packages[] | select(.name == $c)
-        | .features | keys[] | select(. != "default")' <<<"$metadata")"
+    features="$(python3 scripts/workspace.py features "$crate" <<<"$metadata")"
     run "$crate" --no-default-features
     for feature in $features; do
         run "$crate" --no-default-features --features "$feature"

@@ -14,14 +14,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 metadata="$(cargo metadata --format-version 1 --no-deps --locked)"
-target_dir="$(jq -r '.target_directory' <<<"$metadata")"
-mapfile -t crates < <(jq -r '.workspace_members as $m | .packages[]
-    | select(.id as $id | $m | index($id)) | select(.publish == null or (.publish | length) > 0)
-    | "\(.name) \(.version)"' <<<"$metadata")
+target_dir="$(python3 scripts/workspace.py target-dir <<<"$metadata")"
+mapfile -t crates < <(python3 scripts/workspace.py published <<<"$metadata")
 
 args=()
 for crate in "${crates[@]}"; do
     args+=(-p "${crate%% *}")
+done
+# Verification reads the packaged crates through a local registry whose sources cargo
+# extracts under $CARGO_HOME/registry/src/-<hash>/ and never extracts again for the same
+# name and version: a second run would build the first run's sources. Drop those copies.
+for crate in "${crates[@]}"; do
+    rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/"${crate%% *}-${crate##* }"
 done
 start=$SECONDS
 cargo package --locked "${args[@]}" "$@"
