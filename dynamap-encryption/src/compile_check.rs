@@ -1,28 +1,12 @@
 //! [`check_encryption!`](crate::check_encryption): the one-action-per-attribute rule of a
 //! table, checked while compiling, from the entities' `WRITE` constants.
 
-use dynamap::__private::WriteMeta;
-
-/// `const` string equality (`==` on `str` is not `const`).
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
+use dynamap::__private::{WriteMeta, str_eq};
 
 const fn contains(list: &[&str], name: &str) -> bool {
     let mut i = 0;
     while i < list.len() {
-        if same(list[i], name) {
+        if str_eq(list[i], name) {
             return true;
         }
         i += 1;

@@ -367,8 +367,8 @@ impl IndexSchema {
     }
 }
 
-/// String equality usable in constants, so generated code can check layouts at compile time.
-/// `a == b`, usable in constants.
+/// `a == b`, usable in constants, so generated code and `check_encryption!` can check
+/// layouts at compile time.
 #[doc(hidden)]
 pub const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
