@@ -160,9 +160,14 @@ impl fmt::Display for FindingKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FindingKind::KeyDrift { entity, attributes } => {
+                let verb = if attributes.len() == 1 {
+                    "differs"
+                } else {
+                    "differ"
+                };
                 write!(
                     f,
-                    "{entity}: {} differ from the templates",
+                    "{entity}: {} {verb} from the templates",
                     attributes.join(", ")
                 )
             }
@@ -186,5 +191,46 @@ impl fmt::Display for FindingKind {
             ),
             FindingKind::Undecodable { entity, error } => write!(f, "{entity}: {error}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FindingKind;
+
+    fn drift(attributes: &[&str]) -> String {
+        FindingKind::KeyDrift {
+            entity: "Sensor",
+            attributes: attributes.iter().map(|a| (*a).to_owned()).collect(),
+        }
+        .to_string()
+    }
+
+    #[test]
+    fn one_attribute_differs_and_several_differ() {
+        assert_eq!(drift(&["pk"]), "Sensor: pk differs from the templates");
+        assert_eq!(
+            drift(&["pk", "gsi1sk"]),
+            "Sensor: pk, gsi1sk differ from the templates"
+        );
+    }
+
+    #[test]
+    fn older_and_newer_versions_read_apart() {
+        let older = FindingKind::OlderVersion {
+            entity: "Sensor",
+            version: 1,
+            current: 2,
+        };
+        let newer = FindingKind::NewerVersion {
+            entity: "Sensor",
+            version: 3,
+            current: 2,
+        };
+        assert_eq!(older.to_string(), "Sensor: schema version 1 (current 2)");
+        assert_eq!(
+            newer.to_string(),
+            "Sensor: schema version 3, newer than version 2 this code knows"
+        );
     }
 }
