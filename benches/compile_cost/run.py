@@ -310,7 +310,10 @@ def write_results(out, report):
         f"Commit `{report['commit']}`, {report['pairs']} paired runs per measure, alternating "
         "which crate goes first. Machine: "
         f"{m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, {m['os']}, {m['rustc']}. "
-        f"Load average (1 min) before -> after each size: {loads}.", "",
+        f"Load average (1 min) before -> after each size: {loads}. A load above the core count "
+        "means other builds shared the machine: wall times are then longer than on an idle one "
+        "and the ratios less exact (alternating the pairs spreads the load over both crates); "
+        "peak RSS does not depend on it.", "",
         "`dynamap_N` holds N structs of 12 fields with `#[derive(Entity)]` (two-part pk and sk "
         "templates, two GSIs) and one `#[derive(Table)]`; `serde_N` the same structs with only "
         "serde's `Serialize`/`Deserialize` derives. *incremental_build*: `cargo build` of the lib "
