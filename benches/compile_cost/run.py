@@ -19,8 +19,8 @@ paired runs that alternate which crate goes first:
     `src/lib.rs`, then `cargo build -p <crate> --lib`);
 (b) the cold `cargo check -p <crate> --lib` of the model crate alone after
     `cargo clean -p <crate>` (dependencies stay built);
-(c) the size of the expanded model crate (`cargo rustc -- -Zunpretty=expanded` with
-    `RUSTC_BOOTSTRAP=1`), per entity, and its excess over the serde-only crate.
+(c) the size of the expanded model crate (`cargo rustc -- -Zunpretty=expanded`, every
+    cargo command running with `RUSTC_BOOTSTRAP=1`), per entity, and its excess over the serde-only crate.
 
 Wall time is the cargo command's; peak memory is `/usr/bin/time -v`'s "Maximum resident
 set size" of the cargo process: on Linux that is the largest RSS of any single process
@@ -148,8 +148,11 @@ def write_workspace(work, sizes):
 
 
 def cargo_env(work):
-    """Cargo's environment: the work directory's own target, no outside RUSTFLAGS."""
-    env = dict(os.environ, CARGO_TARGET_DIR=str(work / "target"))
+    """Cargo's environment: the work directory's own target, no outside RUSTFLAGS, and
+    RUSTC_BOOTSTRAP for every command: cargo fingerprints it, so setting it only for the
+    expansion (c) would rebuild every dependency there and again at the next run. It
+    lets rustc accept `-Z` flags and changes nothing else."""
+    env = dict(os.environ, CARGO_TARGET_DIR=str(work / "target"), RUSTC_BOOTSTRAP="1")
     env.pop("RUSTFLAGS", None)
     return env
 
@@ -219,7 +222,6 @@ def summarize(samples):
 
 def expansion(ws, env, n):
     """Lines and bytes of each expanded crate, per entity, and dynamap's excess."""
-    env = dict(env, RUSTC_BOOTSTRAP="1")
     sizes = {}
     for kind in KINDS:
         text = run_quiet(["rustc", "-q", "-p", f"{kind}_{n}", "--lib", "--", "-Zunpretty=expanded"], ws, env)
@@ -340,7 +342,6 @@ def main():
     for n in args.sizes:
         print(f"measuring N = {n} ...", flush=True)
         results[str(n)] = time_size(ws, env, n, args.runs)
-    # Last: cargo fingerprints RUSTC_BOOTSTRAP, so expanding rebuilds the dependencies.
     for n in args.sizes:
         results[str(n)]["expansion"] = expansion(ws, env, n)
     report = {"command": shlex.join(["python3", "benches/compile_cost/run.py", *sys.argv[1:]]),
