@@ -165,6 +165,43 @@ fn trace<S: Debug, T: Debug>(states: &[Reached<S, T>], mut at: usize) -> Vec<Str
     lines
 }
 
+/// Checks `model` and asserts it holds: no invariant broken, and at least `floor` states
+/// searched (so a scenario that shrank by mistake fails). Prints the search's size.
+///
+/// # Panics
+///
+/// With the counterexample's trace, or when fewer than `floor` states were reached.
+pub fn holds<M: Model>(name: &str, model: &M, limit: usize, floor: usize) -> Outcome {
+    let outcome = check(model, limit);
+    println!(
+        "{name}: {} states, {} transitions, depth {}, {:?}",
+        outcome.states, outcome.transitions, outcome.depth, outcome.elapsed
+    );
+    if let Some(found) = &outcome.counterexample {
+        panic!("{name}: {found}");
+    }
+    assert!(
+        outcome.states >= floor,
+        "{name}: only {} states",
+        outcome.states
+    );
+    outcome
+}
+
+/// Checks `model` and asserts the search finds `violation`, printing the trace.
+///
+/// # Panics
+///
+/// When no invariant breaks, or another one does.
+pub fn finds<M: Model>(name: &str, model: &M, limit: usize, violation: &str) {
+    let outcome = check(model, limit);
+    let found = outcome
+        .counterexample
+        .unwrap_or_else(|| panic!("{name}: no violation in {} states", outcome.states));
+    println!("{name} ({} states):\n{found}", outcome.states);
+    assert_eq!(found.violation, violation, "{name}:\n{found}");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

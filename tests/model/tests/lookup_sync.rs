@@ -2,7 +2,7 @@
 //! crashes and lost requests or responses. The designed behaviour breaks no invariant; the
 //! old behaviours and removed guards each lead to the violation they allow.
 
-use dynamap_model::check::{Outcome, check};
+use dynamap_model::check::{self, Outcome};
 use dynamap_model::lookup::{Creates, DEFAULT, Decide, Lost, Mode, Op, Scenario, Switches, Table};
 
 const A: u8 = 0;
@@ -41,32 +41,12 @@ fn scenario(clients: Vec<(Vec<Op>, u8)>, table: Table, losses: u8, switches: Swi
     }
 }
 
-/// Runs `scenario` and asserts no invariant breaks, over at least `floor` states.
 fn holds(name: &str, scenario: &Scenario, floor: usize) -> Outcome {
-    let outcome = check(scenario, LIMIT);
-    println!(
-        "{name}: {} states, {} transitions, depth {}, {:?}",
-        outcome.states, outcome.transitions, outcome.depth, outcome.elapsed
-    );
-    if let Some(found) = &outcome.counterexample {
-        panic!("{name}: {found}");
-    }
-    assert!(
-        outcome.states >= floor,
-        "{name}: only {} states",
-        outcome.states
-    );
-    outcome
+    check::holds(name, scenario, LIMIT, floor)
 }
 
-/// Runs `scenario` and asserts the checker finds `violation`, printing the trace.
 fn finds(name: &str, scenario: &Scenario, violation: &str) {
-    let outcome = check(scenario, LIMIT);
-    let found = outcome
-        .counterexample
-        .unwrap_or_else(|| panic!("{name}: no violation in {} states", outcome.states));
-    println!("{name} ({} states):\n{found}", outcome.states);
-    assert_eq!(found.violation, violation, "{name}:\n{found}");
+    check::finds(name, scenario, LIMIT, violation);
 }
 
 /// Three clients (one making two calls, two one call), each call any of a menu of every

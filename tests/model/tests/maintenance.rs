@@ -1,7 +1,7 @@
 //! Model (c), a maintenance job: every interleaving of its scans, conditioned writes and
 //! checkpoints with an application writer, a crash and restart, and a lost response.
 
-use dynamap_model::check::check;
+use dynamap_model::check;
 use dynamap_model::maintain::{AfterLost, AppOp, Scenario};
 
 const LIMIT: usize = 2_000_000;
@@ -22,28 +22,11 @@ fn job(moves: bool, versioned: bool) -> Scenario {
 }
 
 fn holds(name: &str, s: &Scenario, floor: usize) {
-    let outcome = check(s, LIMIT);
-    println!(
-        "{name}: {} states, {} transitions, depth {}, {:?}",
-        outcome.states, outcome.transitions, outcome.depth, outcome.elapsed
-    );
-    if let Some(found) = &outcome.counterexample {
-        panic!("{name}: {found}");
-    }
-    assert!(
-        outcome.states >= floor,
-        "{name}: only {} states",
-        outcome.states
-    );
+    check::holds(name, s, LIMIT, floor);
 }
 
 fn finds(name: &str, s: &Scenario, violation: &str) {
-    let outcome = check(s, LIMIT);
-    let found = outcome
-        .counterexample
-        .unwrap_or_else(|| panic!("{name}: no violation in {} states", outcome.states));
-    println!("{name} ({} states):\n{found}", outcome.states);
-    assert_eq!(found.violation, violation, "{name}:\n{found}");
+    check::finds(name, s, LIMIT, violation);
 }
 
 /// Rewrites and moves, versioned or not, with a concurrent writer, a crash anywhere and a

@@ -1,7 +1,7 @@
 //! Model (b), versioned writes: every interleaving of `modify`, `create` and `delete`
 //! calls with lost requests and responses that the SDK retries as is.
 
-use dynamap_model::check::check;
+use dynamap_model::check;
 use dynamap_model::version::{AfterLost, Op, Scenario};
 
 const LIMIT: usize = 2_000_000;
@@ -24,28 +24,11 @@ fn increments(
 }
 
 fn holds(name: &str, s: &Scenario, floor: usize) {
-    let outcome = check(s, LIMIT);
-    println!(
-        "{name}: {} states, {} transitions, depth {}, {:?}",
-        outcome.states, outcome.transitions, outcome.depth, outcome.elapsed
-    );
-    if let Some(found) = &outcome.counterexample {
-        panic!("{name}: {found}");
-    }
-    assert!(
-        outcome.states >= floor,
-        "{name}: only {} states",
-        outcome.states
-    );
+    check::holds(name, s, LIMIT, floor);
 }
 
 fn finds(name: &str, s: &Scenario, violation: &str) {
-    let outcome = check(s, LIMIT);
-    let found = outcome
-        .counterexample
-        .unwrap_or_else(|| panic!("{name}: no violation in {} states", outcome.states));
-    println!("{name} ({} states):\n{found}", outcome.states);
-    assert_eq!(found.violation, violation, "{name}:\n{found}");
+    check::finds(name, s, LIMIT, violation);
 }
 
 /// Three clients each incrementing twice, two lost requests or responses: no lost update,
