@@ -55,8 +55,10 @@ mod audit;
 mod audit_report;
 mod budget;
 pub(crate) mod checkpoint;
+mod cost;
 mod deprecated;
 mod lookups;
+mod meter;
 mod plan;
 mod report;
 mod walk;
@@ -329,8 +331,9 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             return Err(plan::unverifiable::<E>());
         }
         let segments = range.end - range.start;
-        let expected = self.items_expected(segments).await;
-        let shared = Arc::new(Shared::new(self.budget, segments, expected));
+        let (expected, bytes_each) = self.items_expected(segments).await.unzip();
+        let bytes_each = bytes_each.flatten();
+        let shared = Arc::new(Shared::new(self.budget, segments, expected, bytes_each));
         let job = &self;
         stream::iter(range)
             .map(|segment| job.segment(segment, Arc::clone(&shared)))
@@ -343,8 +346,9 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     }
 
     /// The items `segments` of the job's segments hold, from the table's item count (an
-    /// estimate, for the progress's ETA only: `None` when DynamoDB does not say).
-    async fn items_expected(&self, segments: u32) -> Option<u64> {
+    /// estimate, for the progress's ETA only: `None` when DynamoDB does not say), and the
+    /// table's average item size in bytes (for the first scan page's expected units).
+    async fn items_expected(&self, segments: u32) -> Option<(u64, Option<f64>)> {
         let out = self
             .db
             .client()
@@ -353,8 +357,16 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             .send()
             .await
             .ok()?;
-        let count = u64::try_from(out.table()?.item_count()?).ok()?;
-        Some(count * u64::from(segments) / u64::from(self.segments.max(1)))
+        let table = out.table()?;
+        let count = u64::try_from(table.item_count()?).ok()?;
+        let bytes_each = table
+            .table_size_bytes()
+            .filter(|_| count > 0)
+            .map(|bytes| bytes as f64 / count as f64);
+        Some((
+            count * u64::from(segments) / u64::from(self.segments.max(1)),
+            bytes_each,
+        ))
     }
 
     /// Deletes the job's checkpoints, so that it runs anew.

@@ -37,12 +37,15 @@ pub struct Report {
     pub segments_skipped: u32,
     /// In a dry run, the first changes it would make.
     pub samples: Vec<Sample>,
-    /// Read capacity units the job's scans consumed, as DynamoDB reported them: counted
-    /// when the job has a read [`Budget`](super::Budget) (0 otherwise, since asking
-    /// DynamoDB for them slows every request).
+    /// Read capacity units the job's scans consumed, with or without a budget. Under a
+    /// read [`Budget`](super::Budget) they are DynamoDB's figures; without one, DynamoDB is
+    /// asked for one scan page in 16 (asking slows a request) and the others are computed
+    /// from the items they read, scaled by how DynamoDB's figures compared.
     pub read_units: f64,
-    /// Write capacity units the job's writes consumed, as DynamoDB reported them: counted
-    /// when the job has a write [`Budget`](super::Budget) (0 otherwise).
+    /// Write capacity units the job's writes and checkpoints consumed, counted as the
+    /// [`read_units`](Self::read_units) are: DynamoDB's figures under a write budget,
+    /// otherwise one write in 16 asked and the others computed from the items' sizes and
+    /// the indexes they are in.
     pub write_units: f64,
 }
 
@@ -114,11 +117,10 @@ pub struct Progress {
     /// How many items this run's segments hold, estimated from the table's item count
     /// (which DynamoDB updates about every six hours); `None` when it is not known.
     pub items_expected: Option<u64>,
-    /// Read capacity units consumed so far, as DynamoDB reported them (counted when the
-    /// job has a read budget, 0 otherwise).
+    /// Read capacity units consumed so far, counted as [`Report::read_units`] is.
     pub read_units: f64,
-    /// Write capacity units consumed so far, the job's checkpoints included (counted when
-    /// the job has a write budget, 0 otherwise).
+    /// Write capacity units consumed so far, the job's checkpoints included, counted as
+    /// [`Report::write_units`] is.
     pub write_units: f64,
     /// Segments finished of those this run reads.
     pub segments_done: u32,

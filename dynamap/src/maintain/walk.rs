@@ -9,8 +9,9 @@ use aws_sdk_dynamodb::types::ConsumedCapacity;
 use futures_util::stream::{self, StreamExt};
 
 use super::apply::{Applied, apply, primary_key};
-use super::budget::Bucket;
 use super::checkpoint::{self, Saved};
+use super::cost;
+use super::meter::Meter;
 use super::plan::{Decision, Reason, Unchanged, Write, item_key, plan};
 use super::report::{self, FailedItem, Progress, Report, Sample};
 use super::{Change, ITEMS_IN_FLIGHT, MAX_REDOS, Maintain};
@@ -19,7 +20,7 @@ use crate::codec::{AttributeValue, Item};
 use crate::expr::Placeholders;
 use crate::retry::sleep_for;
 use crate::table::{Table, TableSchema};
-use crate::{Entity, Error, Handle, Result};
+use crate::{Entity, Error, Result};
 
 impl<E: Entity + Send + Sync> Maintain<E> {
     /// One segment, from its checkpoint to its end.
@@ -90,13 +91,20 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         start: Option<Item>,
         shared: &Shared,
     ) -> Result<Page> {
-        ready(&self.db, &shared.reads).await;
-        let page = self
-            .page(schema, segment, start, shared.reads.limited())
-            .await;
-        let page = page.inspect_err(|_| shared.reads.settle(0.0))?;
-        shared.reads.settle(page.units);
-        shared.read_units.add(page.units);
+        let bytes_each = shared.bytes_each();
+        let computed = cost::scan(u64::try_from(self.page_size).unwrap_or(0), bytes_each);
+        let ticket = shared.reads.ready(&self.db, computed).await;
+        let page = self.page(schema, segment, start, ticket.asks).await;
+        let mut page = page.inspect_err(|_| {
+            shared.reads.settle(ticket, None);
+        })?;
+        // What the page read, now known, is what it is counted by when it did not ask.
+        let returned: usize = page.items.iter().map(crate::limits::item_size).sum();
+        if !page.items.is_empty() {
+            shared.learn_bytes_each(returned as f64 / page.items.len() as f64);
+        }
+        let ticket = ticket.computed(cost::scan(page.read, shared.bytes_each()));
+        page.units = shared.reads.settle(ticket, Some(page.units));
         shared.items_read.fetch_add(page.read, Ordering::Relaxed);
         Ok(page)
     }
@@ -132,20 +140,21 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         saved: &Saved,
         shared: &Shared,
     ) -> Result<f64> {
-        ready(&self.db, &shared.writes).await;
+        // A checkpoint is a small item in no index: one unit.
+        let ticket = shared.writes.ready(&self.db, 1.0).await;
         let units = checkpoint::save(
             &self.db,
             schema,
             self.checkpoint_job(),
             (segment, self.segments),
             saved,
-            shared.writes.limited(),
+            ticket.asks,
         )
         .await;
-        let units = units.inspect_err(|_| shared.writes.settle(0.0))?;
-        shared.writes.settle(units);
-        shared.write_units.add(units);
-        Ok(units)
+        let units = units.inspect_err(|_| {
+            shared.writes.settle(ticket, None);
+        })?;
+        Ok(shared.writes.settle(ticket, Some(units)))
     }
 
     /// One scan page of the segment, with the units it consumed when `counted`.
@@ -216,17 +225,21 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             if self.dry_run {
                 return count(report, &write.decision, why, Some((schema, &key)));
             }
-            ready(&self.db, &shared.writes).await;
             let decision = write.decision.clone();
-            let counted = shared.writes.limited();
-            let applied = apply::<E>(&self.db, &current, write, counted).await;
-            // Every reservation is settled, with what DynamoDB reported (none on failure).
-            shared
+            let ticket = shared
                 .writes
-                .settle(applied.as_ref().map_or(0.0, |(_, units)| *units));
+                .ready(&self.db, cost::write(schema, &current, &write))
+                .await;
+            let applied = apply::<E>(&self.db, &current, write, ticket.asks).await;
+            // Every reservation is settled, with what DynamoDB reported (none on failure or
+            // a lost race).
+            let reported = match &applied {
+                Ok((Applied::Done, units)) => Some(*units),
+                _ => None,
+            };
+            let units = shared.writes.settle(ticket, reported);
             match applied {
-                Ok((Applied::Done, units)) => {
-                    shared.write_units.add(units);
+                Ok((Applied::Done, _)) => {
                     report.write_units += units;
                     return count(report, &decision, why, None);
                 }
@@ -313,13 +326,6 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     }
 }
 
-/// Waits until `bucket` allows another request, and reserves its expected units.
-async fn ready(db: &Handle, bucket: &Bucket) {
-    while let Some(wait) = bucket.reserve() {
-        sleep_for(db, wait).await;
-    }
-}
-
 /// One scan page of a segment.
 struct Page {
     /// The items the filter kept: the entity's (or, adopting, every item).
@@ -334,34 +340,54 @@ struct Page {
 
 /// What every segment of a run shares.
 pub(super) struct Shared {
-    reads: Bucket,
-    writes: Bucket,
+    pub(super) reads: Meter,
+    pub(super) writes: Meter,
+    /// The average size of the items scans read, in bytes (an estimate, in thousandths).
+    bytes_each: AtomicU64,
     scanned: AtomicU64,
     changed: AtomicU64,
     items_read: AtomicU64,
     items_expected: Option<u64>,
-    read_units: Units,
-    write_units: Units,
     segments_done: AtomicU32,
     segments: u32,
     started: Instant,
 }
 
 impl Shared {
-    pub(super) fn new(budget: super::Budget, segments: u32, items_expected: Option<u64>) -> Self {
+    /// `bytes_each`: the table's average item size, when DynamoDB said it.
+    pub(super) fn new(
+        budget: super::Budget,
+        segments: u32,
+        items_expected: Option<u64>,
+        bytes_each: Option<f64>,
+    ) -> Self {
+        let bytes_each = bytes_each
+            .filter(|b| b.is_finite() && *b > 0.0)
+            .unwrap_or(1024.0);
         Shared {
-            reads: Bucket::new(budget.read_units),
-            writes: Bucket::new(budget.write_units),
+            reads: Meter::new(budget.read_units),
+            writes: Meter::new(budget.write_units),
+            bytes_each: AtomicU64::new((bytes_each * 1000.0) as u64),
             scanned: AtomicU64::new(0),
             changed: AtomicU64::new(0),
             items_read: AtomicU64::new(0),
             items_expected,
-            read_units: Units::default(),
-            write_units: Units::default(),
             segments_done: AtomicU32::new(0),
             segments,
             started: Instant::now(),
         }
+    }
+
+    /// The average size of the items scans read, in bytes.
+    fn bytes_each(&self) -> f64 {
+        self.bytes_each.load(Ordering::Relaxed) as f64 / 1000.0
+    }
+
+    /// Moves the average size toward `bytes` (a page's average).
+    fn learn_bytes_each(&self, bytes: f64) {
+        let next = 0.7 * self.bytes_each() + 0.3 * bytes;
+        self.bytes_each
+            .store((next * 1000.0) as u64, Ordering::Relaxed);
     }
 
     fn progress(&self) -> Progress {
@@ -370,27 +396,12 @@ impl Shared {
             changed: self.changed.load(Ordering::Relaxed),
             items_read: self.items_read.load(Ordering::Relaxed),
             items_expected: self.items_expected,
-            read_units: self.read_units.get(),
-            write_units: self.write_units.get(),
+            read_units: self.reads.total(),
+            write_units: self.writes.total(),
             segments_done: self.segments_done.load(Ordering::Relaxed),
             segments: self.segments,
             elapsed: self.started.elapsed(),
         }
-    }
-}
-
-/// Capacity units added up by concurrent segments (kept in thousandths of a unit).
-#[derive(Default)]
-struct Units(AtomicU64);
-
-impl Units {
-    fn add(&self, units: f64) {
-        self.0
-            .fetch_add((units.max(0.0) * 1000.0).round() as u64, Ordering::Relaxed);
-    }
-
-    fn get(&self) -> f64 {
-        self.0.load(Ordering::Relaxed) as f64 / 1000.0
     }
 }
 
