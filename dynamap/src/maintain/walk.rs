@@ -1,8 +1,9 @@
 //! How a job walks its segments: pages scanned from the checkpoint on, each item decided
 //! and written on condition, redone after a lost race.
 
-use std::sync::Arc;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::ConsumedCapacity;
@@ -112,6 +113,11 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     /// Decides and writes a page's items, a few at a time.
     async fn write_page(&self, schema: &TableSchema, items: Vec<Item>, shared: &Shared) -> Report {
         let items = items.into_iter().filter(|item| self.selects(schema, item));
+        if self.offline && !self.dry_run {
+            return self
+                .write_page_offline(schema, items.collect(), shared)
+                .await;
+        }
         stream::iter(items)
             .map(|raw| async move {
                 let mut one = Report {
@@ -119,7 +125,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                     ..Report::default()
                 };
                 self.item(schema, raw, shared, &mut one).await;
-                shared.scanned.fetch_add(1, Ordering::Relaxed);
+                shared.scanned.fetch_add(one.scanned, Ordering::Relaxed);
                 shared.changed.fetch_add(one.changed(), Ordering::Relaxed);
                 one
             })
@@ -209,7 +215,13 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     }
 
     /// One item: decided, written on condition, redone after a lost race.
-    async fn item(&self, schema: &TableSchema, raw: Item, shared: &Shared, report: &mut Report) {
+    pub(super) async fn item(
+        &self,
+        schema: &TableSchema,
+        raw: Item,
+        shared: &Shared,
+        report: &mut Report,
+    ) {
         let key = item_key(schema, &raw);
         let mut current = raw;
         let mut redos = 0;
@@ -219,8 +231,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                 Err(error) => return fail(report, key, error),
             };
             if write.decision == Decision::Keep {
-                report.unchanged += 1;
-                return;
+                return self.count_kept(schema, &current, shared, report);
             }
             if self.dry_run {
                 return count(report, &write.decision, why, Some((schema, &key)));
@@ -241,6 +252,9 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             match applied {
                 Ok((Applied::Done, _)) => {
                     report.write_units += units;
+                    if let Decision::Move { item } = &decision {
+                        shared.moved_to(&primary_key(schema, item));
+                    }
                     return count(report, &decision, why, None);
                 }
                 Ok((Applied::Conflict, _)) => {
@@ -279,6 +293,23 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         }
     }
 
+    /// Counts an item the job leaves: met again at the key this run moved it to, or
+    /// unchanged.
+    pub(super) fn count_kept(
+        &self,
+        schema: &TableSchema,
+        item: &Item,
+        shared: &Shared,
+        report: &mut Report,
+    ) {
+        if shared.was_moved_to(&primary_key(schema, item)) {
+            report.met_again += 1;
+            report.scanned = report.scanned.saturating_sub(1);
+        } else {
+            report.unchanged += 1;
+        }
+    }
+
     /// True for an item the job works on: its entity's, or one `adopt` selects.
     fn selects(&self, schema: &TableSchema, item: &Item) -> bool {
         match &self.adopt {
@@ -288,7 +319,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     }
 
     /// What to do with one stored item, and why.
-    fn decide(&self, stored: &Item) -> Result<(Write, Reason)> {
+    pub(super) fn decide(&self, stored: &Item) -> Result<(Write, Reason)> {
         let (entity, adopted) = match &self.adopt {
             Some(adopt) => {
                 let entity = (adopt.build)(stored.clone()).map_err(|source| Error::Adopt {
@@ -344,8 +375,11 @@ pub(super) struct Shared {
     pub(super) writes: Meter,
     /// The average size of the items scans read, in bytes (an estimate, in thousandths).
     bytes_each: AtomicU64,
-    scanned: AtomicU64,
-    changed: AtomicU64,
+    pub(super) scanned: AtomicU64,
+    pub(super) changed: AtomicU64,
+    /// Fingerprints of the keys this run moved items to (up to [`MAX_MOVED`]).
+    moved: Mutex<HashSet<u64>>,
+    met_again: AtomicU64,
     items_read: AtomicU64,
     items_expected: Option<u64>,
     segments_done: AtomicU32,
@@ -370,12 +404,33 @@ impl Shared {
             bytes_each: AtomicU64::new((bytes_each * 1000.0) as u64),
             scanned: AtomicU64::new(0),
             changed: AtomicU64::new(0),
+            moved: Mutex::new(HashSet::new()),
+            met_again: AtomicU64::new(0),
             items_read: AtomicU64::new(0),
             items_expected,
             segments_done: AtomicU32::new(0),
             segments,
             started: Instant::now(),
         }
+    }
+
+    /// Remembers that this run moved an item to `key`.
+    pub(super) fn moved_to(&self, key: &Item) {
+        let mut moved = self.moved.lock().unwrap_or_else(|e| e.into_inner());
+        if moved.len() < MAX_MOVED {
+            moved.insert(fingerprint(key));
+        }
+    }
+
+    /// True when this run moved an item to `key`: meeting it there, the scan reads it a
+    /// second time.
+    fn was_moved_to(&self, key: &Item) -> bool {
+        let moved = self.moved.lock().unwrap_or_else(|e| e.into_inner());
+        let again = !moved.is_empty() && moved.contains(&fingerprint(key));
+        if again {
+            self.met_again.fetch_add(1, Ordering::Relaxed);
+        }
+        again
     }
 
     /// The average size of the items scans read, in bytes.
@@ -395,6 +450,7 @@ impl Shared {
             scanned: self.scanned.load(Ordering::Relaxed),
             changed: self.changed.load(Ordering::Relaxed),
             items_read: self.items_read.load(Ordering::Relaxed),
+            met_again: self.met_again.load(Ordering::Relaxed),
             items_expected: self.items_expected,
             read_units: self.reads.total(),
             write_units: self.writes.total(),
@@ -405,6 +461,23 @@ impl Shared {
     }
 }
 
+/// The most moved keys a run remembers (8 bytes each, and the set's overhead: under 50 MB);
+/// past them, items met again at their new key count as unchanged.
+const MAX_MOVED: usize = 2_000_000;
+
+/// A 64-bit fingerprint of a primary key (its attribute values in name order).
+fn fingerprint(key: &Item) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    let mut names: Vec<&String> = key.keys().collect();
+    names.sort();
+    for name in names {
+        name.hash(&mut hasher);
+        format!("{:?}", key[name]).hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
 /// True when `item` is stored as `E` or under one of its aliases.
 fn is_entity<E: Entity>(schema: &TableSchema, item: &Item) -> bool {
     matches!(
@@ -413,7 +486,7 @@ fn is_entity<E: Entity>(schema: &TableSchema, item: &Item) -> bool {
     )
 }
 
-fn fail(report: &mut Report, key: ItemKey, error: Error) {
+pub(super) fn fail(report: &mut Report, key: ItemKey, error: Error) {
     report.failed_count += 1;
     if report.failed.len() < report::MAX_FAILED {
         report.failed.push(FailedItem { key, error });
@@ -421,7 +494,7 @@ fn fail(report: &mut Report, key: ItemKey, error: Error) {
 }
 
 /// Counts a change; in a dry run, `sample` keeps it as an example.
-fn count(
+pub(super) fn count(
     report: &mut Report,
     decision: &Decision,
     why: Reason,
