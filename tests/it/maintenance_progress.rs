@@ -36,8 +36,8 @@ async fn progress_counts_what_was_read_and_consumed_and_ends_with_no_time_left()
     assert_eq!(last.eta(), Some(Duration::ZERO));
     let early = seen
         .iter()
-        .find(|p| p.items_read > 0 && p.segments_done < p.segments)
-        .expect("a page before the end");
+        .find(|p| p.items_read >= 40 && p.segments_done < p.segments)
+        .expect("a page half-way: the first sets where the rate is measured from");
     assert!(early.eta().is_some(), "{early:?}");
 
     // The progress adds up what the report does; the checkpoints' writes are counted.
@@ -85,4 +85,57 @@ async fn without_a_budget_the_units_are_counted_close_to_dynamodbs_figures() {
         counted.read_units,
         asked.read_units
     );
+}
+
+/// Users moved in the CI run; the promise is made at 50,000
+/// (`DYNAMAP_ETA_ITEMS=50000 cargo test --all-features --test it -- the_eta_holds`).
+fn eta_items() -> usize {
+    std::env::var("DYNAMAP_ETA_ITEMS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2_000)
+}
+
+/// A move meets about a third of its items again at their new keys: they are counted apart,
+/// not read twice, and the ETA says when the run ends within a fifth of its whole time
+/// (offline, where items met again weigh the most against the writes).
+#[tokio::test]
+async fn the_eta_holds_within_a_fifth_over_a_move() {
+    let n = eta_items();
+    let db = crate::maintenance::old_users("maintain_eta", n).await;
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = Arc::clone(&seen);
+    let report = db
+        .maintain::<crate::maintenance::User>("eta")
+        .rekey()
+        .segments(4)
+        .page_size(50)
+        .offline_nothing_else_writes()
+        .on_progress(move |p| record.lock().expect("lock").push(p))
+        .send()
+        .await
+        .expect("job");
+    assert_eq!((report.moved, report.scanned), (n as u64, n as u64));
+    assert_eq!(report.unchanged, 0, "{report:?}");
+    let seen = seen.lock().expect("lock").clone();
+    let last = *seen.last().expect("progress");
+    assert!(last.met_again > 0, "{last:?}");
+    assert_eq!(last.met_again, report.met_again);
+    let total = last.elapsed.as_secs_f64();
+    // At the CI size the first pages take up to a third of the run (the table's
+    // description, the checkpoints, the pipelines filling): the ETA is checked over the
+    // second half. At 50,000 items it is checked from the first tenth on.
+    let from = if n >= 50_000 { 0.1 } else { 0.5 };
+    for p in seen
+        .iter()
+        .filter(|p| p.elapsed.as_secs_f64() >= from * total)
+    {
+        let eta = p.eta().expect("an ETA").as_secs_f64();
+        let ends = p.elapsed.as_secs_f64() + eta;
+        assert!(
+            (ends - total).abs() <= 0.2 * total,
+            "at {:?} the ETA said {eta:.2}s; the run took {total:.2}s",
+            p.elapsed
+        );
+    }
 }

@@ -78,9 +78,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                 units,
             });
         }
-        shared
-            .scanned
-            .fetch_add(report.scanned - report.met_again, Ordering::Relaxed);
+        shared.scanned.fetch_add(report.scanned, Ordering::Relaxed);
         let largest = shared.writes.largest_request().unwrap_or(f64::INFINITY);
         let chunks = chunks(batched, largest);
         let sent = stream::iter(chunks)
@@ -116,6 +114,11 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         let mut writes = Vec::new();
         let mut items = Vec::new();
         for (owner, mut item) in chunk.into_iter().enumerate() {
+            // Remembered before the write: another segment may meet the item at its new
+            // key before this call returns.
+            if let Decision::Move { item: moved } = &item.decision {
+                shared.moved_to(&primary_key(schema, moved));
+            }
             owners.extend(std::iter::repeat_n(owner, item.writes.len()));
             writes.append(&mut item.writes);
             items.push(item);
@@ -138,13 +141,13 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         }
         for (item, error) in items.into_iter().zip(errors) {
             match error {
-                Some(error) => fail(&mut report, item.key, Error::clone(&error)),
-                None => {
+                Some(error) => {
                     if let Decision::Move { item: moved } = &item.decision {
-                        shared.moved_to(&primary_key(schema, moved));
+                        shared.not_moved_to(&primary_key(schema, moved));
                     }
-                    count(&mut report, &item.decision, item.why, None);
+                    fail(&mut report, item.key, Error::clone(&error));
                 }
+                None => count(&mut report, &item.decision, item.why, None),
             }
         }
         report

@@ -116,8 +116,8 @@ pub struct Progress {
     pub scanned: u64,
     /// Items written (or to be written, in a dry run) so far.
     pub changed: u64,
-    /// Every item the scan read so far, of any entity type (the scan reads them all and
-    /// keeps the entity's), those [met again](Self::met_again) included.
+    /// Every item of the scan pages done so far, of any entity type (the scan reads them
+    /// all and keeps the entity's), those [met again](Self::met_again) included.
     pub items_read: u64,
     /// Items this run moved and then met again at their new key (see
     /// [`Report::met_again`]): read twice, but one item of the table.
@@ -136,6 +136,9 @@ pub struct Progress {
     pub segments: u32,
     /// Time since the run started.
     pub elapsed: Duration,
+    /// The time since the first progress (once every segment's first pages are under way)
+    /// and the table's items done since: the ETA's rate, without the start's wait.
+    pub(super) rate: (Duration, u64),
 }
 
 impl Progress {
@@ -145,21 +148,23 @@ impl Progress {
     }
 
     /// The time left, estimated from the table's items still to read at the rate read so
-    /// far. Items met again at the key this run moved them to are not items of the table
-    /// still to read: they count neither as read nor as left, and the time spent on them
-    /// is spread over the others. `None` before anything was read, when the table's item
-    /// count is not known, or once the run has read more than it counted on (the count is
-    /// DynamoDB's estimate).
+    /// far, measured from the first progress on (the time the first pages took to come is
+    /// not a rate). Items met again at the key this run moved them to are not items of the
+    /// table still to read: they count neither as read nor as left, and the time spent on
+    /// them is spread over the others. `None` until items are done after the first
+    /// progress, when the table's item count is not known, or once the run has read more
+    /// than it counted on (the count is DynamoDB's estimate).
     pub fn eta(&self) -> Option<Duration> {
         if self.segments_done == self.segments {
             return Some(Duration::ZERO);
         }
         let read = self.items_read.saturating_sub(self.met_again);
         let left = self.items_expected?.checked_sub(read)?;
-        if read == 0 {
+        let (time, items) = self.rate;
+        if items == 0 {
             return None;
         }
-        let per_item = self.elapsed.as_secs_f64() / read as f64;
+        let per_item = time.as_secs_f64() / items as f64;
         Some(Duration::from_secs_f64(per_item * left as f64))
     }
 }
@@ -180,6 +185,7 @@ mod tests {
             segments_done: 0,
             segments: 8,
             elapsed: Duration::from_secs(elapsed),
+            rate: (Duration::from_secs(elapsed), items_read),
         }
     }
 
@@ -202,6 +208,7 @@ mod tests {
     fn items_met_again_are_neither_read_nor_left() {
         let moving = Progress {
             met_again: 500,
+            rate: (Duration::from_secs(10), 1_000),
             ..progress(1_500, Some(4_000), 10)
         };
         assert_eq!(moving.eta(), Some(Duration::from_secs(30)));

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::ConsumedCapacity;
@@ -61,7 +61,13 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                 }
                 None => (written.await, None),
             };
+            let written_met_again = written.met_again;
             report.add(written);
+            // Counted once its items are: the ETA compares items done with time spent.
+            shared.items_read.fetch_add(page.read, Ordering::Relaxed);
+            shared
+                .met_again
+                .fetch_add(written_met_again, Ordering::Relaxed);
             let done = next.is_none();
             if !self.dry_run {
                 let saved = Saved { done, start: next };
@@ -106,7 +112,6 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         }
         let ticket = ticket.computed(cost::scan(page.read, shared.bytes_each()));
         page.units = shared.reads.settle(ticket, Some(page.units));
-        shared.items_read.fetch_add(page.read, Ordering::Relaxed);
         Ok(page)
     }
 
@@ -241,7 +246,19 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                 .writes
                 .ready(&self.db, cost::write(schema, &current, &write))
                 .await;
+            // Remembered before the write: another segment may meet the item at its new key
+            // before this one hears back.
+            let moved_to = match &decision {
+                Decision::Move { item } => Some(primary_key(schema, item)),
+                _ => None,
+            };
+            if let Some(key) = &moved_to {
+                shared.moved_to(key);
+            }
             let applied = apply::<E>(&self.db, &current, write, ticket.asks).await;
+            if let (Some(key), false) = (&moved_to, matches!(applied, Ok((Applied::Done, _)))) {
+                shared.not_moved_to(key);
+            }
             // Every reservation is settled, with what DynamoDB reported (none on failure or
             // a lost race).
             let reported = match &applied {
@@ -252,9 +269,6 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             match applied {
                 Ok((Applied::Done, _)) => {
                     report.write_units += units;
-                    if let Decision::Move { item } = &decision {
-                        shared.moved_to(&primary_key(schema, item));
-                    }
                     return count(report, &decision, why, None);
                 }
                 Ok((Applied::Conflict, _)) => {
@@ -385,6 +399,9 @@ pub(super) struct Shared {
     segments_done: AtomicU32,
     segments: u32,
     started: Instant,
+    /// When the first page was done, and the table's items done then: the ETA's rate is
+    /// measured from there, once the segments' pipelines are full.
+    first_done: OnceLock<(Instant, u64)>,
 }
 
 impl Shared {
@@ -411,6 +428,7 @@ impl Shared {
             segments_done: AtomicU32::new(0),
             segments,
             started: Instant::now(),
+            first_done: OnceLock::new(),
         }
     }
 
@@ -422,15 +440,17 @@ impl Shared {
         }
     }
 
+    /// Forgets `key`: the move there failed.
+    pub(super) fn not_moved_to(&self, key: &Item) {
+        let mut moved = self.moved.lock().unwrap_or_else(|e| e.into_inner());
+        moved.remove(&fingerprint(key));
+    }
+
     /// True when this run moved an item to `key`: meeting it there, the scan reads it a
     /// second time.
     fn was_moved_to(&self, key: &Item) -> bool {
         let moved = self.moved.lock().unwrap_or_else(|e| e.into_inner());
-        let again = !moved.is_empty() && moved.contains(&fingerprint(key));
-        if again {
-            self.met_again.fetch_add(1, Ordering::Relaxed);
-        }
-        again
+        !moved.is_empty() && moved.contains(&fingerprint(key))
     }
 
     /// The average size of the items scans read, in bytes.
@@ -446,17 +466,27 @@ impl Shared {
     }
 
     fn progress(&self) -> Progress {
+        let items_read = self.items_read.load(Ordering::Relaxed);
+        let met_again = self.met_again.load(Ordering::Relaxed);
+        self.first_done
+            .get_or_init(|| (Instant::now(), items_read - met_again));
         Progress {
             scanned: self.scanned.load(Ordering::Relaxed),
             changed: self.changed.load(Ordering::Relaxed),
-            items_read: self.items_read.load(Ordering::Relaxed),
-            met_again: self.met_again.load(Ordering::Relaxed),
+            items_read,
+            met_again,
             items_expected: self.items_expected,
             read_units: self.reads.total(),
             write_units: self.writes.total(),
             segments_done: self.segments_done.load(Ordering::Relaxed),
             segments: self.segments,
             elapsed: self.started.elapsed(),
+            rate: self
+                .first_done
+                .get()
+                .map_or((Duration::ZERO, 0), |(at, done)| {
+                    (at.elapsed(), (items_read - met_again).saturating_sub(*done))
+                }),
         }
     }
 }

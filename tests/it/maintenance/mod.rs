@@ -125,6 +125,28 @@ pub(crate) async fn old_desk(test: &str, tickets: usize, agents: usize) -> Db<De
     db
 }
 
+/// `n` users stored under the old key template `U#{id}`, with an attribute of another writer.
+pub(crate) async fn old_users(test: &str, n: usize) -> dynamap::Db<Desk> {
+    let db = fresh_db::<Desk>(test).await;
+    let users: Vec<_> = (0..n)
+        .map(|i| {
+            [
+                ("PK", format!("U#{i}")),
+                ("SK", "PROFILE".to_owned()),
+                ("_type", "User".to_owned()),
+                ("id", i.to_string()),
+                ("name", format!("user {i}")),
+                ("theirs", "kept".to_owned()),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), S(v)))
+            .collect::<dynamap::codec::Item>()
+        })
+        .collect();
+    put_raw_items(&db, users).await;
+    db
+}
+
 /// Stores `items` as they are, 25 to a raw `BatchWriteItem` call.
 pub(crate) async fn put_raw_items<L: dynamap::Table>(db: &Db<L>, items: Vec<Item>) {
     for chunk in items.chunks(25) {

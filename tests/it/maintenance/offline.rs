@@ -5,30 +5,7 @@
 use dynamap::codec::AttributeValue::S;
 use dynamap::maintain::Budget;
 
-use super::{Desk, Ticket, User, every_ticket_rendered, old_desk, raw_items};
-use crate::fresh_db;
-
-/// `n` users stored under the old key template `U#{id}`, with an attribute of another writer.
-async fn old_users(test: &str, n: usize) -> dynamap::Db<Desk> {
-    let db = fresh_db::<Desk>(test).await;
-    let users: Vec<_> = (0..n)
-        .map(|i| {
-            [
-                ("PK", format!("U#{i}")),
-                ("SK", "PROFILE".to_owned()),
-                ("_type", "User".to_owned()),
-                ("id", i.to_string()),
-                ("name", format!("user {i}")),
-                ("theirs", "kept".to_owned()),
-            ]
-            .into_iter()
-            .map(|(k, v)| (k.to_owned(), S(v)))
-            .collect::<dynamap::codec::Item>()
-        })
-        .collect();
-    crate::maintenance::put_raw_items(&db, users).await;
-    db
-}
+use super::{Ticket, User, every_ticket_rendered, old_desk, old_users, raw_items};
 
 #[tokio::test]
 async fn offline_moves_items_in_batches_and_a_second_run_does_nothing() {
