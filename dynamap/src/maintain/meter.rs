@@ -63,8 +63,7 @@ impl Meter {
 
     /// Waits until the budget allows a request that `computed` says costs that many units.
     pub(super) async fn ready(&self, db: &Handle, computed: f64) -> Ticket {
-        let asks = self.bucket.limited()
-            || self.requests.fetch_add(1, Ordering::Relaxed) % SAMPLE_EVERY == 0;
+        let asks = self.asks();
         let reserved = computed * self.ratio();
         while let Some(wait) = self.bucket.reserve(reserved) {
             sleep_for(db, wait).await;
@@ -74,6 +73,16 @@ impl Meter {
             reserved,
             asks,
         }
+    }
+
+    /// Whether the next request asks DynamoDB what it consumed: all under a budget, one in
+    /// [`SAMPLE_EVERY`] without.
+    fn asks(&self) -> bool {
+        self.bucket.limited()
+            || self
+                .requests
+                .fetch_add(1, Ordering::Relaxed)
+                .is_multiple_of(SAMPLE_EVERY)
     }
 
     /// Settles `ticket`'s request, which DynamoDB answered with `reported` units (`None`:
@@ -122,8 +131,7 @@ mod tests {
         let mut asked = 0;
         for _ in 0..32 {
             let ticket = Ticket {
-                asks: meter.bucket.limited()
-                    || meter.requests.fetch_add(1, Ordering::Relaxed) % SAMPLE_EVERY == 0,
+                asks: meter.asks(),
                 computed: 2.0,
                 reserved: 2.0,
             };
