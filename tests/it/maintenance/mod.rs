@@ -7,6 +7,7 @@ mod adoption;
 mod audit;
 mod budget;
 mod concurrent_writes;
+mod live_rekey;
 mod moves;
 mod rekey;
 mod wide_items;
