@@ -144,7 +144,7 @@ pub async fn run_writers(
                         return Err(missing(&customer));
                     }
                     *tally.tickets.entry(customer.clone()).or_default() += 1;
-                    if round % 10 == 0 {
+                    if round.is_multiple_of(10) {
                         let new = format!("w{writer}-{round}");
                         create(&db, &new, "new customer").await?;
                         tally.created.push(new);
