@@ -19,7 +19,7 @@
 //! job, each running its `--only` share of the segments, or the share of its worker index:
 //! `--worker I` of `--workers N`, the index otherwise read from `JOB_COMPLETION_INDEX` (a
 //! Kubernetes Indexed Job's pods) or `AWS_BATCH_JOB_ARRAY_INDEX` (an AWS Batch array job's
-//! children).
+//! children), the count in `AWS_BATCH_JOB_ARRAY_SIZE` when `--workers` is not given.
 
 use std::io::IsTerminal;
 use std::ops::Range;
@@ -56,6 +56,7 @@ Options:
   --segments N        migrate: scan segments (default 8)
   --only I..J         migrate: run only segments I..J of them (a worker's share)
   --workers N         migrate: run one worker's share of the segments, of N workers
+                      (default: AWS_BATCH_JOB_ARRAY_SIZE, when set)
   --worker I          migrate: this worker's index, 0 to N-1 (default: the index in
                       JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX)
   --write-units W     migrate: write capacity units per second (default: unlimited)
@@ -133,9 +134,22 @@ fn args() -> Result<Option<Args>, lexopt::Error> {
 /// The batch engines' variables that hold a worker's index, in the order they are read.
 const INDEX_VARIABLES: [&str; 2] = ["JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"];
 
+/// The variable in which AWS Batch gives each child of an array job the array's size.
+const SIZE_VARIABLE: &str = "AWS_BATCH_JOB_ARRAY_SIZE";
+
 /// Which worker of how many this process is: `--worker` or else the engine's index
-/// variable, with `--workers`. `None` without `--workers`: the process runs the whole job.
+/// variable, of `--workers` or else AWS Batch's array size. `None` with neither count: the
+/// process runs the whole job.
 fn worker(index: Option<u32>, workers: Option<u32>) -> Result<Option<(u32, u32)>, lexopt::Error> {
+    let workers = match (workers, std::env::var(SIZE_VARIABLE)) {
+        (Some(workers), _) => Some(workers),
+        (None, Ok(size)) => Some(
+            size.trim()
+                .parse()
+                .map_err(|_| format!("{SIZE_VARIABLE} holds {size:?}, not a number of workers"))?,
+        ),
+        (None, Err(_)) => None,
+    };
     let Some(workers) = workers else {
         return match index {
             Some(_) => Err("--worker needs --workers N, the number of workers".into()),

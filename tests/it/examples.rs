@@ -195,6 +195,7 @@ async fn the_maintain_example_is_shared_by_four_workers_by_their_index() {
             .env("AWS_ENDPOINT_URL_DYNAMODB", local.endpoint())
             .env("JOB_COMPLETION_INDEX", index.to_string())
             .env_remove("AWS_BATCH_JOB_ARRAY_INDEX")
+            .env_remove("AWS_BATCH_JOB_ARRAY_SIZE")
             .stdout(std::process::Stdio::piped())
             .spawn()
             .expect("worker starts")
@@ -252,21 +253,15 @@ async fn the_maintain_example_is_shared_by_four_workers_by_their_index() {
 
     let audit = run_example_with("maintain", &["audit", "--table", &table]);
     assert!(audit.contains("800 items: 0 key drift"), "{audit}");
-    // A worker retried with its index (here by AWS Batch's variable and an explicit count)
-    // finds its segments done; the whole job, run once more, finds every segment done.
+    // A worker retried with its index (here an AWS Batch array child's, with the array's
+    // size for the count) finds its segments done; the whole job, run once more, finds
+    // every segment done.
     let retried = Command::new(example("maintain"))
-        .args([
-            "migrate",
-            "--segments",
-            "10",
-            "--workers",
-            "4",
-            "--table",
-            &table,
-        ])
+        .args(["migrate", "--segments", "10", "--table", &table])
         .env("AWS_ENDPOINT_URL_DYNAMODB", local.endpoint())
         .env_remove("JOB_COMPLETION_INDEX")
         .env("AWS_BATCH_JOB_ARRAY_INDEX", "1")
+        .env("AWS_BATCH_JOB_ARRAY_SIZE", "4")
         .output()
         .expect("worker runs");
     let retried = String::from_utf8_lossy(&retried.stdout);

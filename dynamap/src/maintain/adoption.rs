@@ -138,6 +138,25 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     /// bookkeeping, such as ElectroDB's `__edb_e__` and `__edb_v__`. A moved item is put
     /// without them; an item adopted in place has them removed. Attributes the entity
     /// writes itself (its keys, its entity type, its fields) are never dropped.
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "User", pk = "USER#{id}", sk = "PROFILE")]
+    /// # struct User { id: String, name: String }
+    /// # fn user(item: dynamap::codec::Item) -> Result<User, dynamap::codec::AttributeError> { todo!() }
+    /// use dynamap::codec::AttributeValue;
+    ///
+    /// # async fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// // A script's users, marked `kind = "user"`, with its own `imported_at`: adopted
+    /// // without either.
+    /// db.maintain::<User>("adopt-script-users")
+    ///     .adopt(|item| item.get("kind") == Some(&AttributeValue::S("user".into())), user)
+    ///     .dropping(["kind", "imported_at"])
+    ///     .send()
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
     pub fn dropping<I>(mut self, attributes: I) -> Self
     where
         I: IntoIterator,
