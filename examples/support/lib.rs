@@ -1,5 +1,6 @@
 //! Helpers shared by the example apps.
 
+pub mod live_rekey;
 pub mod tables;
 
 use dynamap::{Db, Table};
