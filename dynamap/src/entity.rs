@@ -4,6 +4,7 @@ use crate::Result;
 use crate::codec::Item;
 use crate::columns::Column;
 use crate::derived::{DerivedChange, Timestamps, UpdatedValues};
+use crate::description::EntityDescription;
 use crate::key::{Key, KeyError, Segment};
 
 use crate::sealed::{AsEntitySeal, Sealed, VersionedSeal};
@@ -101,6 +102,10 @@ pub trait EntityGlue {
     /// What writes must know beyond the item: the version attribute, the attributes keys
     /// and indexes are made of, the lookup items kept in sync. The derive fills it in.
     const WRITE: WriteMeta = WriteMeta::NONE;
+
+    /// The keys, lookups, fields and computed parts as declared, for the model charts
+    /// (`dynamap::model::Model`). The derive fills it in.
+    const DESCRIPTION: EntityDescription = EntityDescription::NONE;
 
     /// The sort-key shape of the table's partitions (the `S` of the generated
     /// `partition(...)`), for [`PartitionKey::from_raw`](crate::key::PartitionKey::from_raw).

@@ -1,5 +1,6 @@
 //! Helpers shared by the example apps.
 
+pub mod sensors;
 pub mod tables;
 
 use dynamap::{Db, Table};

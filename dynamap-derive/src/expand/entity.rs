@@ -41,6 +41,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     let entity_fields = super::entity_fields::entity_fields(model);
     let parse_key = parse_key(model);
     let write_meta = super::write_meta::write_meta(model);
+    let description = super::description::description(model);
     let aliases = &model.aliases;
     let key_changes = super::key_changes::key_changes(model);
     let lookup_types = super::partition::lookup_types(model);
@@ -89,6 +90,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 type TableSort = #table_sort;
                 const TABLE_SORT: &'static [::dynamap::__private::Segment] = #table_sort_segments;
                 #write_meta
+                #description
                 #key_changes
                 #lookup_types
                 #created_attributes
