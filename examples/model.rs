@@ -20,6 +20,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map_or_else(|| PathBuf::from("target/model"), PathBuf::from);
     std::fs::create_dir_all(&folder)?;
     write(&folder, "sensors", &example_support::sensors::model()?)?;
+    write(&folder, "gaming", &example_support::gaming::model()?)?;
+    write(&folder, "timeline", &example_support::timeline::model()?)?;
     Ok(())
 }
 

@@ -87,6 +87,11 @@ pub trait Entity: EntityGlue + Sized + 'static {
     /// not match the key templates.
     fn parse_key(pk: &str, sk: Option<&str>) -> Result<Self::KeyParts, KeyError>;
 
+    /// The keys, lookups, fields and computed parts as declared, for the model charts
+    /// (`dynamap::model::Model`). The derive fills it in.
+    #[doc(hidden)]
+    const DESCRIPTION: EntityDescription = EntityDescription::NONE;
+
     /// The columns of the entity's rows in a columnar file (the `dynamap-parquet` crate): one per
     /// stored field, in declaration order. The derive fills it in.
     #[doc(hidden)]
@@ -102,10 +107,6 @@ pub trait EntityGlue {
     /// What writes must know beyond the item: the version attribute, the attributes keys
     /// and indexes are made of, the lookup items kept in sync. The derive fills it in.
     const WRITE: WriteMeta = WriteMeta::NONE;
-
-    /// The keys, lookups, fields and computed parts as declared, for the model charts
-    /// (`dynamap::model::Model`). The derive fills it in.
-    const DESCRIPTION: EntityDescription = EntityDescription::NONE;
 
     /// The sort-key shape of the table's partitions (the `S` of the generated
     /// `partition(...)`), for [`PartitionKey::from_raw`](crate::key::PartitionKey::from_raw).

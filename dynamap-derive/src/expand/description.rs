@@ -7,7 +7,7 @@ use quote::quote;
 
 use crate::model::{Computation, EntityModel, IndexKey};
 
-/// The `DESCRIPTION` constant of the `EntityGlue` impl.
+/// The `DESCRIPTION` constant of the `Entity` impl.
 pub(crate) fn description(model: &EntityModel<'_>) -> TokenStream {
     let entity = &model.entity_name;
     let key = |index: &str, pk: &IndexKey, sk: Option<&IndexKey>, local: bool| {

@@ -83,6 +83,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 #to_item
                 #from_item
                 #parse_key
+                #description
                 #columns
             }
 
@@ -90,7 +91,6 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 type TableSort = #table_sort;
                 const TABLE_SORT: &'static [::dynamap::__private::Segment] = #table_sort_segments;
                 #write_meta
-                #description
                 #key_changes
                 #lookup_types
                 #created_attributes

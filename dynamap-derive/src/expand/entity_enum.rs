@@ -73,7 +73,7 @@ pub(crate) fn expand_entity_enum(input: &DeriveInput) -> TokenStream {
         .map(|(_, ty)| quote!(<#ty as ::dynamap::__private::Entity>::ENTITY_TYPE));
     let descriptions = variants
         .iter()
-        .map(|(_, ty)| quote!(&<#ty as ::dynamap::__private::EntityGlue>::DESCRIPTION));
+        .map(|(_, ty)| quote!(&<#ty as ::dynamap::__private::Entity>::DESCRIPTION));
     let froms = variants.iter().map(|(variant, ty)| {
         quote! {
             impl ::core::convert::From<#ty> for #ident {

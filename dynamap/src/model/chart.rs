@@ -215,7 +215,11 @@ pub(crate) fn attribute_rows<L: Table>(model: &Model<L>) -> Vec<(String, Vec<(St
                 .iter()
                 .map(|(_, attribute, ty)| ((*attribute).to_owned(), (*ty).to_owned()))
                 .collect();
-            if let Some(ttl) = d.ttl {
+            // The TTL attribute: a `ttl` field, or a field stored under the layout's.
+            let layout_ttl = L::SCHEMA
+                .ttl
+                .filter(|ttl| d.fields.iter().any(|(_, attribute, _)| attribute == ttl));
+            if let Some(ttl) = d.ttl.or(layout_ttl) {
                 cells.push(("TTL".to_owned(), ttl.to_owned()));
             }
             for (part, how, fields) in d.computed {

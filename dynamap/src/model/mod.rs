@@ -17,7 +17,7 @@ use std::marker::PhantomData;
 use crate::Result;
 use crate::codec::{AttributeValue, Item};
 use crate::description::EntityDescription;
-use crate::entity::{Entity, EntityGlue};
+use crate::entity::Entity;
 use crate::query::Decode;
 use crate::table::Table;
 use crate::write::lookup_items::{lookup_item, record};
@@ -115,7 +115,7 @@ impl<L: Table> Model<L> {
         let mut item = entity.to_item()?;
         let lookups = entity.lookup_keys()?;
         record(&mut item, &lookups);
-        let entry = self.entry(&<E as EntityGlue>::DESCRIPTION);
+        let entry = self.entry(&E::DESCRIPTION);
         for lookup in &lookups {
             entry.lookup_items.push(lookup_item::<E>(&item, lookup));
         }
@@ -153,7 +153,7 @@ impl<L: Table> Model<L> {
     /// a lookup's name: by its lookup item) instead of the derived name.
     #[must_use]
     pub fn pattern<E: Entity<Table = L>>(mut self, index: Option<&str>, name: &str) -> Self {
-        let entry = self.entry(&<E as EntityGlue>::DESCRIPTION);
+        let entry = self.entry(&E::DESCRIPTION);
         entry
             .names
             .push((index.map(str::to_owned), name.to_owned()));

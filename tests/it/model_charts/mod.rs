@@ -6,6 +6,7 @@
 
 mod browser;
 mod charts;
+mod example;
 mod guide;
 mod workbench;
 
