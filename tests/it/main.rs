@@ -40,6 +40,7 @@ mod maintenance;
 mod maintenance_lookups;
 mod maintenance_progress;
 mod maintenance_scale;
+mod model_charts;
 mod models;
 mod multi_attribute_keys;
 mod native_sets;
