@@ -238,6 +238,7 @@ pub mod maintain;
 #[cfg(feature = "metrics")]
 pub mod metrics;
 pub mod ops;
+pub mod preview;
 pub mod query;
 mod raw_key;
 pub mod retry;
