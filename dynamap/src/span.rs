@@ -4,6 +4,8 @@
 //! site makes a [`Call`], sends with [`Call::capacity`] and ends with [`Call::done`] or
 //! [`Call::failed`].
 
+use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
+use aws_sdk_dynamodb::operation::scan::builders::ScanInputBuilder;
 use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity, Select};
 
 use crate::Handle;
@@ -226,6 +228,32 @@ pub(crate) struct Read<'a> {
     pub(crate) select: Option<&'a Select>,
     /// A parallel scan's segment and number of segments.
     pub(crate) segment: Option<(i32, i32)>,
+}
+
+impl<'a> Read<'a> {
+    /// What a Query request asks for.
+    pub(crate) fn query(input: &'a QueryInputBuilder) -> Self {
+        Read {
+            limit: *input.get_limit(),
+            consistent: *input.get_consistent_read(),
+            forward: *input.get_scan_index_forward(),
+            projection: input.get_projection_expression().as_deref(),
+            select: input.get_select().as_ref(),
+            segment: None,
+        }
+    }
+
+    /// What a Scan request asks for.
+    pub(crate) fn scan(input: &'a ScanInputBuilder) -> Self {
+        Read {
+            limit: *input.get_limit(),
+            consistent: *input.get_consistent_read(),
+            forward: None,
+            projection: input.get_projection_expression().as_deref(),
+            select: input.get_select().as_ref(),
+            segment: input.get_segment().zip(*input.get_total_segments()),
+        }
+    }
 }
 
 /// The span of one call: the library's own fields (`operation`, `table`, `entity`) and

@@ -9,6 +9,7 @@ mod checks;
 mod create;
 mod deprecated;
 mod plan;
+mod preview;
 
 use checks::{attribute_of, check_changes, derived_attribute, refuse};
 pub(crate) use plan::Plan;
@@ -536,32 +537,6 @@ impl<E: Entity> Update<E> {
     /// ```
     pub async fn send(self) -> Result<()> {
         self.run(false).await.map(|_| ())
-    }
-
-    /// The request [`send`](Update::send) would make, not sent (see [`crate::preview`]):
-    /// the update expression and the conditions it carries (existence, version, yours),
-    /// with their names and values.
-    ///
-    /// # Errors
-    ///
-    /// Those `send` fails with before sending, and [`Error::Unsupported`] for an update
-    /// that moves lookup items (a transaction whose actions depend on what is stored).
-    ///
-    /// # Examples
-    ///
-    /// ```no_run
-    /// # use dynamap::{Entity, Table};
-    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
-    /// # #[derive(Entity, Debug)] #[dynamap(table = App, entity = "Device", pk = "DEVICE#{id}", sk = "DEVICE")]
-    /// # struct Device { id: String, status: String, alarms: u32 }
-    /// # fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
-    /// let update = db.update(Device::key("d1")).set(Device::STATUS, "active");
-    /// println!("{}", update.preview()?);
-    /// # Ok(()) }
-    /// ```
-    pub fn preview(&self) -> Result<crate::preview::Preview> {
-        let (db, plan) = self.clone().plan()?;
-        plan.preview(&db, false)
     }
 
     /// Sends the update and returns the item as it is afterwards.

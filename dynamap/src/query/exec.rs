@@ -436,7 +436,7 @@ impl Prepared {
         loop {
             let call = self.call(db);
             let request = self.request(db, start.take(), None, true);
-            observe(&call, &request);
+            call.read(Read::query(request.as_input()));
             let result = request
                 .set_return_consumed_capacity(call.capacity())
                 .send()
@@ -525,7 +525,7 @@ impl Prepared {
     ) -> Result<(Vec<Item>, Option<Item>)> {
         let call = self.call(db);
         let request = self.request(db, start, limit, count);
-        observe(&call, &request);
+        call.read(Read::query(request.as_input()));
         let result = request
             .set_return_consumed_capacity(call.capacity())
             .send()
@@ -539,22 +539,6 @@ impl Prepared {
             .map_err(|e| crate::Error::service("Query", e))?;
         Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
     }
-}
-
-/// Records what `request` asks for on its call's span.
-fn observe(
-    call: &Call,
-    request: &aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder,
-) {
-    let input = request.as_input();
-    call.read(Read {
-        limit: *input.get_limit(),
-        consistent: *input.get_consistent_read(),
-        forward: *input.get_scan_index_forward(),
-        projection: input.get_projection_expression().as_deref(),
-        select: input.get_select().as_ref(),
-        segment: None,
-    });
 }
 
 /// `query.await` is [`query.send()`](Query::send): one page.

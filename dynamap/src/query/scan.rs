@@ -474,15 +474,7 @@ impl<T: Decode> Scan<T> {
         let types = T::ENTITY_TYPES.iter().copied();
         let call = Call::several(&self.db, "Scan", entity, types, self.index);
         let request = self.builder(prepared, segment, start, count);
-        let input = request.as_input();
-        call.read(Read {
-            limit: *input.get_limit(),
-            consistent: *input.get_consistent_read(),
-            projection: input.get_projection_expression().as_deref(),
-            select: input.get_select().as_ref(),
-            segment: input.get_segment().zip(*input.get_total_segments()),
-            ..Read::default()
-        });
+        call.read(Read::scan(request.as_input()));
         let result = request
             .set_return_consumed_capacity(call.capacity())
             .send()
