@@ -240,6 +240,7 @@ pub mod maintain;
 pub mod metrics;
 pub mod model;
 pub mod ops;
+pub mod preview;
 pub mod query;
 mod raw_key;
 pub mod retry;
