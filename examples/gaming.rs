@@ -12,90 +12,10 @@
 //! starts DynamoDB Local by itself. With `AWS_ENDPOINT_URL_DYNAMODB` set, it writes to table
 //! `gaming` at that endpoint and leaves it there to inspect.
 
-use dynamap::Entity;
 use example_support::example_db;
+use example_support::gaming::{Game, Match, Order, Score, User, user};
 use example_support::tables::Gaming;
-use time::{OffsetDateTime, macros::datetime};
-
-/// A player, findable by first name and by last name.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[dynamap(
-    table = Gaming,
-    entity = "User",
-    pk = "USER#{user_id}",
-    sk = "PROFILE",
-    index(name = "FirstName", pk = "FIRST#{first_name}", sk = "USER#{user_id}"),
-    index(name = "LastName", pk = "LAST#{last_name}", sk = "USER#{user_id}")
-)]
-struct User {
-    user_id: String,
-    first_name: String,
-    last_name: String,
-    location: String,
-    #[dynamap(with = "dynamap::codec::timestamp")]
-    joined: OffsetDateTime,
-}
-
-/// A player's top score in one game; the leaderboard index orders a game's scores by the
-/// `TopScore` attribute, so `increment(Score::SCORE, n)` moves the player on the board in
-/// one UpdateItem, with no read.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[dynamap(
-    table = Gaming,
-    entity = "Score",
-    pk = "USER#{user_id}",
-    sk = "GAME#{game}",
-    index(name = "Leaderboard", pk = "GAME#{game}", sk = field(score))
-)]
-struct Score {
-    user_id: String,
-    game: String,
-    #[dynamap(rename = "TopScore")]
-    score: i64,
-}
-
-/// A game's own record: how many matches were played (the next match's number comes from
-/// it) and who moderates it. Versioned, so concurrent read-modify-writes cannot overwrite
-/// each other.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[dynamap(table = Gaming, entity = "Game", pk = "GAME#{game}", sk = "GAME")]
-struct Game {
-    game: String,
-    matches_played: u32,
-    moderators: Vec<String>,
-    #[dynamap(version)]
-    version: u64,
-}
-
-/// One match, numbered within its game.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[dynamap(table = Gaming, entity = "Match", pk = "GAME#{game}", sk = "MATCH#{number}")]
-struct Match {
-    game: String,
-    number: u32,
-    winner: String,
-}
-
-/// An order; two orders placed at the same second stay apart by their number.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[dynamap(table = Gaming, entity = "Order", pk = "CUSTOMER#{customer}", sk = "ORDER#{placed_at}#{number}")]
-struct Order {
-    customer: String,
-    #[dynamap(with = "dynamap::codec::timestamp")]
-    placed_at: OffsetDateTime,
-    number: u32,
-    total: f64,
-}
-
-fn user(user_id: &str, first: &str, last: &str, location: &str, joined: OffsetDateTime) -> User {
-    User {
-        user_id: user_id.into(),
-        first_name: first.into(),
-        last_name: last.into(),
-        location: location.into(),
-        joined,
-    }
-}
+use time::macros::datetime;
 
 fn board(scores: &[Score]) -> String {
     scores

@@ -8,13 +8,18 @@
 //! cargo run --release --example maintain -- migrate --dry-run     # what would change
 //! cargo run --release --example maintain -- migrate --segments 8 --write-units 500
 //! cargo run --release --example maintain -- migrate --segments 8 --only 0..4   # one worker's share
+//! cargo run --release --example maintain -- migrate --segments 64 --workers 4 --worker 1
+//! JOB_COMPLETION_INDEX=1 cargo run --release --example maintain -- migrate --segments 64 --workers 4
 //! cargo run --release --example maintain -- demo                  # all of it, in one run
 //! ```
 //!
 //! Without `AWS_ENDPOINT_URL_DYNAMODB` each run starts its own DynamoDB Local, so only
 //! `demo` (seed, audit, dry run, migrate, audit) shows anything; with it set, the table
 //! (`--table`, default `helpdesk`) stays between runs and several processes can share one
-//! job, each running its `--only` share of the segments.
+//! job, each running its `--only` share of the segments, or the share of its worker index:
+//! `--worker I` of `--workers N`, the index otherwise read from `JOB_COMPLETION_INDEX` (a
+//! Kubernetes Indexed Job's pods) or `AWS_BATCH_JOB_ARRAY_INDEX` (an AWS Batch array job's
+//! children), the count in `AWS_BATCH_JOB_ARRAY_SIZE` when `--workers` is not given.
 
 use std::io::IsTerminal;
 use std::ops::Range;
@@ -50,6 +55,10 @@ Options:
   --items N           seed: tickets to write without their index (default 20000)
   --segments N        migrate: scan segments (default 8)
   --only I..J         migrate: run only segments I..J of them (a worker's share)
+  --workers N         migrate: run one worker's share of the segments, of N workers
+                      (default: AWS_BATCH_JOB_ARRAY_SIZE, when set)
+  --worker I          migrate: this worker's index, 0 to N-1 (default: the index in
+                      JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX)
   --write-units W     migrate: write capacity units per second (default: unlimited)
   --dry-run           migrate: report what would change, write nothing
   -h, --help          print this help";
@@ -60,6 +69,8 @@ struct Args {
     items: usize,
     segments: u32,
     only: Option<Range<u32>>,
+    /// Worker `.0` of `.1`.
+    worker: Option<(u32, u32)>,
     write_units: Option<f64>,
     dry_run: bool,
 }
@@ -72,9 +83,11 @@ fn args() -> Result<Option<Args>, lexopt::Error> {
         items: 20_000,
         segments: 8,
         only: None,
+        worker: None,
         write_units: None,
         dry_run: false,
     };
+    let (mut index, mut workers) = (None, None);
     let mut parser = lexopt::Parser::from_env();
     while let Some(arg) = parser.next()? {
         match arg {
@@ -93,6 +106,8 @@ fn args() -> Result<Option<Args>, lexopt::Error> {
                 };
                 args.only = Some(bound(start)?..bound(end)?);
             }
+            Long("worker") => index = Some(parser.value()?.parse()?),
+            Long("workers") => workers = Some(parser.value()?.parse()?),
             Long("write-units") => args.write_units = Some(parser.value()?.parse()?),
             Long("dry-run") => args.dry_run = true,
             Short('h') | Long("help") => {
@@ -109,7 +124,57 @@ fn args() -> Result<Option<Args>, lexopt::Error> {
         )
         .into());
     }
+    args.worker = worker(index, workers)?;
+    if args.worker.is_some() && args.only.is_some() {
+        return Err("--only and --workers both choose the segments: give one".into());
+    }
     Ok(Some(args))
+}
+
+/// The batch engines' variables that hold a worker's index, in the order they are read.
+const INDEX_VARIABLES: [&str; 2] = ["JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"];
+
+/// The variable in which AWS Batch gives each child of an array job the array's size.
+const SIZE_VARIABLE: &str = "AWS_BATCH_JOB_ARRAY_SIZE";
+
+/// Which worker of how many this process is: `--worker` or else the engine's index
+/// variable, of `--workers` or else AWS Batch's array size. `None` with neither count: the
+/// process runs the whole job.
+fn worker(index: Option<u32>, workers: Option<u32>) -> Result<Option<(u32, u32)>, lexopt::Error> {
+    let workers = match (workers, std::env::var(SIZE_VARIABLE)) {
+        (Some(workers), _) => Some(workers),
+        (None, Ok(size)) => Some(
+            size.trim()
+                .parse()
+                .map_err(|_| format!("{SIZE_VARIABLE} holds {size:?}, not a number of workers"))?,
+        ),
+        (None, Err(_)) => None,
+    };
+    let Some(workers) = workers else {
+        return match index {
+            Some(_) => Err("--worker needs --workers N, the number of workers".into()),
+            None => Ok(None),
+        };
+    };
+    let index = match index {
+        Some(index) => index,
+        None => {
+            let (name, value) = INDEX_VARIABLES
+                .iter()
+                .find_map(|name| Some((name, std::env::var(name).ok()?)))
+                .ok_or_else(|| {
+                    format!(
+                        "--workers needs this worker's index: --worker I, or {}",
+                        INDEX_VARIABLES.join(" or ")
+                    )
+                })?;
+            value
+                .trim()
+                .parse()
+                .map_err(|_| format!("{name} holds {value:?}, not a worker index"))?
+        }
+    };
+    Ok(Some((index, workers)))
 }
 
 /// Writes `items` tickets the way the old code did: no status index.
@@ -173,6 +238,13 @@ async fn migrate(db: &Db<HelpDesk>, args: &Args, dry_run: bool) -> dynamap::Resu
         .segments(args.segments);
     if let Some(only) = &args.only {
         job = job.only_segments(only.clone());
+    }
+    if let Some((index, workers)) = args.worker {
+        println!(
+            "worker {index} of {workers}, sharing {} segments",
+            args.segments
+        );
+        job = job.worker(index, workers);
     }
     if let Some(units) = args.write_units {
         job = job.budget(Budget::UNLIMITED.writes(units));

@@ -11,70 +11,11 @@
 //! starts DynamoDB Local by itself. With `AWS_ENDPOINT_URL_DYNAMODB` set, it writes to table
 //! `sensors` at that endpoint and leaves it there to inspect.
 
-use dynamap::{Entity, EntityEnum};
+use dynamap::Entity;
+use example_support::sensors::{READINGS_START, Reading, Sensor, SensorItem, sensor};
 use example_support::tables::App;
 use example_support::{example_db, rfc3339};
-use time::{Duration, OffsetDateTime, macros::datetime};
-
-/// A sensor's details: `SENSOR#<id>` / `SENSORINFO`, and in the location index under
-/// `CITY#<city>` / `LOC#<building>#<floor>#<room>` when it has a room: a sensor without one
-/// (on a roof, in a corridor) gets no index attributes, so the index stays sparse.
-///
-/// Every sensor also has a location item, `SITE#<city>` / `BUILDING#<building>#<floor>#<id>`,
-/// written, moved and deleted with it in one transaction: seed 003's "additional item".
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[dynamap(
-    table = App,
-    entity = "Sensor",
-    pk = "SENSOR#{id}",
-    sk = "SENSORINFO",
-    index(name = "GSI1", pk = "CITY#{city}", sk = "LOC#{building}#{floor}#{room}"),
-    lookup(name = "site", pk = "SITE#{city}", sk = "BUILDING#{building}#{floor}#{id}")
-)]
-struct Sensor {
-    id: String,
-    city: String,
-    building: String,
-    floor: String,
-    room: Option<String>,
-    #[dynamap(rename = "type")]
-    kind: String,
-}
-
-/// One reading, in the same partition as its sensor: `SENSOR#<id>` / `READ#<time>`.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[dynamap(table = App, entity = "Reading", pk = "SENSOR#{sensor_id}", sk = "READ#{at}")]
-struct Reading {
-    sensor_id: String,
-    #[dynamap(with = "dynamap::codec::timestamp")]
-    at: OffsetDateTime,
-    value: f64,
-}
-
-/// What the sensor's partition holds: its details and its readings.
-#[derive(EntityEnum, Debug)]
-enum SensorItem {
-    Sensor(Sensor),
-    Reading(Reading),
-}
-
-fn sensor(
-    id: &str,
-    city: &str,
-    building: &str,
-    floor: &str,
-    room: Option<&str>,
-    kind: &str,
-) -> Sensor {
-    Sensor {
-        id: id.into(),
-        city: city.into(),
-        building: building.into(),
-        floor: floor.into(),
-        room: room.map(Into::into),
-        kind: kind.into(),
-    }
-}
+use time::Duration;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -145,7 +86,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         again.err().map_or("stored".to_owned(), |e| e.to_string())
     );
 
-    let start = datetime!(2020-03-01 12:30 UTC);
+    let start = READINGS_START;
     let mut written = 0;
     for (i, s) in sensors.iter().enumerate() {
         for minute in 0..12 {

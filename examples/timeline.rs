@@ -21,27 +21,13 @@
 use std::io::IsTerminal;
 use std::time::Instant;
 
-use dynamap::{Db, Entity};
+use dynamap::Db;
 use dynamap_local::{DynamoLocal, Faults};
 use example_support::tables::Social;
+use example_support::timeline::{TimelineEntry, entry};
 use example_support::{example_db, rfc3339};
 use indicatif::{ProgressBar, ProgressStyle};
 use time::{Duration, OffsetDateTime};
-
-/// One event on one follower's timeline. The sort key is time + stream id, so two streams
-/// starting in the same millisecond stay two entries.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[dynamap(table = Social, entity = "TimelineEntry", pk = "USER#{follower}", sk = "TL#{at}#{stream_id}")]
-struct TimelineEntry {
-    follower: u32,
-    #[dynamap(with = "dynamap::codec::timestamp")]
-    at: OffsetDateTime,
-    stream_id: String,
-    streamer: String,
-    title: String,
-    /// Epoch seconds; DynamoDB deletes the entry a month after the stream started.
-    expires_at: i64,
-}
 
 const USAGE: &str = "\
 Fan out two streams to every follower's timeline, then read one timeline back.
@@ -85,17 +71,6 @@ fn args() -> Result<Option<Args>, lexopt::Error> {
         }
     }
     Ok(Some(args))
-}
-
-fn entry(follower: u32, at: OffsetDateTime, stream_id: &str) -> TimelineEntry {
-    TimelineEntry {
-        follower,
-        at,
-        stream_id: stream_id.to_owned(),
-        streamer: "alice".to_owned(),
-        title: "Speedrun, any%".to_owned(),
-        expires_at: (at + Duration::days(30)).unix_timestamp(),
-    }
 }
 
 /// Fan-out progress: a bar redrawn in place on a terminal; elsewhere (piped to a file or a

@@ -15,6 +15,7 @@ pub use crate::codec::{
 };
 pub use crate::columns::{Column, ColumnKind, probe};
 pub use crate::derived::{AutoTimestamp, DerivedChange, Timestamps, UpdatedValues};
+pub use crate::description::{EntityDescription, KeyDescription};
 pub use crate::entity::{
     AsEntity, Entity, EntityGlue, LookupKey, OWNER_PK, OWNER_SK, Versioned, WriteMeta,
 };

@@ -1,6 +1,7 @@
 //! What a query decodes its items into: one entity, or an enum of several.
 
 use crate::codec::{AttributeValue, Item};
+use crate::description::EntityDescription;
 use crate::key::ItemKey;
 use crate::table::Table;
 use crate::{Entity, Result};
@@ -104,6 +105,10 @@ pub trait Decode: Sized {
     /// metrics name as the `entity` of a mixed query).
     const ENTITY_TYPES: &'static [&'static str] = &[];
 
+    /// The descriptions of the entity types items decode from, for the model charts.
+    #[doc(hidden)]
+    const DESCRIPTIONS: &'static [&'static EntityDescription] = &[];
+
     /// Decodes one item; `Ok(None)` when `unknown` says to skip it.
     ///
     /// # Errors
@@ -120,6 +125,7 @@ impl<E: Entity> Decode for E {
     const SINGLE_ENTITY: Option<&'static str> = Some(E::ENTITY_TYPE);
     const ALIASES: &'static [&'static str] = E::ALIASES;
     const ENTITY_TYPES: &'static [&'static str] = &[E::ENTITY_TYPE];
+    const DESCRIPTIONS: &'static [&'static EntityDescription] = &[&E::DESCRIPTION];
 
     fn decode(item: Item, unknown: UnknownEntity) -> Result<Option<Self>> {
         if unknown.skips_mismatched() && has_other_constants::<E>(&item) {

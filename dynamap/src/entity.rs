@@ -4,6 +4,7 @@ use crate::Result;
 use crate::codec::Item;
 use crate::columns::Column;
 use crate::derived::{DerivedChange, Timestamps, UpdatedValues};
+use crate::description::EntityDescription;
 use crate::key::{Key, KeyError, Segment};
 
 use crate::sealed::{AsEntitySeal, Sealed, VersionedSeal};
@@ -85,6 +86,11 @@ pub trait Entity: EntityGlue + Sized + 'static {
     /// Fails with a [`KeyError`] naming the template and field when the stored text does
     /// not match the key templates.
     fn parse_key(pk: &str, sk: Option<&str>) -> Result<Self::KeyParts, KeyError>;
+
+    /// The keys, lookups, fields and computed parts as declared, for the model charts
+    /// (`dynamap::model::Model`). The derive fills it in.
+    #[doc(hidden)]
+    const DESCRIPTION: EntityDescription = EntityDescription::NONE;
 
     /// The columns of the entity's rows in a columnar file (the `dynamap-parquet` crate): one per
     /// stored field, in declaration order. The derive fills it in.

@@ -223,6 +223,7 @@ mod columns;
 mod db;
 mod decode;
 mod derived;
+mod description;
 mod entity;
 mod entity_row;
 mod error;
@@ -237,7 +238,9 @@ pub mod limits;
 pub mod maintain;
 #[cfg(feature = "metrics")]
 pub mod metrics;
+pub mod model;
 pub mod ops;
+pub mod preview;
 pub mod query;
 mod raw_key;
 pub mod retry;
@@ -317,6 +320,10 @@ pub struct HotPartitionsGuide;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/guide/shared-tables.md")]
 pub struct SharedTablesGuide;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide/model.md")]
+pub struct ModelGuide;
 
 /// The AWS SDK for DynamoDB that dynamap is built on, so the `Client` you pass to
 /// [`Db::new`] (and raw requests next to dynamap's) use the same version.

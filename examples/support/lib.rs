@@ -1,6 +1,10 @@
 //! Helpers shared by the example apps.
 
+pub mod gaming;
+pub mod live_rekey;
+pub mod sensors;
 pub mod tables;
+pub mod timeline;
 
 use dynamap::{Db, Table};
 use dynamap_local::DynamoLocal;

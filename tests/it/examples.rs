@@ -171,47 +171,128 @@ fn timeline_example_prints_its_usage_for_help_and_refuses_unknown_options() {
     );
 }
 
-/// One maintenance job shared by two processes, each running its half of the segments
-/// against the same table, as two workers of a batch job would.
+/// One maintenance job shared by four worker processes that differ only in the index
+/// variable a Kubernetes Indexed Job gives each pod, as the guide's manifest runs them: 10
+/// segments split unevenly (2, 3, 2, 3), every ticket re-keyed exactly once.
 #[tokio::test]
-async fn the_maintain_example_shares_one_job_between_two_processes() {
+async fn the_maintain_example_is_shared_by_four_workers_by_their_index() {
     let table = format!("helpdesk-{}", uuid::Uuid::new_v4().simple());
-    let seeded = run_example_with("maintain", &["seed", "--items", "1500", "--table", &table]);
-    assert!(seeded.contains("seeded 1500 tickets"), "{seeded}");
-    let audit = run_example_with("maintain", &["audit", "--table", &table]);
-    assert!(audit.contains("1500 key drift"), "{audit}");
+    let seeded = run_example_with("maintain", &["seed", "--items", "800", "--table", &table]);
+    assert!(seeded.contains("seeded 800 tickets"), "{seeded}");
 
     let local = DynamoLocal::shared().expect("DynamoDB Local starts");
-    let worker = |only: &str| {
+    let worker = |index: u32| {
         Command::new(example("maintain"))
             .args([
                 "migrate",
                 "--segments",
-                "8",
-                "--only",
-                only,
+                "10",
+                "--workers",
+                "4",
                 "--table",
                 &table,
             ])
             .env("AWS_ENDPOINT_URL_DYNAMODB", local.endpoint())
+            .env("JOB_COMPLETION_INDEX", index.to_string())
+            .env_remove("AWS_BATCH_JOB_ARRAY_INDEX")
+            .env_remove("AWS_BATCH_JOB_ARRAY_SIZE")
+            .stdout(std::process::Stdio::piped())
             .spawn()
             .expect("worker starts")
     };
-    let (mut first, mut second) = (worker("0..4"), worker("4..8"));
-    assert!(first.wait().expect("first worker").success());
-    assert!(second.wait().expect("second worker").success());
+    let workers: Vec<_> = (0..4).map(worker).collect();
+    let mut rekeyed = 0;
+    for (index, worker) in workers.into_iter().enumerate() {
+        let out = worker.wait_with_output().expect("worker runs");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "worker {index}: {stdout}");
+        assert!(
+            stdout.contains(&format!("worker {index} of 4, sharing 10 segments")),
+            "{stdout}"
+        );
+        let segments = [2, 3, 2, 3][index];
+        assert!(
+            stdout.contains(&format!(" {segments} segments done, 0 skipped")),
+            "worker {index}: {stdout}"
+        );
+        rekeyed += number_before(&stdout, " re-keyed");
+    }
+    assert_eq!(rekeyed, 800, "the shares' re-keys add up to every ticket");
+
+    // Every ticket written exactly once: each job write raises the version from 1, so a
+    // ticket two workers both wrote would be at 3.
+    let client = local.client();
+    let mut versions = std::collections::BTreeMap::<String, usize>::new();
+    let mut start = None;
+    loop {
+        let out = client
+            .scan()
+            .table_name(&table)
+            .set_exclusive_start_key(start)
+            .send()
+            .await
+            .expect("raw scan");
+        for item in out.items() {
+            if item
+                .get("_type")
+                .and_then(|t| t.as_s().ok())
+                .map(String::as_str)
+                == Some("Ticket")
+            {
+                assert!(item.contains_key("GSI1PK"), "{item:?}");
+                let version = item["version"].as_n().expect("a version").clone();
+                *versions.entry(version).or_default() += 1;
+            }
+        }
+        start = out.last_evaluated_key;
+        if start.is_none() {
+            break;
+        }
+    }
+    assert_eq!(versions, [("2".to_owned(), 800)].into(), "{versions:?}");
 
     let audit = run_example_with("maintain", &["audit", "--table", &table]);
-    assert!(audit.contains("1500 items: 0 key drift"), "{audit}");
-    // The job is finished: a third run finds every segment done.
+    assert!(audit.contains("800 items: 0 key drift"), "{audit}");
+    // A worker retried with its index (here an AWS Batch array child's, with the array's
+    // size for the count) finds its segments done; the whole job, run once more, finds
+    // every segment done.
+    let retried = Command::new(example("maintain"))
+        .args(["migrate", "--segments", "10", "--table", &table])
+        .env("AWS_ENDPOINT_URL_DYNAMODB", local.endpoint())
+        .env_remove("JOB_COMPLETION_INDEX")
+        .env("AWS_BATCH_JOB_ARRAY_INDEX", "1")
+        .env("AWS_BATCH_JOB_ARRAY_SIZE", "4")
+        .output()
+        .expect("worker runs");
+    let retried = String::from_utf8_lossy(&retried.stdout);
+    assert!(
+        retried.contains("worker 1 of 4")
+            && retried.contains("0 scanned")
+            && retried.contains("3 skipped"),
+        "{retried}"
+    );
     let again = run_example_with(
         "maintain",
-        &["migrate", "--segments", "8", "--table", &table],
+        &["migrate", "--segments", "10", "--table", &table],
     );
     assert!(
-        again.contains("0 scanned") && again.contains("8 skipped"),
+        again.contains("0 scanned") && again.contains("10 skipped"),
         "{again}"
     );
+}
+
+/// The number just before `label` in `text`: `12` in "12 re-keyed".
+fn number_before(text: &str, label: &str) -> u64 {
+    let before = &text[..text
+        .find(label)
+        .unwrap_or_else(|| panic!("{label:?} in {text}"))];
+    let digits = before
+        .rsplit(|c: char| !c.is_ascii_digit())
+        .next()
+        .unwrap_or_default();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("a number before {label:?} in {text}"))
 }
 
 #[tokio::test]

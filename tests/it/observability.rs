@@ -5,29 +5,78 @@
 //! while other tests register the same call sites at once), installed on first use. Each
 //! test runs on its own thread, so events are told apart by thread.
 
+use std::cell::Cell;
 use std::fmt::Debug;
 use std::sync::{Mutex, OnceLock};
 use std::thread::ThreadId;
 
+use opentelemetry::trace::TracerProvider as _;
+use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
 use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
-use tracing::{Event, Metadata, Subscriber};
+use tracing::{Event, Subscriber};
+use tracing_subscriber::layer::{Context, Layer, SubscriberExt as _};
 
 use crate::models::{App, Sensor, SensorKind};
 
 /// Collects the `consumed_capacity` of every event it sees, with the thread it was on.
 #[derive(Default)]
-struct CapacityEvents(Mutex<Vec<(ThreadId, f64)>>);
+pub(crate) struct CapacityEvents(Mutex<Vec<(ThreadId, f64)>>);
 
-/// The global subscriber, installed on first use.
-fn listening() -> &'static CapacityEvents {
-    static EVENTS: OnceLock<&'static CapacityEvents> = OnceLock::new();
-    EVENTS.get_or_init(|| {
-        let events: &'static CapacityEvents = Box::leak(Box::default());
-        tracing::subscriber::set_global_default(Forward(events))
+/// What the global subscriber collects: capacity events, and the spans of the threads
+/// that asked for them ([`Listening::export_spans`]) as OpenTelemetry exports them.
+pub(crate) struct Listening {
+    events: CapacityEvents,
+    spans: InMemorySpanExporter,
+}
+
+thread_local! {
+    /// This thread's spans go to the OpenTelemetry exporter.
+    static EXPORTING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The global subscriber, installed on first use: the capacity events, and dynamap's
+/// spans through `tracing-opentelemetry` into OpenTelemetry's in-memory exporter, for the
+/// threads that ask (so the other tests' spans are not kept).
+pub(crate) fn listening() -> &'static Listening {
+    static LISTENING: OnceLock<&'static Listening> = OnceLock::new();
+    LISTENING.get_or_init(|| {
+        let spans = InMemorySpanExporter::default();
+        let listening: &'static Listening = Box::leak(Box::new(Listening {
+            events: CapacityEvents::default(),
+            spans: spans.clone(),
+        }));
+        let provider = SdkTracerProvider::builder()
+            .with_simple_exporter(spans)
+            .build();
+        let otel = tracing_opentelemetry::layer()
+            .with_tracer(provider.tracer("dynamap-suite"))
+            .with_filter(tracing_subscriber::filter::filter_fn(|_| {
+                EXPORTING.with(Cell::get)
+            }));
+        let subscriber = tracing_subscriber::registry()
+            .with(Forward(&listening.events))
+            .with(otel);
+        tracing::subscriber::set_global_default(subscriber)
             .expect("no other global subscriber in this test binary");
-        events
+        listening
     })
+}
+
+impl Listening {
+    /// The capacity reported on this thread so far.
+    fn on_this_thread(&self) -> Vec<f64> {
+        self.events.on_this_thread()
+    }
+
+    /// From now on, this thread's spans are exported.
+    pub(crate) fn export_spans(&self) {
+        EXPORTING.with(|on| on.set(true));
+    }
+
+    /// The spans exported so far (by every thread that asked).
+    pub(crate) fn exported(&self) -> Vec<SpanData> {
+        self.spans.get_finished_spans().expect("in-memory exporter")
+    }
 }
 
 impl CapacityEvents {
@@ -43,7 +92,7 @@ impl CapacityEvents {
     }
 }
 
-/// The subscriber: forwards to the collected events.
+/// The layer that forwards to the collected events.
 struct Forward(&'static CapacityEvents);
 
 struct Capacity(Option<f64>);
@@ -58,20 +107,8 @@ impl Visit for Capacity {
     fn record_debug(&mut self, _: &Field, _: &dyn Debug) {}
 }
 
-impl Subscriber for Forward {
-    fn enabled(&self, _: &Metadata<'_>) -> bool {
-        true
-    }
-
-    fn new_span(&self, _: &Attributes<'_>) -> Id {
-        Id::from_u64(1)
-    }
-
-    fn record(&self, _: &Id, _: &Record<'_>) {}
-
-    fn record_follows_from(&self, _: &Id, _: &Id) {}
-
-    fn event(&self, event: &Event<'_>) {
+impl<S: Subscriber> Layer<S> for Forward {
+    fn on_event(&self, event: &Event<'_>, _: Context<'_, S>) {
         let mut capacity = Capacity(None);
         event.record(&mut capacity);
         if let Some(units) = capacity.0 {
@@ -79,10 +116,6 @@ impl Subscriber for Forward {
             self.0.0.lock().expect("not poisoned").push((thread, units));
         }
     }
-
-    fn enter(&self, _: &Id) {}
-
-    fn exit(&self, _: &Id) {}
 }
 
 fn sensor(id: &str) -> Sensor {

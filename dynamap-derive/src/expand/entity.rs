@@ -41,6 +41,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     let entity_fields = super::entity_fields::entity_fields(model);
     let parse_key = parse_key(model);
     let write_meta = super::write_meta::write_meta(model);
+    let description = super::description::description(model);
     let aliases = &model.aliases;
     let key_changes = super::key_changes::key_changes(model);
     let lookup_types = super::partition::lookup_types(model);
@@ -82,6 +83,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
                 #to_item
                 #from_item
                 #parse_key
+                #description
                 #columns
             }
 

@@ -71,6 +71,9 @@ pub(crate) fn expand_entity_enum(input: &DeriveInput) -> TokenStream {
     let types = variants
         .iter()
         .map(|(_, ty)| quote!(<#ty as ::dynamap::__private::Entity>::ENTITY_TYPE));
+    let descriptions = variants
+        .iter()
+        .map(|(_, ty)| quote!(&<#ty as ::dynamap::__private::Entity>::DESCRIPTION));
     let froms = variants.iter().map(|(variant, ty)| {
         quote! {
             impl ::core::convert::From<#ty> for #ident {
@@ -92,6 +95,7 @@ pub(crate) fn expand_entity_enum(input: &DeriveInput) -> TokenStream {
                 type Table = #table;
                 const SINGLE_ENTITY: ::core::option::Option<&'static str> = ::core::option::Option::None;
                 const ENTITY_TYPES: &'static [&'static str] = &[#(#types),*];
+                const DESCRIPTIONS: &'static [&'static ::dynamap::__private::EntityDescription] = &[#(#descriptions),*];
 
                 fn decode(
                     __dynamap_item: ::dynamap::__private::Item,

@@ -8,6 +8,7 @@ mod columnar;
 mod columns;
 mod created_item;
 mod decode;
+mod description;
 mod entity;
 mod entity_checks;
 mod entity_enum;

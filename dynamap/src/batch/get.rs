@@ -193,6 +193,36 @@ impl<T: Decode> BatchGet<T> {
         self
     }
 
+    /// The calls [`send`](BatchGet::send) would make, not sent (see [`crate::preview`]):
+    /// one `BatchGetItem` per 100 distinct keys, in order, as first sent.
+    ///
+    /// # Errors
+    ///
+    /// The error of the first key that `send` would report as failed before sending (a
+    /// key that does not render), and [`Error::InvalidSetting`] as `send`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO")]
+    /// # struct Sensor { id: String }
+    /// # fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// let keys = (0..150).map(|i| Sensor::key(i.to_string()));
+    /// assert_eq!(db.batch_get(keys).preview()?.requests().len(), 2); // 100 + 50
+    /// # Ok(()) }
+    /// ```
+    pub fn preview(&self) -> Result<crate::preview::Preview> {
+        let schema = <T::Table as Table>::SCHEMA;
+        let target = super::get_call::Target {
+            names: (schema.pk, schema.sk),
+            entity: T::SINGLE_ENTITY.unwrap_or(std::any::type_name::<T>()),
+            consistent: self.consistent,
+        };
+        get_exec::preview(&self.db, self.keys.clone(), target, self.settings)
+    }
+
     /// Sends the calls. Fails as a whole only when the batch cannot run at all; a key that
     /// could not be read is in [`BatchGetReport::failed`].
     ///

@@ -1,13 +1,14 @@
 //! One `BatchGetItem` call, and the key maps it sends and reads back.
 
+use aws_sdk_dynamodb::operation::batch_get_item::builders::BatchGetItemFluentBuilder;
 use aws_sdk_dynamodb::types::KeysAndAttributes;
 use tracing::Instrument;
 
 use super::ItemKey;
 use super::call::{Ctx, classify};
-use crate::Error;
 use crate::codec::Item;
 use crate::span::Call;
+use crate::{Error, Handle};
 
 pub(super) const OPERATION: &str = "BatchGetItem";
 
@@ -37,26 +38,10 @@ pub(super) async fn call(
     target: Target,
 ) -> Result<Answer, (Error, bool)> {
     let table = ctx.db.table_name();
-    let request = KeysAndAttributes::builder()
-        .set_keys(Some(
-            keys.iter().map(|key| key_map(key, target.names)).collect(),
-        ))
-        .consistent_read(target.consistent)
-        .build()
-        .map_err(|err| {
-            let error = Error::RequestBuild {
-                operation: OPERATION,
-                message: err.to_string(),
-            };
-            (error, false)
-        })?;
+    let request = request(ctx.db, keys, target).map_err(|error| (error, false))?;
     let call = Call::new(ctx.db, OPERATION, target.entity, None);
     let span = call.span();
-    let result = ctx
-        .db
-        .client()
-        .batch_get_item()
-        .request_items(table, request)
+    let result = request
         .set_return_consumed_capacity(call.capacity_if(ctx.capacity))
         .send()
         .instrument(span.clone())
@@ -91,6 +76,28 @@ pub(super) async fn call(
         unprocessed,
         capacity,
     })
+}
+
+/// The `BatchGetItem` of `keys`, as sent and previewed.
+pub(super) fn request(
+    db: &Handle,
+    keys: &[ItemKey],
+    target: Target,
+) -> Result<BatchGetItemFluentBuilder, Error> {
+    let request = KeysAndAttributes::builder()
+        .set_keys(Some(
+            keys.iter().map(|key| key_map(key, target.names)).collect(),
+        ))
+        .consistent_read(target.consistent)
+        .build()
+        .map_err(|err| Error::RequestBuild {
+            operation: OPERATION,
+            message: err.to_string(),
+        })?;
+    Ok(db
+        .client()
+        .batch_get_item()
+        .request_items(db.table_name(), request))
 }
 
 fn key_map(key: &ItemKey, names: KeyNames) -> Item {

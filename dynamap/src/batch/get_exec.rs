@@ -10,12 +10,13 @@ use futures_util::stream;
 
 use super::call::{Ctx, Settings};
 use super::driver::{Chunk, drive};
-use super::get_call::{Answer, OPERATION, Target, call, key_of};
+use super::get_call::{self, Answer, OPERATION, Target, call, key_of};
 use super::pending::has_key;
 use super::{BatchGetReport, FailedGet, ItemKey, MAX_GET_CHUNK};
 use crate::codec::Item;
 use crate::expiry;
 use crate::key::KeyError;
+use crate::preview::{Preview, Request as PreviewRequest, input_of};
 use crate::retry::SplitMix64;
 use crate::table::TableSchema;
 use crate::{Error, Handle, Result};
@@ -46,38 +47,19 @@ pub(super) async fn run<D>(
         include_expired,
         decode,
     } = reader;
-    let names = (schema.pk, schema.sk);
     let target = Target {
-        names,
+        names: (schema.pk, schema.sk),
         entity,
         consistent,
     };
+    let names = target.names;
+    let positions = keys.len();
+    let (unique, slot, failed) = distinct(keys);
     let mut report = BatchGetReport {
-        items: (0..keys.len()).map(|_| None).collect(),
-        failed: Vec::new(),
+        items: (0..positions).map(|_| None).collect(),
+        failed,
         consumed_capacity: None,
     };
-
-    // Each distinct key once, in first-seen order, with every position that asked for it:
-    // DynamoDB rejects a call that names a key twice.
-    let mut unique: Vec<(ItemKey, Vec<usize>)> = Vec::new();
-    let mut slot: HashMap<ItemKey, usize> = HashMap::new();
-    for (index, key) in keys.into_iter().enumerate() {
-        match key {
-            Err(err) => report.failed.push(FailedGet {
-                index,
-                key: None,
-                error: Arc::new(err.into()),
-            }),
-            Ok(key) => match slot.entry(key) {
-                Entry::Occupied(entry) => unique[*entry.get()].1.push(index),
-                Entry::Vacant(entry) => {
-                    unique.push((entry.key().clone(), vec![index]));
-                    entry.insert(unique.len() - 1);
-                }
-            },
-        }
-    }
 
     let mut seeds = SplitMix64::from_entropy();
     // Owned copies of the keys: futures borrowing them would not be provably `Send`.
@@ -130,6 +112,65 @@ pub(super) async fn run<D>(
         decode_into(&mut report, decode, last, key, item);
     }
     Ok(report)
+}
+
+/// Each distinct key once, in first-seen order, with every position that asked for it;
+/// its index among them; and the keys that did not render.
+type Distinct = (
+    Vec<(ItemKey, Vec<usize>)>,
+    HashMap<ItemKey, usize>,
+    Vec<FailedGet>,
+);
+
+/// The keys as [`Distinct`]: DynamoDB rejects a call that names a key twice.
+fn distinct(keys: Vec<Result<ItemKey, KeyError>>) -> Distinct {
+    let mut unique: Vec<(ItemKey, Vec<usize>)> = Vec::new();
+    let mut slot: HashMap<ItemKey, usize> = HashMap::new();
+    let mut failed = Vec::new();
+    for (index, key) in keys.into_iter().enumerate() {
+        match key {
+            Err(err) => failed.push(FailedGet {
+                index,
+                key: None,
+                error: Arc::new(err.into()),
+            }),
+            Ok(key) => match slot.entry(key) {
+                Entry::Occupied(entry) => unique[*entry.get()].1.push(index),
+                Entry::Vacant(entry) => {
+                    unique.push((entry.key().clone(), vec![index]));
+                    entry.insert(unique.len() - 1);
+                }
+            },
+        }
+    }
+    (unique, slot, failed)
+}
+
+/// The calls [`run`] would make first, not sent: one per 100 distinct keys; the error of
+/// the first key that does not render (it would be in the report).
+pub(super) fn preview(
+    db: &Handle,
+    keys: Vec<Result<ItemKey, KeyError>>,
+    target: Target,
+    settings: Settings,
+) -> Result<Preview> {
+    Ctx::new(db, settings)?;
+    let (unique, _, failed) = distinct(keys);
+    if let Some(first) = failed.first() {
+        return Err(Error::clone(&first.error));
+    }
+    unique
+        .chunks(MAX_GET_CHUNK)
+        .map(|chunk| {
+            let keys: Vec<ItemKey> = chunk.iter().map(|(key, _)| key.clone()).collect();
+            let request = get_call::request(db, &keys, target)?;
+            Ok(PreviewRequest::BatchGetItem(input_of!(
+                request,
+                "BatchGetItem"
+            )?))
+        })
+        .collect::<Result<Vec<_>>>()
+        .map(Preview::new)
 }
 
 fn decode_into<D>(

@@ -161,6 +161,34 @@ impl<'a, L: Table> BatchWrite<'a, L> {
         self
     }
 
+    /// The calls [`send`](BatchWrite::send) would make, not sent (see [`crate::preview`]):
+    /// one `BatchWriteItem` per chunk of up to 25 writes, in order, as first sent (retries
+    /// resend what DynamoDB left unprocessed). It reads the input, so it takes the batch:
+    /// build it again to send it.
+    ///
+    /// # Errors
+    ///
+    /// The error of the first input item that `send` would report as failed before
+    /// sending (an item that does not build, a duplicate key), and
+    /// [`Error::InvalidSetting`](crate::Error::InvalidSetting) as `send`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO")]
+    /// # struct Sensor { id: String }
+    /// # fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// let sensors = (0..60).map(|i| Sensor { id: i.to_string() });
+    /// let preview = db.put_all(sensors).preview()?;
+    /// assert_eq!(preview.requests().len(), 3); // 25 + 25 + 10
+    /// # Ok(()) }
+    /// ```
+    pub fn preview(self) -> Result<crate::preview::Preview> {
+        write_exec::preview(&self.db, self.input, self.settings)
+    }
+
     /// Sends the batch. Fails as a whole only when the batch cannot run at all (no async
     /// sleep is available for retries); everything that goes wrong with items is in the
     /// report.

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use aws_sdk_dynamodb::operation::batch_write_item::builders::BatchWriteItemFluentBuilder;
 use aws_sdk_dynamodb::types::WriteRequest;
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
@@ -13,6 +14,7 @@ use super::driver::{Chunk, drive};
 use super::pending::PendingWrite;
 use super::write_report::ProgressFn;
 use super::{BatchWriteReport, FailedWrite, MAX_WRITE_CHUNK, Progress};
+use crate::preview::{Preview, Request as PreviewRequest, input_of};
 use crate::retry::SplitMix64;
 use crate::span::Call;
 use crate::{Error, Handle, Result};
@@ -148,17 +150,11 @@ async fn call(
     pending: &[PendingWrite],
 ) -> std::result::Result<(Vec<WriteRequest>, f64), (Error, bool)> {
     let table = ctx.db.table_name();
-    // The requests are cloned, not moved: a throttled call gives nothing back to resend.
-    let requests = pending.iter().map(|write| write.request.clone()).collect();
     let entity = span_entity(pending.iter().map(|w| w.entity));
     let types = pending.iter().map(|w| w.entity);
     let call = Call::several(ctx.db, OPERATION, entity, types, None);
     let span = call.span();
-    let result = ctx
-        .db
-        .client()
-        .batch_write_item()
-        .request_items(table, requests)
+    let result = request(ctx.db, pending)
         .set_return_consumed_capacity(call.capacity_if(ctx.capacity))
         .send()
         .instrument(span.clone())
@@ -183,4 +179,32 @@ async fn call(
         );
     });
     Ok((unprocessed, capacity))
+}
+
+/// The `BatchWriteItem` of `pending`, as sent and previewed. The requests are cloned, not
+/// moved: a throttled call gives nothing back to resend.
+pub(super) fn request(db: &Handle, pending: &[PendingWrite]) -> BatchWriteItemFluentBuilder {
+    let requests = pending.iter().map(|write| write.request.clone()).collect();
+    db.client()
+        .batch_write_item()
+        .request_items(db.table_name(), requests)
+}
+
+/// The calls [`run`] would make first for `input`, not sent: a chunk of up to 25 writes
+/// each; the error of the first input item that would fail (it would be in the report).
+pub(super) fn preview(db: &Handle, mut input: Input<'_>, settings: Settings) -> Result<Preview> {
+    Ctx::new(db, settings)?;
+    let mut failed = Vec::new();
+    let mut requests = Vec::new();
+    loop {
+        let chunk = input.next_chunk(MAX_WRITE_CHUNK, &mut failed);
+        if let Some(first) = failed.first() {
+            return Err(Error::clone(&first.error));
+        }
+        let Some(chunk) = chunk else {
+            return Ok(Preview::new(requests));
+        };
+        let input = input_of!(request(db, &chunk), "BatchWriteItem")?;
+        requests.push(PreviewRequest::BatchWriteItem(input));
+    }
 }

@@ -48,8 +48,10 @@
 //! table after every page (see [`Maintain::send`]); a job stopped at any point and started
 //! again skips finished segments and redoes at most one page per segment, whose items then
 //! read as unchanged. Processes running `only_segments` of the same `segments(N)` split
-//! one job.
+//! one job, or each its [`worker`](Maintain::worker) share, from the index a batch engine
+//! gives it.
 
+mod adoption;
 mod apply;
 mod audit;
 mod audit_report;
@@ -62,6 +64,7 @@ mod meter;
 mod offline;
 mod plan;
 mod report;
+mod share;
 mod walk;
 mod write_back;
 
@@ -133,8 +136,10 @@ pub struct Maintain<E> {
     upgrade: bool,
     map: Option<MapFn<E>>,
     adopt: Option<Adopt<E>>,
+    finish: adoption::Finish,
     segments: u32,
     only: Option<Range<u32>>,
+    worker: Option<share::Worker>,
     concurrency: usize,
     page_size: i32,
     budget: Budget,
@@ -152,8 +157,10 @@ impl<E> Clone for Maintain<E> {
             upgrade: self.upgrade,
             map: self.map.clone(),
             adopt: self.adopt.clone(),
+            finish: self.finish.clone(),
             segments: self.segments,
             only: self.only.clone(),
+            worker: self.worker,
             concurrency: self.concurrency,
             page_size: self.page_size,
             budget: self.budget,
@@ -176,6 +183,7 @@ impl<E: Entity> std::fmt::Debug for Maintain<E> {
             .field("adopt", &self.adopt.is_some())
             .field("segments", &self.segments)
             .field("only", &self.only)
+            .field("worker", &self.worker)
             .field("budget", &self.budget)
             .field("dry_run", &self.dry_run)
             .field("offline", &self.offline)
@@ -194,8 +202,10 @@ impl<L: crate::table::Table> crate::Db<L> {
             upgrade: false,
             map: None,
             adopt: None,
+            finish: adoption::Finish::default(),
             segments: 1,
             only: None,
+            worker: None,
             concurrency: 16,
             page_size: 100,
             budget: Budget::UNLIMITED,
@@ -233,7 +243,9 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     /// it in dynamap's form. A new primary key moves it (the old item deleted in the same
     /// transaction); the same key is rewritten in place, keeping attributes the entity does
     /// not know. An item `build` refuses is reported failed, with its key. Run again, the job
-    /// finds adopted items already in form (or gone from their old keys) and writes nothing.
+    /// finds adopted items already in form (or gone from their old keys) and writes nothing;
+    /// with [`only_marked`](Self::only_marked) it does not even decode them, and
+    /// [`dropping`](Self::dropping) leaves the other writer's attributes behind.
     ///
     /// ```no_run
     /// # use dynamap::{Entity, Table};
@@ -277,7 +289,8 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     }
 
     /// Runs only segments `range` of [`segments`](Self::segments), so several processes
-    /// share one job (`0..4` and `4..8` of 8).
+    /// share one job (`0..4` and `4..8` of 8). [`worker`](Self::worker) computes the range
+    /// from a worker's index instead.
     pub fn only_segments(mut self, range: Range<u32>) -> Self {
         self.only = Some(range);
         self
@@ -442,7 +455,8 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                 ),
             });
         }
-        let range = self.only.clone().unwrap_or(0..self.segments);
+        self.finish.check(self.adopt.is_some())?;
+        let range = self.share()?;
         if range.start >= range.end || range.end > self.segments {
             return Err(Error::InvalidSetting {
                 setting: "only_segments",

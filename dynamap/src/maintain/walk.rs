@@ -176,9 +176,10 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         start: Option<Item>,
         counted: bool,
     ) -> Result<Page> {
-        // Adopting, the job reads every item and `select` picks; otherwise the entity's.
+        // Adopting, the job reads every item (or those still marked) and `select` picks;
+        // otherwise the entity's.
         let mut p = Placeholders::default();
-        let filter = self.adopt.is_none().then(|| {
+        let entity_filter = self.adopt.is_none().then(|| {
             let attribute = p.name(schema.entity_type);
             let types: Vec<String> = std::iter::once(E::ENTITY_TYPE)
                 .chain(E::ALIASES.iter().copied())
@@ -186,6 +187,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                 .collect();
             format!("{attribute} IN ({})", types.join(", "))
         });
+        let filter = entity_filter.or_else(|| self.finish.filter(&mut p));
         let (names, values) = p.into_parts();
         let parallel = self.segments > 1;
         let call = crate::span::Call::new(&self.db, "Scan", E::ENTITY_TYPE, None);
@@ -333,10 +335,13 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     }
 
     /// What to do with one stored item, and why.
-    pub(super) fn decide(&self, stored: &Item) -> Result<(Write, Reason)> {
+    pub(super) fn decide(&self, original: &Item) -> Result<(Write, Reason)> {
+        // Adopting, compared without the attributes it drops (none otherwise).
+        let stripped = self.finish.strip(original);
+        let stored: &Item = &stripped;
         let (entity, adopted) = match &self.adopt {
             Some(adopt) => {
-                let entity = (adopt.build)(stored.clone()).map_err(|source| Error::Adopt {
+                let entity = (adopt.build)(original.clone()).map_err(|source| Error::Adopt {
                     entity: E::ENTITY_TYPE,
                     source,
                 })?;
@@ -366,6 +371,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         // follow dynamap's rules, so every attribute is checked.
         if adopted {
             write.unchanged = Unchanged::EveryAttribute;
+            self.finish.finish(&mut write, original);
         }
         Ok((write, why))
     }

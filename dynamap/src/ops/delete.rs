@@ -4,14 +4,18 @@ use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
 use aws_sdk_dynamodb::operation::delete_item::DeleteItemOutput;
+use aws_sdk_dynamodb::operation::delete_item::builders::DeleteItemFluentBuilder;
 use tracing::Instrument;
 
 use crate::clone_builder::clone_builder;
+use crate::codec::Item;
 use crate::expr::{Condition, Placeholders};
 use crate::key::Key;
+use crate::preview::{Preview, Request, input_of, lookups_unsupported};
 use crate::span::Call;
 use crate::write::{
-    AfterLoss, conditional_answer, delete_condition, finish, key_item, one_attempt, send_exactly,
+    AfterLoss, RenderedCondition, conditional_answer, delete_condition, finish, key_item,
+    one_attempt, send_exactly,
 };
 use crate::{Entity, Error, Handle, Result};
 
@@ -119,7 +123,7 @@ impl<E: Entity> Delete<E> {
     /// refuses the request or cannot be reached. After a lost answer a failed condition is
     /// never the answer (it may be this delete's own): [`Error::OutcomeUnknown`] instead.
     pub async fn send(self) -> Result<()> {
-        let key = key_item(self.key)?;
+        let key = key_item(self.key.clone())?;
         if !E::WRITE.lookups.is_empty() {
             let condition = self.condition.as_ref();
             return super::sync::delete_with_lookups::<E>(
@@ -130,22 +134,13 @@ impl<E: Entity> Delete<E> {
             )
             .await;
         }
-        let mut p = Placeholders::default();
-        let parts = delete_condition(self.must_exist, self.condition.as_ref(), &mut p)?;
-        let condition = finish(parts, p);
+        let condition = self.rendered()?;
         let db = &self.db;
         // After a lost answer, a failed condition may be this delete's own doing: it is
         // then `OutcomeUnknown`, never `ConditionalCheckFailed` (see `write/exact.rs`).
         let attempt = |_lost| {
             let call = Call::new(db, "DeleteItem", E::ENTITY_TYPE, None);
-            let request = db
-                .client()
-                .delete_item()
-                .table_name(db.table_name())
-                .set_key(Some(key.clone()))
-                .set_condition_expression(condition.expression.clone())
-                .set_expression_attribute_names(condition.names.clone())
-                .set_expression_attribute_values(condition.values.clone())
+            let request = request(db, &key, &condition)
                 .set_return_consumed_capacity(call.capacity())
                 .customize()
                 .config_override(one_attempt());
@@ -166,6 +161,53 @@ impl<E: Entity> Delete<E> {
         };
         send_exactly(db, E::ENTITY_TYPE, "delete", AfterLoss::Recheck, attempt).await
     }
+}
+
+impl<E: Entity> Delete<E> {
+    /// The request [`send`](Delete::send) would make, not sent (see [`crate::preview`]).
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO")]
+    /// # struct Sensor { id: String }
+    /// # fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// println!("{}", db.delete(Sensor::key("S1")).if_exists().preview()?);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those `send` fails with before sending ([`Error::Key`], [`Error::InvalidExpression`]),
+    /// and [`Error::Unsupported`] for an entity with lookup items.
+    pub fn preview(&self) -> Result<Preview> {
+        let key = key_item(self.key.clone())?;
+        if !E::WRITE.lookups.is_empty() {
+            return Err(lookups_unsupported("DeleteItem", E::ENTITY_TYPE));
+        }
+        let request = request(&self.db, &key, &self.rendered()?);
+        Ok(Preview::one(Request::DeleteItem(input_of!(
+            request,
+            "DeleteItem"
+        )?)))
+    }
+
+    fn rendered(&self) -> Result<RenderedCondition> {
+        let mut p = Placeholders::default();
+        let parts = delete_condition(self.must_exist, self.condition.as_ref(), &mut p)?;
+        Ok(finish(parts, p))
+    }
+}
+
+/// The DeleteItem of `key` on `condition`, as sent and previewed.
+fn request(db: &Handle, key: &Item, condition: &RenderedCondition) -> DeleteItemFluentBuilder {
+    db.client()
+        .delete_item()
+        .table_name(db.table_name())
+        .set_key(Some(key.clone()))
+        .set_condition_expression(condition.expression.clone())
+        .set_expression_attribute_names(condition.names.clone())
+        .set_expression_attribute_values(condition.values.clone())
 }
 
 impl<E: Entity> IntoFuture for Delete<E> {

@@ -3,11 +3,13 @@
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
+use aws_sdk_dynamodb::operation::get_item::builders::GetItemFluentBuilder;
 use tracing::Instrument;
 
 use crate::clone_builder::clone_builder;
 use crate::expiry;
 use crate::key::Key;
+use crate::preview::{Preview, Request, input_of};
 use crate::span::Call;
 use crate::table::Table;
 use crate::write::key_item;
@@ -174,17 +176,46 @@ impl<E: Entity> Get<E> {
         }
     }
 
-    /// The item, unless it is missing or (by default) expired.
-    async fn fetch(self) -> Result<Option<crate::codec::Item>> {
-        let key = key_item(self.key)?;
-        let request = self
-            .db
+    /// The request [`send`](Get::send) would make, not sent (see [`crate::preview`]).
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO")]
+    /// # struct Sensor { id: String }
+    /// # fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// println!("{}", db.get(Sensor::key("S1")).consistent().preview()?);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Error::Key`] when the key does not render, as `send` does.
+    pub fn preview(&self) -> Result<Preview> {
+        let request = self.request(key_item(self.key.clone())?);
+        Ok(Preview::one(Request::GetItem(input_of!(
+            request, "GetItem"
+        )?)))
+    }
+
+    /// The request, as sent and previewed.
+    fn request(&self, key: crate::codec::Item) -> GetItemFluentBuilder {
+        self.db
             .client()
             .get_item()
             .table_name(self.db.table_name())
             .set_key(Some(key))
-            .consistent_read(self.consistent);
+            .consistent_read(self.consistent)
+    }
+
+    /// The item, unless it is missing or (by default) expired.
+    async fn fetch(self) -> Result<Option<crate::codec::Item>> {
+        let request = self.request(key_item(self.key.clone())?);
         let call = Call::new(&self.db, "GetItem", E::ENTITY_TYPE, None);
+        call.read(crate::span::Read {
+            consistent: Some(self.consistent),
+            ..Default::default()
+        });
         let result = request
             .set_return_consumed_capacity(call.capacity())
             .send()

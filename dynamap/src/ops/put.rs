@@ -3,6 +3,7 @@
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
+use aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder;
 use aws_sdk_dynamodb::operation::put_item::{PutItemError, PutItemOutput};
 use aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure;
 use tracing::Instrument;
@@ -10,10 +11,11 @@ use tracing::Instrument;
 use super::sync;
 use crate::clone_builder::clone_builder;
 use crate::expr::{Condition, Placeholders};
+use crate::preview::{Preview, Request, input_of, lookups_unsupported};
 use crate::span::Call;
 use crate::write::{
-    AfterLoss, PreparedPut, PutMode, conditional_answer, finish, one_attempt, prepare_put,
-    put_condition, put_failed, same_item, send_exactly,
+    AfterLoss, PreparedPut, PutMode, RenderedCondition, conditional_answer, finish, one_attempt,
+    prepare_put, put_condition, put_failed, same_item, send_exactly,
 };
 use crate::{Entity, Handle, Result};
 
@@ -163,46 +165,27 @@ impl<E: Entity> Put<E> {
     /// lost answer, a failed condition that finds exactly this item is success, and any other
     /// is [`Error::OutcomeUnknown`](crate::Error::OutcomeUnknown).
     pub async fn send(self) -> Result<()> {
-        let prepared = self.prepared?;
+        let Put {
+            db,
+            prepared,
+            mode,
+            condition,
+        } = self;
+        let prepared = prepared?;
         if !E::WRITE.lookups.is_empty() {
             let write = sync::SyncedWrite {
                 item: prepared.item,
                 lookups: prepared.lookups,
                 expected_version: prepared.expected_version,
             };
-            return sync::put_with_lookups::<E>(
-                &self.db,
-                write,
-                self.mode,
-                self.condition.as_ref(),
-            )
-            .await;
+            return sync::put_with_lookups::<E>(&db, write, mode, condition.as_ref()).await;
         }
-        let mut p = Placeholders::default();
-        let parts = put_condition::<E>(
-            self.mode,
-            prepared.expected_version,
-            self.condition.as_ref(),
-            &mut p,
-        )?;
-        let condition = finish(parts, p);
-        let (db, mode, item) = (&self.db, self.mode, &prepared.item);
+        let condition = rendered(mode, prepared.expected_version, condition.as_ref())?;
+        let (db, item) = (&db, &prepared.item);
         let failed = || put_failed::<E>(mode, prepared.expected_version);
         let attempt = |lost: bool| {
             let call = Call::new(db, "PutItem", E::ENTITY_TYPE, None);
-            // After a lost answer, a failed condition shows the stored item, to tell this
-            // put's own write from another's.
-            let request = db
-                .client()
-                .put_item()
-                .table_name(db.table_name())
-                .set_item(Some(item.clone()))
-                .set_condition_expression(condition.expression.clone())
-                .set_expression_attribute_names(condition.names.clone())
-                .set_expression_attribute_values(condition.values.clone())
-                .set_return_values_on_condition_check_failure(
-                    lost.then_some(ReturnValuesOnConditionCheckFailure::AllOld),
-                )
+            let request = request(db, item, &condition, lost)
                 .set_return_consumed_capacity(call.capacity())
                 .customize()
                 .config_override(one_attempt());
@@ -242,6 +225,73 @@ impl<E: Entity> Put<E> {
         )
         .await
     }
+}
+
+impl<E: Entity> Put<E> {
+    /// The request [`send`](Put::send) would make, not sent (see [`crate::preview`]): the
+    /// item as stored and the condition, with its names and values.
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO")]
+    /// # struct Sensor { id: String }
+    /// # fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// println!("{}", db.create(&Sensor { id: "S1".into() }).preview()?);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those `send` fails with before sending (a key, encoding, size or expression error),
+    /// and [`Error::Unsupported`](crate::Error::Unsupported) for an entity with lookup items.
+    pub fn preview(&self) -> Result<Preview> {
+        let prepared = self.prepared.clone()?;
+        if !E::WRITE.lookups.is_empty() {
+            return Err(lookups_unsupported("PutItem", E::ENTITY_TYPE));
+        }
+        let condition = rendered(
+            self.mode,
+            prepared.expected_version,
+            self.condition.as_ref(),
+        )?;
+        let request = request(&self.db, &prepared.item, &condition, false);
+        Ok(Preview::one(Request::PutItem(input_of!(
+            request, "PutItem"
+        )?)))
+    }
+}
+
+/// The condition a put carries, rendered.
+fn rendered<E: Entity>(
+    mode: PutMode,
+    expected_version: Option<u64>,
+    condition: Option<&Condition<E>>,
+) -> Result<RenderedCondition> {
+    let mut p = Placeholders::default();
+    let parts = put_condition::<E>(mode, expected_version, condition, &mut p)?;
+    Ok(finish(parts, p))
+}
+
+/// The PutItem of `item` on `condition`, as sent and previewed. After a lost answer
+/// (`lost`), a failed condition shows the stored item, to tell this put's own write from
+/// another's.
+fn request(
+    db: &Handle,
+    item: &crate::codec::Item,
+    condition: &RenderedCondition,
+    lost: bool,
+) -> PutItemFluentBuilder {
+    db.client()
+        .put_item()
+        .table_name(db.table_name())
+        .set_item(Some(item.clone()))
+        .set_condition_expression(condition.expression.clone())
+        .set_expression_attribute_names(condition.names.clone())
+        .set_expression_attribute_values(condition.values.clone())
+        .set_return_values_on_condition_check_failure(
+            lost.then_some(ReturnValuesOnConditionCheckFailure::AllOld),
+        )
 }
 
 impl<E: Entity> IntoFuture for Put<E> {

@@ -9,6 +9,7 @@ mod checks;
 mod create;
 mod deprecated;
 mod plan;
+mod preview;
 
 use checks::{attribute_of, check_changes, derived_attribute, refuse};
 pub(crate) use plan::Plan;

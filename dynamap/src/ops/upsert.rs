@@ -123,6 +123,29 @@ impl<E: Entity> Upsert<E> {
         self
     }
 
+    /// The request [`send`](Upsert::send) would make, not sent (see [`crate::preview`]).
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Sensor", pk = "SENSOR#{id}", sk = "SENSORINFO")]
+    /// # struct Sensor { id: String, city: String }
+    /// # fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// println!("{}", db.upsert(&Sensor { id: "S1".into(), city: "Poznań".into() }).preview()?);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those `send` fails with before sending, and
+    /// [`Error::Unsupported`](crate::Error::Unsupported) for an entity with lookup items.
+    pub fn preview(&self) -> Result<crate::preview::Preview> {
+        match &self.plan {
+            Ok(plan) => plan.preview(&self.db, false),
+            Err(err) => Err(err.clone()),
+        }
+    }
+
     /// Sends the request.
     ///
     /// # Errors

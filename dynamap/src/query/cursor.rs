@@ -81,6 +81,16 @@ impl fmt::Debug for Cursor {
     }
 }
 
+/// A cursor in a builder's `Debug`: its length only, since the cursor carries the key of
+/// the item it resumes after, which logs should not show.
+pub(super) struct Redacted<'a>(pub(super) &'a Cursor);
+
+impl fmt::Debug for Redacted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Cursor(<{} characters>)", self.0.0.len())
+    }
+}
+
 impl fmt::Display for Cursor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)

@@ -13,7 +13,7 @@ use super::{Decode, Page, Query, UnknownEntity};
 use crate::codec::{AttributeValue, Item};
 use crate::expr::Placeholders;
 use crate::key::Segment;
-use crate::span::Call;
+use crate::span::{Call, Read};
 use crate::table::Table;
 use crate::{Error, Handle, Result};
 
@@ -108,7 +108,7 @@ pub(super) fn binding_text(value: &AttributeValue) -> String {
 }
 
 impl<T: Decode, S> Query<T, S> {
-    fn prepare(&self) -> Result<Prepared> {
+    pub(super) fn prepare(&self) -> Result<Prepared> {
         self.validate()?;
         self.prepare_for(self.partition.clone()?)
     }
@@ -435,12 +435,16 @@ impl Prepared {
         let mut total = 0;
         loop {
             let call = self.call(db);
-            let result = self
-                .request(db, start.take(), None, true)
+            let request = self.request(db, start.take(), None, true);
+            call.read(Read::query(request.as_input()));
+            let result = request
                 .set_return_consumed_capacity(call.capacity())
                 .send()
                 .instrument(call.span())
                 .await;
+            if let Ok(output) = &result {
+                call.counted(output.count(), output.scanned_count());
+            }
             let output = call
                 .end(result, |o| o.consumed_capacity())
                 .map_err(|e| crate::Error::service("Query", e))?;
@@ -461,7 +465,11 @@ impl Prepared {
         }
     }
 
-    fn start_key(&self, db: &Handle, after: Option<&cursor::Cursor>) -> Result<Option<Item>> {
+    pub(super) fn start_key(
+        &self,
+        db: &Handle,
+        after: Option<&cursor::Cursor>,
+    ) -> Result<Option<Item>> {
         let Some(after) = after else { return Ok(None) };
         cursor::decode(after, &self.binding(db), db.cursor_key()).map(Some)
     }
@@ -478,7 +486,7 @@ impl Prepared {
             .collect()
     }
 
-    fn request(
+    pub(super) fn request(
         &self,
         db: &Handle,
         start: Option<Item>,
@@ -516,12 +524,16 @@ impl Prepared {
         count: bool,
     ) -> Result<(Vec<Item>, Option<Item>)> {
         let call = self.call(db);
-        let result = self
-            .request(db, start, limit, count)
+        let request = self.request(db, start, limit, count);
+        call.read(Read::query(request.as_input()));
+        let result = request
             .set_return_consumed_capacity(call.capacity())
             .send()
             .instrument(call.span())
             .await;
+        if let Ok(output) = &result {
+            call.counted(output.count(), output.scanned_count());
+        }
         let output = call
             .end(result, |o| o.consumed_capacity())
             .map_err(|e| crate::Error::service("Query", e))?;

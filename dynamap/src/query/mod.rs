@@ -48,6 +48,7 @@ mod options;
 mod page;
 mod page_fill;
 mod partial_read;
+mod preview;
 mod projection;
 mod scan;
 mod sort_condition;
@@ -127,7 +128,7 @@ impl<T, S> std::fmt::Debug for Query<T, S> {
             .field("first", &self.first)
             .field("last", &self.last)
             .field("consistent", &self.consistent)
-            .field("after", &self.after)
+            .field("after", &self.after.as_ref().map(cursor::Redacted))
             .finish_non_exhaustive()
     }
 }

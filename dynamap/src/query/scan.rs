@@ -13,7 +13,7 @@ use super::{Decode, Page, UnknownEntity};
 use crate::clone_builder::clone_builder;
 use crate::codec::{AttributeValue, Item};
 use crate::expr::{Condition, NameMap, Placeholders, ValueMap};
-use crate::span::Call;
+use crate::span::{Call, Read};
 use crate::table::Table;
 use crate::{Error, Handle, Result};
 
@@ -57,7 +57,7 @@ pub struct Scan<T> {
     consistent: bool,
     unknown: UnknownEntity,
     include_expired: bool,
-    after: Option<Cursor>,
+    pub(super) after: Option<Cursor>,
     marker: PhantomData<fn() -> T>,
 }
 
@@ -77,7 +77,7 @@ impl<T> std::fmt::Debug for Scan<T> {
             .field("concurrency", &self.concurrency)
             .field("limit", &self.limit)
             .field("consistent", &self.consistent)
-            .field("after", &self.after)
+            .field("after", &self.after.as_ref().map(cursor::Redacted))
             .finish_non_exhaustive()
     }
 }
@@ -195,7 +195,7 @@ impl<T: Decode> Scan<T> {
     }
 
     /// The filter every request of this scan sends, checked first.
-    fn prepare(&self) -> Result<Prepared> {
+    pub(super) fn prepare(&self) -> Result<Prepared> {
         if self.segments == 0 || self.segments > MAX_SEGMENTS {
             return Err(Error::InvalidSetting {
                 setting: "segments",
@@ -319,7 +319,11 @@ impl<T: Decode> Scan<T> {
     }
 
     /// The segment and start key `cursor` resumes at, once it is known to be this scan's.
-    fn resume(&self, prepared: &Prepared, cursor: &Cursor) -> Result<(u32, Option<Item>)> {
+    pub(super) fn resume(
+        &self,
+        prepared: &Prepared,
+        cursor: &Cursor,
+    ) -> Result<(u32, Option<Item>)> {
         let mut segment = 0;
         let start = cursor::decode_matching(cursor, self.db.cursor_key(), |found| {
             let (index, segments) = (self.index.unwrap_or(""), self.segments);
@@ -466,12 +470,33 @@ impl<T: Decode> Scan<T> {
         start: Option<Item>,
         count: bool,
     ) -> Result<aws_sdk_dynamodb::operation::scan::ScanOutput> {
-        let parallel = self.segments > 1;
         let entity = T::SINGLE_ENTITY.unwrap_or("");
         let types = T::ENTITY_TYPES.iter().copied();
         let call = Call::several(&self.db, "Scan", entity, types, self.index);
-        let result = self
-            .db
+        let request = self.builder(prepared, segment, start, count);
+        call.read(Read::scan(request.as_input()));
+        let result = request
+            .set_return_consumed_capacity(call.capacity())
+            .send()
+            .instrument(call.span())
+            .await;
+        if let Ok(output) = &result {
+            call.counted(output.count(), output.scanned_count());
+        }
+        call.end(result, |o| o.consumed_capacity())
+            .map_err(|e| Error::service("Scan", e))
+    }
+
+    /// One request of this scan, as sent (and previewed).
+    pub(super) fn builder(
+        &self,
+        prepared: &Prepared,
+        segment: u32,
+        start: Option<Item>,
+        count: bool,
+    ) -> aws_sdk_dynamodb::operation::scan::builders::ScanFluentBuilder {
+        let parallel = self.segments > 1;
+        self.db
             .client()
             .scan()
             .table_name(self.db.table_name())
@@ -484,17 +509,11 @@ impl<T: Decode> Scan<T> {
             .set_total_segments(parallel.then_some(self.segments as i32))
             .set_exclusive_start_key(start)
             .set_select(count.then_some(Select::Count))
-            .set_return_consumed_capacity(call.capacity())
-            .send()
-            .instrument(call.span())
-            .await;
-        call.end(result, |o| o.consumed_capacity())
-            .map_err(|e| Error::service("Scan", e))
     }
 }
 
 /// What every request of one scan sends besides its segment and start key.
-struct Prepared {
+pub(super) struct Prepared {
     filter: Option<String>,
     names: Option<NameMap>,
     values: Option<ValueMap>,

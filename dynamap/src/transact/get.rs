@@ -3,6 +3,7 @@
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use aws_sdk_dynamodb::operation::transact_get_items::builders::TransactGetItemsFluentBuilder;
 use aws_sdk_dynamodb::types::{Get, TransactGetItem};
 use tracing::Instrument;
 
@@ -12,6 +13,7 @@ use crate::decode::{Decode, UnknownEntity};
 use crate::error::ServiceError;
 use crate::expiry;
 use crate::key::Key;
+use crate::preview::{Preview, Request, input_of};
 use crate::span::Call;
 use crate::table::{Table, TableSchema};
 use crate::write::key_item;
@@ -150,6 +152,62 @@ impl<L: Table> TransactGet<L> {
         self.reads.is_empty()
     }
 
+    /// The request [`send`](TransactGet::send) would make, not sent (see
+    /// [`crate::preview`]); none when nothing was added.
+    ///
+    /// # Errors
+    ///
+    /// Those `send` fails with before sending.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct App;
+    /// # #[derive(Entity)] #[dynamap(table = App, entity = "Account", pk = "ACCOUNT#{id}", sk = "ACCOUNT")]
+    /// # struct Account { id: String, balance: i64 }
+    /// # fn example(db: dynamap::Db<App>) -> dynamap::Result<()> {
+    /// let mut tx = db.transact_get();
+    /// tx.get(Account::key("alice"));
+    /// println!("{}", tx.preview()?);
+    /// # Ok(()) }
+    /// ```
+    pub fn preview(&self) -> Result<Preview> {
+        if let Some(err) = &self.error {
+            return Err(err.clone());
+        }
+        validate(&self.reads)?;
+        if self.reads.is_empty() {
+            return Ok(Preview::new(Vec::new()));
+        }
+        let input = input_of!(self.request()?, "TransactGetItems")?;
+        Ok(Preview::one(Request::TransactGetItems(input)))
+    }
+
+    /// The TransactGetItems of every read, as sent and previewed.
+    fn request(&self) -> Result<TransactGetItemsFluentBuilder> {
+        let gets = self
+            .reads
+            .iter()
+            .map(|read| {
+                let get = Get::builder()
+                    .table_name(self.db.table_name())
+                    .set_key(Some(read.key.clone()))
+                    .build()
+                    .map_err(|err| Error::RequestBuild {
+                        operation: "TransactGetItems",
+                        message: err.to_string(),
+                    })?;
+                Ok(TransactGetItem::builder().get(get).build())
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(self
+            .db
+            .client()
+            .transact_get_items()
+            .set_transact_items(Some(gets)))
+    }
+
     /// Reads every item in one TransactGetItems call. An empty transaction reads nothing
     /// and sends nothing.
     ///
@@ -174,26 +232,8 @@ impl<L: Table> TransactGet<L> {
         }
         let types = self.reads.iter().map(|read| read.entity);
         let call = Call::several(&self.db, "TransactGetItems", "", types, None);
-        let gets = self
-            .reads
-            .into_iter()
-            .map(|read| {
-                let get = Get::builder()
-                    .table_name(self.db.table_name())
-                    .set_key(Some(read.key))
-                    .build()
-                    .map_err(|err| Error::RequestBuild {
-                        operation: "TransactGetItems",
-                        message: err.to_string(),
-                    })?;
-                Ok(TransactGetItem::builder().get(get).build())
-            })
-            .collect::<Result<Vec<_>>>()?;
         let result = self
-            .db
-            .client()
-            .transact_get_items()
-            .set_transact_items(Some(gets))
+            .request()?
             .set_return_consumed_capacity(call.capacity())
             .send()
             .instrument(call.span())

@@ -25,6 +25,7 @@
 
 mod deprecated;
 mod get;
+mod preview;
 mod retry;
 mod synced;
 

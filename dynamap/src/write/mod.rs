@@ -33,4 +33,4 @@ pub(crate) use exact::{AfterLoss, one_attempt, same_item, send_exactly};
 pub(crate) use item::{PreparedPut, item_for_write, key_item, prepare_put, versioned_item};
 pub(crate) use limits::first_repeat;
 pub(crate) use nested::{Nested, missing_parent, nested_paths};
-pub(crate) use send::send_actions;
+pub(crate) use send::{preview_actions, send_actions};

@@ -2,11 +2,13 @@
 //! token when an answer is lost), and a cancellation explained action by action.
 
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::operation::transact_write_items::builders::TransactWriteItemsFluentBuilder;
 use aws_sdk_dynamodb::types::TransactWriteItem;
 use tracing::Instrument;
 
 use super::exact::{AfterLoss, new_token, one_attempt, send_exactly};
 use super::{Action, Nested, failure, limits, missing_parent};
+use crate::preview::{Preview, Request as PreviewRequest, input_of};
 use crate::span::Call;
 use crate::{Error, Handle, Result};
 
@@ -42,11 +44,7 @@ pub(crate) async fn send_actions(
         // Lookup items count as their owner's entity type: their actions carry it.
         let types = described.iter().map(|d| d.0);
         let call = Call::several(db, "TransactWriteItems", entity, types, None);
-        let request = db
-            .client()
-            .transact_write_items()
-            .set_transact_items(Some(writes.clone()))
-            .client_request_token(token.clone())
+        let request = request(db, writes.clone(), Some(token.clone()))
             .set_return_consumed_capacity(call.capacity())
             .customize()
             .config_override(one_attempt());
@@ -60,6 +58,35 @@ pub(crate) async fn send_actions(
         }
     };
     send_exactly(db, entity, operation, AfterLoss::SameToken, attempt).await
+}
+
+/// The TransactWriteItems [`send_actions`] would make of `actions`, not sent: checked the
+/// same way first; none for no actions. The token is the caller's, if any.
+pub(crate) fn preview_actions(
+    db: &Handle,
+    actions: Vec<Action>,
+    token: Option<String>,
+) -> Result<Preview> {
+    limits::validate(&actions)?;
+    if actions.is_empty() {
+        return Ok(Preview::new(Vec::new()));
+    }
+    let writes = actions.into_iter().map(|a| a.write).collect();
+    let request = request(db, writes, token);
+    let input = input_of!(request, "TransactWriteItems")?;
+    Ok(Preview::one(PreviewRequest::TransactWriteItems(input)))
+}
+
+/// The TransactWriteItems of `writes`, as sent and previewed.
+fn request(
+    db: &Handle,
+    writes: Vec<TransactWriteItem>,
+    token: Option<String>,
+) -> TransactWriteItemsFluentBuilder {
+    db.client()
+        .transact_write_items()
+        .set_transact_items(Some(writes))
+        .set_client_request_token(token)
 }
 
 /// A failed TransactWriteItems as an [`Error`]: a cancellation with its reasons, action by

@@ -4,11 +4,13 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use aws_sdk_dynamodb::config::interceptors::{
-    BeforeDeserializationInterceptorContextMut, BeforeTransmitInterceptorContextRef,
+    BeforeDeserializationInterceptorContextMut, BeforeSerializationInterceptorContextRef,
+    BeforeTransmitInterceptorContextRef,
 };
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_sdk_dynamodb::error::BoxError;
+use dynamap::preview::Request;
 use dynamap::{Db, Error, ErrorKind};
 
 use crate::fresh_db;
@@ -29,6 +31,9 @@ pub(crate) struct Losses {
     tokens: Mutex<Vec<String>>,
     /// The request on its way is to lose its answer.
     losing: AtomicBool,
+    /// Every request's input as the SDK serializes it, whatever its operation, for the
+    /// previews' tests (`tests/it/previews.rs`).
+    inputs: Mutex<Vec<Request>>,
 }
 
 impl Losses {
@@ -50,6 +55,12 @@ impl Losses {
         self.tokens.lock().expect("lock").clone()
     }
 
+    /// The inputs of the requests sent since the last call, in order, without the
+    /// `ReturnConsumedCapacity` a listening subscriber asks for.
+    pub(crate) fn take_inputs(&self) -> Vec<Request> {
+        std::mem::take(&mut *self.inputs.lock().expect("lock"))
+    }
+
     /// Every transaction since [`lose`](Self::lose) was sent again with one token.
     pub(crate) fn assert_one_token(&self, at_least: u32) {
         let tokens = self.tokens();
@@ -67,6 +78,39 @@ struct Lose(Arc<Losses>);
 impl Intercept for Lose {
     fn name(&self) -> &'static str {
         "LoseAnswers"
+    }
+
+    fn read_before_serialization(
+        &self,
+        context: &BeforeSerializationInterceptorContextRef<'_>,
+        _: &RuntimeComponents,
+        _: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let input = context.input();
+        macro_rules! captured {
+            ($($variant:ident($type:ty)),*) => {
+                $(if let Some(input) = input.downcast_ref::<$type>() {
+                    let mut input = input.clone();
+                    input.return_consumed_capacity = None;
+                    Some(Request::$variant(input))
+                } else)* { None }
+            };
+        }
+        use aws_sdk_dynamodb::operation as op;
+        let request = captured!(
+            GetItem(op::get_item::GetItemInput),
+            PutItem(op::put_item::PutItemInput),
+            UpdateItem(op::update_item::UpdateItemInput),
+            DeleteItem(op::delete_item::DeleteItemInput),
+            Query(op::query::QueryInput),
+            Scan(op::scan::ScanInput),
+            BatchWriteItem(op::batch_write_item::BatchWriteItemInput),
+            BatchGetItem(op::batch_get_item::BatchGetItemInput),
+            TransactWriteItems(op::transact_write_items::TransactWriteItemsInput),
+            TransactGetItems(op::transact_get_items::TransactGetItemsInput)
+        );
+        self.0.inputs.lock().expect("lock").extend(request);
+        Ok(())
     }
 
     fn read_before_transmit(
@@ -124,7 +168,7 @@ impl Intercept for Lose {
 
 /// A fresh table, and a `Db` on it whose answers [`Losses`] can lose; the SDK's default
 /// retries when `sdk_retries`, none otherwise.
-pub(super) async fn lossy_db(test: &str, sdk_retries: bool) -> (Db<App>, Arc<Losses>) {
+pub(crate) async fn lossy_db(test: &str, sdk_retries: bool) -> (Db<App>, Arc<Losses>) {
     let plain = fresh_db::<App>(test).await;
     let losses = Arc::new(Losses::default());
     // Without the SDK's retries, the library's resends after a lost answer wait with the

@@ -7,6 +7,6 @@
 //! The answer is the true outcome, or `Error::OutcomeUnknown` where the library cannot
 //! tell; the stored state is right, and nothing is applied twice.
 
-mod lose;
+pub(crate) mod lose;
 mod single;
 mod transactions;

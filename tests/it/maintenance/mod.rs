@@ -3,9 +3,11 @@
 //! runs, and as a dry run. The shared table and its old items are here; the tests are in one
 //! file per topic.
 
+mod adoption;
 mod audit;
 mod budget;
 mod concurrent_writes;
+mod live_rekey;
 mod moves;
 mod offline;
 mod rekey;

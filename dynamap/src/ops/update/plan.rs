@@ -2,6 +2,7 @@
 //! conditions, and the lookups it moves; rendered as one UpdateItem or transaction action.
 
 use aws_sdk_dynamodb::operation::update_item::UpdateItemOutput;
+use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::types::{ReturnValue, TransactWriteItem, Update as SdkUpdate};
 use tracing::Instrument;
 
@@ -11,6 +12,7 @@ use crate::derived::Timestamps;
 use crate::entity::LookupKey;
 use crate::expr::update::{Change, render};
 use crate::expr::{Condition, DocPath, NameMap, Placeholders, ValueMap};
+use crate::preview::{Preview, Request, input_of, lookups_unsupported};
 use crate::span::Call;
 use crate::table::Table;
 use crate::write::{
@@ -155,16 +157,7 @@ impl<E: Entity> Plan<E> {
         let this = &self;
         let attempt = |_lost| {
             let call = Call::new(db, "UpdateItem", E::ENTITY_TYPE, None);
-            let request = db
-                .client()
-                .update_item()
-                .table_name(db.table_name())
-                .set_key(Some(rendered.key.clone()))
-                .update_expression(rendered.expression.clone())
-                .set_condition_expression(rendered.condition.clone())
-                .set_expression_attribute_names(rendered.names.clone())
-                .set_expression_attribute_values(rendered.values.clone())
-                .set_return_values(return_new.then_some(ReturnValue::AllNew))
+            let request = request(db, &rendered, return_new)
                 .set_return_consumed_capacity(call.capacity())
                 .customize()
                 .config_override(one_attempt());
@@ -191,6 +184,19 @@ impl<E: Entity> Plan<E> {
                 err,
             )),
         }
+    }
+
+    /// The UpdateItem [`send`](Plan::send) would make, not sent.
+    pub(crate) fn preview(&self, db: &Handle, return_new: bool) -> Result<Preview> {
+        if !self.lookups.is_empty() {
+            return Err(lookups_unsupported("UpdateItem", E::ENTITY_TYPE));
+        }
+        let rendered = self.render(Vec::new(), |_| Vec::new())?;
+        let request = request(db, &rendered, return_new);
+        Ok(Preview::one(Request::UpdateItem(input_of!(
+            request,
+            "UpdateItem"
+        )?)))
     }
 
     /// How the update may be sent again after a lost answer: as a new request (its failed
@@ -271,4 +277,17 @@ impl<E: Entity> Plan<E> {
             nested: nested_paths(&self.changes),
         })
     }
+}
+
+/// The UpdateItem of `rendered`, as sent and previewed.
+fn request(db: &Handle, rendered: &Rendered, return_new: bool) -> UpdateItemFluentBuilder {
+    db.client()
+        .update_item()
+        .table_name(db.table_name())
+        .set_key(Some(rendered.key.clone()))
+        .update_expression(rendered.expression.clone())
+        .set_condition_expression(rendered.condition.clone())
+        .set_expression_attribute_names(rendered.names.clone())
+        .set_expression_attribute_values(rendered.values.clone())
+        .set_return_values(return_new.then_some(ReturnValue::AllNew))
 }
