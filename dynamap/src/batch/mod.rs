@@ -94,6 +94,7 @@ mod get_call;
 mod get_exec;
 mod get_report;
 mod pending;
+mod raw;
 mod write;
 mod write_exec;
 mod write_report;
@@ -101,6 +102,7 @@ mod write_report;
 pub use crate::key::ItemKey;
 pub use get::BatchGet;
 pub use get_report::{BatchGetReport, FailedGet};
+pub(crate) use raw::{RawWrite, write_raw};
 pub use write::BatchWrite;
 pub use write_report::{BatchWriteReport, FailedWrite, Progress, WriteAction};
 

@@ -77,10 +77,10 @@ fn snapshot(report: &BatchWriteReport, input: &Input<'_>, known_total: Option<us
 }
 
 /// What became of one chunk's items.
-struct ChunkOutcome {
+pub(super) struct ChunkOutcome {
     written: usize,
-    failed: Vec<FailedWrite>,
-    capacity: f64,
+    pub(super) failed: Vec<FailedWrite>,
+    pub(super) capacity: f64,
     /// Calls made for the chunk, and how many of them were throttled.
     calls: usize,
     throttled: usize,
@@ -126,7 +126,11 @@ impl Chunk for WriteChunk {
 
 /// Sends one chunk until every item is written, or until the policy gives up on it; then
 /// the rest fail with the last error, or as unprocessed.
-async fn write_chunk(ctx: &Ctx<'_>, pending: Vec<PendingWrite>, seed: u64) -> ChunkOutcome {
+pub(super) async fn write_chunk(
+    ctx: &Ctx<'_>,
+    pending: Vec<PendingWrite>,
+    seed: u64,
+) -> ChunkOutcome {
     let outcome = ChunkOutcome {
         written: 0,
         failed: Vec::new(),

@@ -9,11 +9,15 @@ use crate::batch::ItemKey;
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct Report {
-    /// Items of the entity read.
+    /// Items of the entity read, not counting those [met again](Self::met_again).
     pub scanned: u64,
-    /// Items already as the entity renders them, or that nothing asked for applies to;
-    /// an item the job moved may be read again at its new key and counted here too.
+    /// Items already as the entity renders them, or that nothing asked for applies to.
     pub unchanged: u64,
+    /// Items this run moved and its scan then met again at their new key (a move puts the
+    /// item where the scan may not have been yet): counted once, as moved, not here, in
+    /// [`scanned`](Self::scanned) or in [`unchanged`](Self::unchanged). (A run remembers
+    /// the first 2,000,000 keys it moved items to; past them, such items count as unchanged.)
+    pub met_again: u64,
     /// Items rewritten in place because a key (primary, index, or type) differed.
     pub rekeyed: u64,
     /// Items rewritten in place from an older schema version.
@@ -37,12 +41,15 @@ pub struct Report {
     pub segments_skipped: u32,
     /// In a dry run, the first changes it would make.
     pub samples: Vec<Sample>,
-    /// Read capacity units the job's scans consumed, as DynamoDB reported them: counted
-    /// when the job has a read [`Budget`](super::Budget) (0 otherwise, since asking
-    /// DynamoDB for them slows every request).
+    /// Read capacity units the job's scans consumed, with or without a budget. Under a
+    /// read [`Budget`](super::Budget) they are DynamoDB's figures; without one, DynamoDB is
+    /// asked for one scan page in 16 (asking slows a request) and the others are computed
+    /// from the items they read, scaled by how DynamoDB's figures compared.
     pub read_units: f64,
-    /// Write capacity units the job's writes consumed, as DynamoDB reported them: counted
-    /// when the job has a write [`Budget`](super::Budget) (0 otherwise).
+    /// Write capacity units the job's writes and checkpoints consumed, counted as the
+    /// [`read_units`](Self::read_units) are: DynamoDB's figures under a write budget,
+    /// otherwise one write in 16 asked and the others computed from the items' sizes and
+    /// the indexes they are in.
     pub write_units: f64,
 }
 
@@ -55,6 +62,7 @@ impl Report {
     pub(super) fn add(&mut self, other: Report) {
         self.scanned += other.scanned;
         self.unchanged += other.unchanged;
+        self.met_again += other.met_again;
         self.rekeyed += other.rekeyed;
         self.upgraded += other.upgraded;
         self.mapped += other.mapped;
@@ -108,17 +116,19 @@ pub struct Progress {
     pub scanned: u64,
     /// Items written (or to be written, in a dry run) so far.
     pub changed: u64,
-    /// Every item the scan read so far, of any entity type (the scan reads them all and
-    /// keeps the entity's).
+    /// Every item of the scan pages done so far, of any entity type (the scan reads them
+    /// all and keeps the entity's), those [met again](Self::met_again) included.
     pub items_read: u64,
+    /// Items this run moved and then met again at their new key (see
+    /// [`Report::met_again`]): read twice, but one item of the table.
+    pub met_again: u64,
     /// How many items this run's segments hold, estimated from the table's item count
     /// (which DynamoDB updates about every six hours); `None` when it is not known.
     pub items_expected: Option<u64>,
-    /// Read capacity units consumed so far, as DynamoDB reported them (counted when the
-    /// job has a read budget, 0 otherwise).
+    /// Read capacity units consumed so far, counted as [`Report::read_units`] is.
     pub read_units: f64,
-    /// Write capacity units consumed so far, the job's checkpoints included (counted when
-    /// the job has a write budget, 0 otherwise).
+    /// Write capacity units consumed so far, the job's checkpoints included, counted as
+    /// [`Report::write_units`] is.
     pub write_units: f64,
     /// Segments finished of those this run reads.
     pub segments_done: u32,
@@ -126,6 +136,9 @@ pub struct Progress {
     pub segments: u32,
     /// Time since the run started.
     pub elapsed: Duration,
+    /// The time since the first progress (once every segment's first pages are under way)
+    /// and the table's items done since: the ETA's rate, without the start's wait.
+    pub(super) rate: (Duration, u64),
 }
 
 impl Progress {
@@ -134,18 +147,24 @@ impl Progress {
         self.scanned as f64 / self.elapsed.as_secs_f64().max(1e-3)
     }
 
-    /// The time left, estimated from the items still to read at the rate read so far;
-    /// `None` before anything was read, when the table's item count is not known, or once
-    /// the run has read more than it counted on (the count is DynamoDB's estimate).
+    /// The time left, estimated from the table's items still to read at the rate read so
+    /// far, measured from the first progress on (the time the first pages took to come is
+    /// not a rate). Items met again at the key this run moved them to are not items of the
+    /// table still to read: they count neither as read nor as left, and the time spent on
+    /// them is spread over the others. `None` until items are done after the first
+    /// progress, when the table's item count is not known, or once the run has read more
+    /// than it counted on (the count is DynamoDB's estimate).
     pub fn eta(&self) -> Option<Duration> {
         if self.segments_done == self.segments {
             return Some(Duration::ZERO);
         }
-        let left = self.items_expected?.checked_sub(self.items_read)?;
-        if self.items_read == 0 {
+        let read = self.items_read.saturating_sub(self.met_again);
+        let left = self.items_expected?.checked_sub(read)?;
+        let (time, items) = self.rate;
+        if items == 0 {
             return None;
         }
-        let per_item = self.elapsed.as_secs_f64() / self.items_read as f64;
+        let per_item = time.as_secs_f64() / items as f64;
         Some(Duration::from_secs_f64(per_item * left as f64))
     }
 }
@@ -159,12 +178,14 @@ mod tests {
             scanned: items_read / 2,
             changed: 0,
             items_read,
+            met_again: 0,
             items_expected,
             read_units: 0.0,
             write_units: 0.0,
             segments_done: 0,
             segments: 8,
             elapsed: Duration::from_secs(elapsed),
+            rate: (Duration::from_secs(elapsed), items_read),
         }
     }
 
@@ -181,6 +202,16 @@ mod tests {
         assert_eq!(progress(1_000, None, 10).eta(), None);
         assert_eq!(progress(0, Some(4_000), 10).eta(), None);
         assert_eq!(progress(5_000, Some(4_000), 10).eta(), None);
+    }
+
+    #[test]
+    fn items_met_again_are_neither_read_nor_left() {
+        let moving = Progress {
+            met_again: 500,
+            rate: (Duration::from_secs(10), 1_000),
+            ..progress(1_500, Some(4_000), 10)
+        };
+        assert_eq!(moving.eta(), Some(Duration::from_secs(30)));
     }
 
     #[test]

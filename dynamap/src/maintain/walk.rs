@@ -1,16 +1,18 @@
 //! How a job walks its segments: pages scanned from the checkpoint on, each item decided
 //! and written on condition, redone after a lost race.
 
-use std::sync::Arc;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::ConsumedCapacity;
 use futures_util::stream::{self, StreamExt};
 
 use super::apply::{Applied, apply, primary_key};
-use super::budget::Bucket;
 use super::checkpoint::{self, Saved};
+use super::cost;
+use super::meter::Meter;
 use super::plan::{Decision, Reason, Unchanged, Write, item_key, plan};
 use super::report::{self, FailedItem, Progress, Report, Sample};
 use super::{Change, ITEMS_IN_FLIGHT, MAX_REDOS, Maintain};
@@ -19,7 +21,7 @@ use crate::codec::{AttributeValue, Item};
 use crate::expr::Placeholders;
 use crate::retry::sleep_for;
 use crate::table::{Table, TableSchema};
-use crate::{Entity, Error, Handle, Result};
+use crate::{Entity, Error, Result};
 
 impl<E: Entity + Send + Sync> Maintain<E> {
     /// One segment, from its checkpoint to its end.
@@ -59,7 +61,13 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                 }
                 None => (written.await, None),
             };
+            let written_met_again = written.met_again;
             report.add(written);
+            // Counted once its items are: the ETA compares items done with time spent.
+            shared.items_read.fetch_add(page.read, Ordering::Relaxed);
+            shared
+                .met_again
+                .fetch_add(written_met_again, Ordering::Relaxed);
             let done = next.is_none();
             if !self.dry_run {
                 let saved = Saved { done, start: next };
@@ -90,20 +98,31 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         start: Option<Item>,
         shared: &Shared,
     ) -> Result<Page> {
-        ready(&self.db, &shared.reads).await;
-        let page = self
-            .page(schema, segment, start, shared.reads.limited())
-            .await;
-        let page = page.inspect_err(|_| shared.reads.settle(0.0))?;
-        shared.reads.settle(page.units);
-        shared.read_units.add(page.units);
-        shared.items_read.fetch_add(page.read, Ordering::Relaxed);
+        let bytes_each = shared.bytes_each();
+        let computed = cost::scan(u64::try_from(self.page_size).unwrap_or(0), bytes_each);
+        let ticket = shared.reads.ready(&self.db, computed).await;
+        let page = self.page(schema, segment, start, ticket.asks).await;
+        let mut page = page.inspect_err(|_| {
+            shared.reads.settle(ticket, None);
+        })?;
+        // What the page read, now known, is what it is counted by when it did not ask.
+        let returned: usize = page.items.iter().map(crate::limits::item_size).sum();
+        if !page.items.is_empty() {
+            shared.learn_bytes_each(returned as f64 / page.items.len() as f64);
+        }
+        let ticket = ticket.computed(cost::scan(page.read, shared.bytes_each()));
+        page.units = shared.reads.settle(ticket, Some(page.units));
         Ok(page)
     }
 
     /// Decides and writes a page's items, a few at a time.
     async fn write_page(&self, schema: &TableSchema, items: Vec<Item>, shared: &Shared) -> Report {
         let items = items.into_iter().filter(|item| self.selects(schema, item));
+        if self.offline && !self.dry_run {
+            return self
+                .write_page_offline(schema, items.collect(), shared)
+                .await;
+        }
         stream::iter(items)
             .map(|raw| async move {
                 let mut one = Report {
@@ -111,7 +130,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                     ..Report::default()
                 };
                 self.item(schema, raw, shared, &mut one).await;
-                shared.scanned.fetch_add(1, Ordering::Relaxed);
+                shared.scanned.fetch_add(one.scanned, Ordering::Relaxed);
                 shared.changed.fetch_add(one.changed(), Ordering::Relaxed);
                 one
             })
@@ -132,20 +151,21 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         saved: &Saved,
         shared: &Shared,
     ) -> Result<f64> {
-        ready(&self.db, &shared.writes).await;
+        // A checkpoint is a small item in no index: one unit.
+        let ticket = shared.writes.ready(&self.db, 1.0).await;
         let units = checkpoint::save(
             &self.db,
             schema,
             self.checkpoint_job(),
             (segment, self.segments),
             saved,
-            shared.writes.limited(),
+            ticket.asks,
         )
         .await;
-        let units = units.inspect_err(|_| shared.writes.settle(0.0))?;
-        shared.writes.settle(units);
-        shared.write_units.add(units);
-        Ok(units)
+        let units = units.inspect_err(|_| {
+            shared.writes.settle(ticket, None);
+        })?;
+        Ok(shared.writes.settle(ticket, Some(units)))
     }
 
     /// One scan page of the segment, with the units it consumed when `counted`.
@@ -202,7 +222,13 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     }
 
     /// One item: decided, written on condition, redone after a lost race.
-    async fn item(&self, schema: &TableSchema, raw: Item, shared: &Shared, report: &mut Report) {
+    pub(super) async fn item(
+        &self,
+        schema: &TableSchema,
+        raw: Item,
+        shared: &Shared,
+        report: &mut Report,
+    ) {
         let key = item_key(schema, &raw);
         let mut current = raw;
         let mut redos = 0;
@@ -212,23 +238,38 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                 Err(error) => return fail(report, key, error),
             };
             if write.decision == Decision::Keep {
-                report.unchanged += 1;
-                return;
+                return self.count_kept(schema, &current, shared, report);
             }
             if self.dry_run {
                 return count(report, &write.decision, why, Some((schema, &key)));
             }
-            ready(&self.db, &shared.writes).await;
             let decision = write.decision.clone();
-            let counted = shared.writes.limited();
-            let applied = apply::<E>(&self.db, &current, write, counted).await;
-            // Every reservation is settled, with what DynamoDB reported (none on failure).
-            shared
+            let ticket = shared
                 .writes
-                .settle(applied.as_ref().map_or(0.0, |(_, units)| *units));
+                .ready(&self.db, cost::write(schema, &current, &write))
+                .await;
+            // Remembered before the write: another segment may meet the item at its new key
+            // before this one hears back.
+            let moved_to = match &decision {
+                Decision::Move { item } => Some(primary_key(schema, item)),
+                _ => None,
+            };
+            if let Some(key) = &moved_to {
+                shared.moved_to(key);
+            }
+            let applied = apply::<E>(&self.db, &current, write, ticket.asks).await;
+            if let (Some(key), false) = (&moved_to, matches!(applied, Ok((Applied::Done, _)))) {
+                shared.not_moved_to(key);
+            }
+            // Every reservation is settled, with what DynamoDB reported (none on failure or
+            // a lost race).
+            let reported = match &applied {
+                Ok((Applied::Done, units)) => Some(*units),
+                _ => None,
+            };
+            let units = shared.writes.settle(ticket, reported);
             match applied {
-                Ok((Applied::Done, units)) => {
-                    shared.write_units.add(units);
+                Ok((Applied::Done, _)) => {
                     report.write_units += units;
                     return count(report, &decision, why, None);
                 }
@@ -268,6 +309,23 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         }
     }
 
+    /// Counts an item the job leaves: met again at the key this run moved it to, or
+    /// unchanged.
+    pub(super) fn count_kept(
+        &self,
+        schema: &TableSchema,
+        item: &Item,
+        shared: &Shared,
+        report: &mut Report,
+    ) {
+        if shared.was_moved_to(&primary_key(schema, item)) {
+            report.met_again += 1;
+            report.scanned = report.scanned.saturating_sub(1);
+        } else {
+            report.unchanged += 1;
+        }
+    }
+
     /// True for an item the job works on: its entity's, or one `adopt` selects.
     fn selects(&self, schema: &TableSchema, item: &Item) -> bool {
         match &self.adopt {
@@ -277,7 +335,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     }
 
     /// What to do with one stored item, and why.
-    fn decide(&self, original: &Item) -> Result<(Write, Reason)> {
+    pub(super) fn decide(&self, original: &Item) -> Result<(Write, Reason)> {
         // Adopting, compared without the attributes it drops (none otherwise).
         let stripped = self.finish.strip(original);
         let stored: &Item = &stripped;
@@ -319,13 +377,6 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     }
 }
 
-/// Waits until `bucket` allows another request, and reserves its expected units.
-async fn ready(db: &Handle, bucket: &Bucket) {
-    while let Some(wait) = bucket.reserve() {
-        sleep_for(db, wait).await;
-    }
-}
-
 /// One scan page of a segment.
 struct Page {
     /// The items the filter kept: the entity's (or, adopting, every item).
@@ -340,64 +391,127 @@ struct Page {
 
 /// What every segment of a run shares.
 pub(super) struct Shared {
-    reads: Bucket,
-    writes: Bucket,
-    scanned: AtomicU64,
-    changed: AtomicU64,
+    pub(super) reads: Meter,
+    pub(super) writes: Meter,
+    /// The average size of the items scans read, in bytes (an estimate, in thousandths).
+    bytes_each: AtomicU64,
+    pub(super) scanned: AtomicU64,
+    pub(super) changed: AtomicU64,
+    /// Fingerprints of the keys this run moved items to (up to [`MAX_MOVED`]).
+    moved: Mutex<HashSet<u64>>,
+    met_again: AtomicU64,
     items_read: AtomicU64,
     items_expected: Option<u64>,
-    read_units: Units,
-    write_units: Units,
     segments_done: AtomicU32,
     segments: u32,
     started: Instant,
+    /// When the first page was done, and the table's items done then: the ETA's rate is
+    /// measured from there, once the segments' pipelines are full.
+    first_done: OnceLock<(Instant, u64)>,
 }
 
 impl Shared {
-    pub(super) fn new(budget: super::Budget, segments: u32, items_expected: Option<u64>) -> Self {
+    /// `bytes_each`: the table's average item size, when DynamoDB said it.
+    pub(super) fn new(
+        budget: super::Budget,
+        segments: u32,
+        items_expected: Option<u64>,
+        bytes_each: Option<f64>,
+    ) -> Self {
+        let bytes_each = bytes_each
+            .filter(|b| b.is_finite() && *b > 0.0)
+            .unwrap_or(1024.0);
         Shared {
-            reads: Bucket::new(budget.read_units),
-            writes: Bucket::new(budget.write_units),
+            reads: Meter::new(budget.read_units),
+            writes: Meter::new(budget.write_units),
+            bytes_each: AtomicU64::new((bytes_each * 1000.0) as u64),
             scanned: AtomicU64::new(0),
             changed: AtomicU64::new(0),
+            moved: Mutex::new(HashSet::new()),
+            met_again: AtomicU64::new(0),
             items_read: AtomicU64::new(0),
             items_expected,
-            read_units: Units::default(),
-            write_units: Units::default(),
             segments_done: AtomicU32::new(0),
             segments,
             started: Instant::now(),
+            first_done: OnceLock::new(),
         }
     }
 
+    /// Remembers that this run moved an item to `key`.
+    pub(super) fn moved_to(&self, key: &Item) {
+        let mut moved = self.moved.lock().unwrap_or_else(|e| e.into_inner());
+        if moved.len() < MAX_MOVED {
+            moved.insert(fingerprint(key));
+        }
+    }
+
+    /// Forgets `key`: the move there failed.
+    pub(super) fn not_moved_to(&self, key: &Item) {
+        let mut moved = self.moved.lock().unwrap_or_else(|e| e.into_inner());
+        moved.remove(&fingerprint(key));
+    }
+
+    /// True when this run moved an item to `key`: meeting it there, the scan reads it a
+    /// second time.
+    fn was_moved_to(&self, key: &Item) -> bool {
+        let moved = self.moved.lock().unwrap_or_else(|e| e.into_inner());
+        !moved.is_empty() && moved.contains(&fingerprint(key))
+    }
+
+    /// The average size of the items scans read, in bytes.
+    fn bytes_each(&self) -> f64 {
+        self.bytes_each.load(Ordering::Relaxed) as f64 / 1000.0
+    }
+
+    /// Moves the average size toward `bytes` (a page's average).
+    fn learn_bytes_each(&self, bytes: f64) {
+        let next = 0.7 * self.bytes_each() + 0.3 * bytes;
+        self.bytes_each
+            .store((next * 1000.0) as u64, Ordering::Relaxed);
+    }
+
     fn progress(&self) -> Progress {
+        let items_read = self.items_read.load(Ordering::Relaxed);
+        let met_again = self.met_again.load(Ordering::Relaxed);
+        self.first_done
+            .get_or_init(|| (Instant::now(), items_read - met_again));
         Progress {
             scanned: self.scanned.load(Ordering::Relaxed),
             changed: self.changed.load(Ordering::Relaxed),
-            items_read: self.items_read.load(Ordering::Relaxed),
+            items_read,
+            met_again,
             items_expected: self.items_expected,
-            read_units: self.read_units.get(),
-            write_units: self.write_units.get(),
+            read_units: self.reads.total(),
+            write_units: self.writes.total(),
             segments_done: self.segments_done.load(Ordering::Relaxed),
             segments: self.segments,
             elapsed: self.started.elapsed(),
+            rate: self
+                .first_done
+                .get()
+                .map_or((Duration::ZERO, 0), |(at, done)| {
+                    (at.elapsed(), (items_read - met_again).saturating_sub(*done))
+                }),
         }
     }
 }
 
-/// Capacity units added up by concurrent segments (kept in thousandths of a unit).
-#[derive(Default)]
-struct Units(AtomicU64);
+/// The most moved keys a run remembers (8 bytes each, and the set's overhead: under 50 MB);
+/// past them, items met again at their new key count as unchanged.
+const MAX_MOVED: usize = 2_000_000;
 
-impl Units {
-    fn add(&self, units: f64) {
-        self.0
-            .fetch_add((units.max(0.0) * 1000.0).round() as u64, Ordering::Relaxed);
+/// A 64-bit fingerprint of a primary key (its attribute values in name order).
+fn fingerprint(key: &Item) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    let mut names: Vec<&String> = key.keys().collect();
+    names.sort();
+    for name in names {
+        name.hash(&mut hasher);
+        format!("{:?}", key[name]).hash(&mut hasher);
     }
-
-    fn get(&self) -> f64 {
-        self.0.load(Ordering::Relaxed) as f64 / 1000.0
-    }
+    hasher.finish()
 }
 
 /// True when `item` is stored as `E` or under one of its aliases.
@@ -408,7 +522,7 @@ fn is_entity<E: Entity>(schema: &TableSchema, item: &Item) -> bool {
     )
 }
 
-fn fail(report: &mut Report, key: ItemKey, error: Error) {
+pub(super) fn fail(report: &mut Report, key: ItemKey, error: Error) {
     report.failed_count += 1;
     if report.failed.len() < report::MAX_FAILED {
         report.failed.push(FailedItem { key, error });
@@ -416,7 +530,7 @@ fn fail(report: &mut Report, key: ItemKey, error: Error) {
 }
 
 /// Counts a change; in a dry run, `sample` keeps it as an example.
-fn count(
+pub(super) fn count(
     report: &mut Report,
     decision: &Decision,
     why: Reason,

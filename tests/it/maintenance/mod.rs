@@ -9,6 +9,7 @@ mod budget;
 mod concurrent_writes;
 mod live_rekey;
 mod moves;
+mod offline;
 mod rekey;
 mod wide_items;
 
@@ -112,7 +113,45 @@ pub(crate) async fn old_desk(test: &str, tickets: usize, agents: usize) -> Db<De
         }
         raw.push(item);
     }
-    for chunk in raw.chunks(25) {
+    put_raw_items(&db, raw).await;
+    let agents: Vec<Agent> = (0..agents)
+        .map(|i| Agent {
+            id: format!("a{i}"),
+            team: format!("t{}", i % 4),
+        })
+        .collect();
+    for agent in &agents {
+        batch = batch.put(agent);
+    }
+    assert!(batch.await.expect("agents").is_complete());
+    db
+}
+
+/// `n` users stored under the old key template `U#{id}`, with an attribute of another writer.
+pub(crate) async fn old_users(test: &str, n: usize) -> dynamap::Db<Desk> {
+    let db = fresh_db::<Desk>(test).await;
+    let users: Vec<_> = (0..n)
+        .map(|i| {
+            [
+                ("PK", format!("U#{i}")),
+                ("SK", "PROFILE".to_owned()),
+                ("_type", "User".to_owned()),
+                ("id", i.to_string()),
+                ("name", format!("user {i}")),
+                ("theirs", "kept".to_owned()),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), S(v)))
+            .collect::<dynamap::codec::Item>()
+        })
+        .collect();
+    put_raw_items(&db, users).await;
+    db
+}
+
+/// Stores `items` as they are, 25 to a raw `BatchWriteItem` call.
+pub(crate) async fn put_raw_items<L: dynamap::Table>(db: &Db<L>, items: Vec<Item>) {
+    for chunk in items.chunks(25) {
         let requests = chunk
             .iter()
             .map(|item| {
@@ -126,24 +165,18 @@ pub(crate) async fn old_desk(test: &str, tickets: usize, agents: usize) -> Db<De
                     .build()
             })
             .collect();
-        db.client()
+        let out = db
+            .client()
             .batch_write_item()
             .request_items(db.table_name(), requests)
             .send()
             .await
             .expect("raw batch");
+        assert!(
+            out.unprocessed_items().is_none_or(|u| u.is_empty()),
+            "DynamoDB Local processes every item"
+        );
     }
-    let agents: Vec<Agent> = (0..agents)
-        .map(|i| Agent {
-            id: format!("a{i}"),
-            team: format!("t{}", i % 4),
-        })
-        .collect();
-    for agent in &agents {
-        batch = batch.put(agent);
-    }
-    assert!(batch.await.expect("agents").is_complete());
-    db
 }
 
 /// True when every ticket's stored item is what the entity renders from it.
