@@ -1,9 +1,11 @@
 //! Request previews: a builder's `preview` is exactly what its `send` puts on the wire (the
-//! SDK input the `lose` interceptor captures before serializing it), fails as `send` would
-//! before sending, and reads as text. And a builder's `Debug` keeps its cursor to itself.
+//! SDK input the `lose` interceptor captures before serializing it), up to the first request
+//! an answer decides; fails as `send` would before sending, and reads as text. And a
+//! builder's `Debug` keeps its cursor to itself.
 
-use dynamap::preview::Request;
-use dynamap::{Db, Error};
+use dynamap::key::PartitionKey;
+use dynamap::preview::{Preview, Request};
+use dynamap::{Db, Entity, Error};
 
 use crate::lost_responses::lose::{Losses, lossy_db};
 use crate::models::{App, Score, Sensor, sensor};
@@ -113,6 +115,128 @@ async fn a_preview_is_what_send_sends() {
         .include_expired();
     let preview = scan.preview().expect("preview");
     assert_eq!(preview.requests(), &sent(&losses, scan.send()).await.1[..1]);
+}
+
+/// A user with a unique handle: its writes keep a lookup item in sync.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = App, entity = "User", pk = "USER#{id}", sk = "USER",
+          lookup(name = "handle", pk = "HANDLE#{handle}", sk = "HANDLE"))]
+struct User {
+    id: String,
+    handle: String,
+}
+
+fn user(id: &str, handle: &str) -> User {
+    User {
+        id: id.into(),
+        handle: handle.into(),
+    }
+}
+
+/// Deals of a day spread over shards of an index partition.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[dynamap(table = App, entity = "Deal", pk = "DEAL#{id}", sk = "INFO",
+          index(name = "GSI1", pk = "DEALS#{day}#{shard}", sk = "{created_at}"))]
+struct Deal {
+    id: String,
+    day: String,
+    shard: u8,
+    created_at: i64,
+}
+
+/// A preview of a write with lookups is its consistent read; on the wire the transaction
+/// that read decides follows it, as the text's last line says.
+fn read_then_transaction(preview: &Preview, wire: &[Request]) {
+    assert_eq!(preview.requests(), &wire[..1], "{preview}");
+    assert!(
+        matches!(preview.requests(), [Request::GetItem(read)] if read.consistent_read() == Some(true)),
+        "{preview}"
+    );
+    assert!(
+        matches!(&wire[1..], [Request::TransactWriteItems(_)]),
+        "{wire:?}"
+    );
+    assert!(
+        preview.to_string().contains("\nthen: TransactWriteItems"),
+        "{preview}"
+    );
+}
+
+#[tokio::test]
+async fn a_preview_is_every_request_no_answer_decides() {
+    let (db, losses) = lossy_db("a_preview_is_every_request_no_answer_decides", false).await;
+
+    // Writes of an entity with a lookup: create, update moving the lookup, put, a
+    // transaction holding one, delete.
+    let create = db.create(&user("u1", "ann"));
+    let preview = create.preview().expect("preview");
+    let (result, wire) = sent(&losses, create).await;
+    result.expect("create");
+    read_then_transaction(&preview, &wire);
+    let update = db.update(User::key("u1")).set(User::HANDLE, "bea");
+    let preview = update.preview().expect("preview");
+    let (result, wire) = sent(&losses, update.send()).await;
+    result.expect("update");
+    read_then_transaction(&preview, &wire);
+    let put = db.put(&user("u1", "cat"));
+    let preview = put.preview().expect("preview");
+    let (result, wire) = sent(&losses, put).await;
+    result.expect("put");
+    read_then_transaction(&preview, &wire);
+    let transaction = db
+        .transaction()
+        .put(&user("u1", "dan"))
+        .put(&score("go", 1, "ann"));
+    let preview = transaction.preview().expect("preview");
+    let (result, wire) = sent(&losses, transaction.send()).await;
+    result.expect("transaction");
+    read_then_transaction(&preview, &wire);
+    let delete = db.delete(User::key("u1"));
+    let preview = delete.preview().expect("preview");
+    let (result, wire) = sent(&losses, delete).await;
+    result.expect("delete");
+    read_then_transaction(&preview, &wire);
+    assert_eq!(db.get(User::key("u1")).await.expect("get"), None);
+
+    // A query over days of three shards each, read merged: its preview is one request
+    // per shard of the first day, which `send` sends together before any answer.
+    for (i, shard) in [0u8, 0, 1, 2, 2, 2].into_iter().enumerate() {
+        let day = if i < 4 { "d1" } else { "d2" };
+        let id = format!("deal{i}");
+        let deal = Deal {
+            id,
+            day: day.into(),
+            shard,
+            created_at: i as i64,
+        };
+        db.put(&deal).await.expect("deal");
+    }
+    losses.take_inputs();
+    let day =
+        |day: &str| PartitionKey::across((0..3u8).map(|shard| Deal::gsi1(day, shard))).merged();
+    let query = || {
+        db.query(PartitionKey::across(["d1", "d2"].map(day)))
+            .limit(2)
+    };
+    let preview = query().preview().expect("preview");
+    let (page, wire) = sent(&losses, query().send()).await;
+    assert_eq!(page.expect("query").items.len(), 2);
+    let requests = preview.requests();
+    assert_eq!(requests.len(), 3, "{preview}");
+    for request in requests {
+        assert!(
+            wire[..3].contains(request),
+            "{request:?} not among the first on the wire {wire:?}"
+        );
+        let Request::Query(input) = request else {
+            panic!("{request:?}")
+        };
+        let values = format!("{:?}", input.expression_attribute_values());
+        assert!(
+            values.contains("DEALS#d1#"),
+            "the first day's shards: {values}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -11,7 +11,7 @@ use crate::clone_builder::clone_builder;
 use crate::codec::Item;
 use crate::expr::{Condition, Placeholders};
 use crate::key::Key;
-use crate::preview::{Preview, Request, input_of, lookups_unsupported};
+use crate::preview::{Preview, Request, input_of};
 use crate::span::Call;
 use crate::write::{
     AfterLoss, RenderedCondition, conditional_answer, delete_condition, finish, key_item,
@@ -164,7 +164,8 @@ impl<E: Entity> Delete<E> {
 }
 
 impl<E: Entity> Delete<E> {
-    /// The request [`send`](Delete::send) would make, not sent (see [`crate::preview`]).
+    /// The request [`send`](Delete::send) would make, not sent (see [`crate::preview`]); for
+    /// an entity with lookup items, the read of the lookups its stored item records.
     ///
     /// ```no_run
     /// # use dynamap::{Entity, Table};
@@ -178,12 +179,12 @@ impl<E: Entity> Delete<E> {
     ///
     /// # Errors
     ///
-    /// Those `send` fails with before sending ([`Error::Key`], [`Error::InvalidExpression`]),
-    /// and [`Error::Unsupported`] for an entity with lookup items.
+    /// Those `send` fails with before sending ([`Error::Key`], [`Error::InvalidExpression`]).
     pub fn preview(&self) -> Result<Preview> {
         let key = key_item(self.key.clone())?;
         if !E::WRITE.lookups.is_empty() {
-            return Err(lookups_unsupported("DeleteItem", E::ENTITY_TYPE));
+            let read = super::sync::Owner { key }.read_preview::<E>(&self.db)?;
+            return Ok(Preview::lookup_reads(vec![read]));
         }
         let request = request(&self.db, &key, &self.rendered()?);
         Ok(Preview::one(Request::DeleteItem(input_of!(

@@ -11,7 +11,7 @@ use tracing::Instrument;
 use super::sync;
 use crate::clone_builder::clone_builder;
 use crate::expr::{Condition, Placeholders};
-use crate::preview::{Preview, Request, input_of, lookups_unsupported};
+use crate::preview::{Preview, Request, input_of};
 use crate::span::Call;
 use crate::write::{
     AfterLoss, PreparedPut, PutMode, RenderedCondition, conditional_answer, finish, one_attempt,
@@ -229,7 +229,9 @@ impl<E: Entity> Put<E> {
 
 impl<E: Entity> Put<E> {
     /// The request [`send`](Put::send) would make, not sent (see [`crate::preview`]): the
-    /// item as stored and the condition, with its names and values.
+    /// item as stored and the condition, with its names and values. For an entity with
+    /// lookup items, the read of the lookups its stored item records, which decides the
+    /// transaction that follows.
     ///
     /// ```no_run
     /// # use dynamap::{Entity, Table};
@@ -243,12 +245,12 @@ impl<E: Entity> Put<E> {
     ///
     /// # Errors
     ///
-    /// Those `send` fails with before sending (a key, encoding, size or expression error),
-    /// and [`Error::Unsupported`](crate::Error::Unsupported) for an entity with lookup items.
+    /// Those `send` fails with before sending (a key, encoding, size or expression error).
     pub fn preview(&self) -> Result<Preview> {
         let prepared = self.prepared.clone()?;
         if !E::WRITE.lookups.is_empty() {
-            return Err(lookups_unsupported("PutItem", E::ENTITY_TYPE));
+            let read = sync::Owner::of::<E>(&prepared.item).read_preview::<E>(&self.db)?;
+            return Ok(Preview::lookup_reads(vec![read]));
         }
         let condition = rendered(
             self.mode,

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use aws_sdk_dynamodb::operation::get_item::builders::GetItemFluentBuilder;
 use aws_sdk_dynamodb::types::AttributeValue;
 use tracing::Instrument;
 
@@ -13,6 +14,7 @@ use crate::entity::LookupKey;
 use crate::error::ActionFailure;
 use crate::expr::update::Change;
 use crate::expr::{Condition, DocPath, Placeholders};
+use crate::preview::{Request as PreviewRequest, input_of};
 use crate::retry::{RetryPolicy, SplitMix64, pause};
 use crate::table::Table;
 use crate::write::lookup_items::{free_or_owned_by, lookup_item, lookup_key, record, recorded};
@@ -51,6 +53,29 @@ impl Owner {
 
     /// Reads which lookups the stored owner records; `None` when there is no owner item.
     pub(crate) async fn recorded<E: Entity>(&self, db: &Handle) -> Result<Option<Recorded>> {
+        let call = crate::span::Call::new(db, "GetItem", E::ENTITY_TYPE, None);
+        let result = self
+            .read::<E>(db)
+            .set_return_consumed_capacity(call.capacity())
+            .send()
+            .instrument(call.span())
+            .await;
+        let output = call
+            .end(result, |o| o.consumed_capacity())
+            .map_err(|e| Error::service("GetItem", e))?;
+        Ok(output.item.as_ref().map(recorded_in::<E>))
+    }
+
+    /// The read of what the stored owner records, not sent: what a preview of a write with
+    /// lookups shows (see [`crate::preview`]).
+    pub(crate) fn read_preview<E: Entity>(&self, db: &Handle) -> Result<PreviewRequest> {
+        let read = self.read::<E>(db);
+        Ok(PreviewRequest::GetItem(input_of!(read, "GetItem")?))
+    }
+
+    /// The consistent GetItem of the owner's key and the lookup keys it records, as sent
+    /// and previewed.
+    fn read<E: Entity>(&self, db: &Handle) -> GetItemFluentBuilder {
         let mut p = Placeholders::default();
         let schema = <E::Table as Table>::SCHEMA;
         let mut projection = vec![p.name(schema.pk)];
@@ -65,23 +90,13 @@ impl Owner {
         } else {
             (Some(projection.join(", ")), names)
         };
-        let call = crate::span::Call::new(db, "GetItem", E::ENTITY_TYPE, None);
-        let result = db
-            .client()
+        db.client()
             .get_item()
             .table_name(db.table_name())
             .set_key(Some(self.key.clone()))
             .consistent_read(true)
             .set_projection_expression(projection)
             .set_expression_attribute_names(names)
-            .set_return_consumed_capacity(call.capacity())
-            .send()
-            .instrument(call.span())
-            .await;
-        let output = call
-            .end(result, |o| o.consumed_capacity())
-            .map_err(|e| Error::service("GetItem", e))?;
-        Ok(output.item.as_ref().map(recorded_in::<E>))
     }
 }
 

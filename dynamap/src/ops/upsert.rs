@@ -123,7 +123,8 @@ impl<E: Entity> Upsert<E> {
         self
     }
 
-    /// The request [`send`](Upsert::send) would make, not sent (see [`crate::preview`]).
+    /// The request [`send`](Upsert::send) would make, not sent (see [`crate::preview`]); for
+    /// an entity with lookup items, the read of the lookups its stored item records.
     ///
     /// ```no_run
     /// # use dynamap::{Entity, Table};
@@ -137,8 +138,7 @@ impl<E: Entity> Upsert<E> {
     ///
     /// # Errors
     ///
-    /// Those `send` fails with before sending, and
-    /// [`Error::Unsupported`](crate::Error::Unsupported) for an entity with lookup items.
+    /// Those `send` fails with before sending.
     pub fn preview(&self) -> Result<crate::preview::Preview> {
         match &self.plan {
             Ok(plan) => plan.preview(&self.db, false),

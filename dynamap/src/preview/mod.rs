@@ -22,14 +22,21 @@
 //! # Ok(()) }
 //! ```
 //!
-//! What a preview leaves out: `ReturnConsumedCapacity` (asked for at send time, when a
-//! tracing subscriber or metrics listen), a transaction's `ClientRequestToken` when the
-//! caller gave none (a fresh one per `send`), and the `ReturnValuesOnConditionCheckFailure`
-//! a single write asks for only when it is resent after a lost answer. A query's or
-//! scan's preview is its first request; the later pages' requests differ only in their
-//! `ExclusiveStartKey` (and, for a page to fill, their `Limit`). A write of an entity with
-//! `lookup(...)` items is a transaction whose actions depend on what is stored, so it has
-//! no preview (an [`Error::Unsupported`](crate::Error::Unsupported)).
+//! A preview is every request `send` makes that no answer decides. What it leaves out:
+//! `ReturnConsumedCapacity` (asked for at send time, when a tracing subscriber or metrics
+//! listen), a transaction's `ClientRequestToken` when the caller gave none (a fresh one per
+//! `send`), and the `ReturnValuesOnConditionCheckFailure` a single write asks for only when
+//! it is resent after a lost answer. Requests an answer decides are not in it:
+//!
+//! - A query's or scan's preview is its first request; the later pages' requests differ
+//!   only in their `ExclusiveStartKey` (and, for a page to fill, their `Limit`). A query
+//!   over several partitions read merged starts with one request per shard of its first
+//!   partition, sent together ([`fan_out`](crate::query::Query::fan_out) at a time).
+//! - A write of an entity with `lookup(...)` items (and a transaction holding one) first
+//!   reads, consistently, which lookup keys the stored item records: its preview is that
+//!   `GetItem`. The `TransactWriteItems` that follows puts the item and its lookups and
+//!   deletes the lookups it no longer holds, so its actions depend on that answer; the
+//!   text says so on a last `then:` line.
 
 mod text;
 
@@ -49,11 +56,26 @@ use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Preview {
     requests: Vec<Request>,
+    /// What `send` does next, decided by these requests' answers.
+    then: Option<&'static str>,
 }
 
 impl Preview {
     pub(crate) fn new(requests: Vec<Request>) -> Self {
-        Self { requests }
+        Self {
+            requests,
+            then: None,
+        }
+    }
+
+    /// The reads a write of an entity with lookup items makes before its transaction.
+    pub(crate) fn lookup_reads(reads: Vec<Request>) -> Self {
+        Self {
+            requests: reads,
+            then: Some(
+                "TransactWriteItems of the write, its lookups' puts and the deletes of the lookups the stored item records but the write no longer holds, decided by the answer",
+            ),
+        }
     }
 
     pub(crate) fn one(request: Request) -> Self {
@@ -62,7 +84,9 @@ impl Preview {
 
     /// The requests, as the SDK's input types: one for most builders, none for a
     /// transaction or batch with nothing in it, one per call of a batch (25 writes or 100
-    /// keys a call) or of a query over several partitions.
+    /// keys a call), one per shard of a query over several partitions read merged (of its
+    /// first partition), and the reads of a write with lookup items (see the
+    /// [module docs](self)).
     pub fn requests(&self) -> &[Request] {
         &self.requests
     }
@@ -132,14 +156,3 @@ macro_rules! input_of {
     };
 }
 pub(crate) use input_of;
-
-/// The error of a preview of a write that keeps lookup items in sync: its transaction
-/// depends on what is stored.
-pub(crate) fn lookups_unsupported(operation: &'static str, entity: &'static str) -> crate::Error {
-    crate::Error::Unsupported {
-        operation,
-        reason: format!(
-            "`{entity}` has lookup items: its writes are transactions whose actions depend on the lookups its stored item records, read when sent, so they have no preview"
-        ),
-    }
-}

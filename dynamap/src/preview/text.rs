@@ -12,8 +12,8 @@ use super::{Preview, Request};
 impl Display for Preview {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self.requests.as_slice() {
-            [] => f.write_str("no request"),
-            [one] => one.fmt(f),
+            [] => f.write_str("no request")?,
+            [one] => one.fmt(f)?,
             many => {
                 for (i, request) in many.iter().enumerate() {
                     if i > 0 {
@@ -22,8 +22,11 @@ impl Display for Preview {
                     writeln!(f, "request {} of {}:", i + 1, many.len())?;
                     request.fmt(f)?;
                 }
-                Ok(())
             }
+        }
+        match self.then {
+            Some(then) => write!(f, "\nthen: {then}"),
+            None => Ok(()),
         }
     }
 }

@@ -11,7 +11,9 @@ impl<T: Decode, S> Query<T, S> {
     /// filter, names and values, index, `Limit` (one more than a page, to know whether
     /// more follow), projection, direction and start key (from [`after`](Query::after)).
     /// Later pages' requests differ only in their start key and limit; [`all`](Query::all)
-    /// asks for the page size itself, [`count`](Query::count) for `Select: COUNT`.
+    /// asks for the page size itself, [`count`](Query::count) for `Select: COUNT`. A query
+    /// over several partitions read merged starts with one request per shard of the first
+    /// partition it reads, sent together: those are its preview.
     ///
     /// # Examples
     ///
@@ -28,15 +30,10 @@ impl<T: Decode, S> Query<T, S> {
     ///
     /// # Errors
     ///
-    /// Those [`send`](Query::send) fails with before sending; and [`Error::Unsupported`](crate::Error::Unsupported)
-    /// for a query over several partitions read merged, whose requests depend on what the
-    /// earlier ones answer.
+    /// Those [`send`](Query::send) fails with before sending.
     pub fn preview(&self) -> Result<Preview> {
-        if self.groups.is_some() {
-            return Err(crate::Error::Unsupported {
-                operation: "Query",
-                reason: "a query over several partitions read merged decides its requests from the answers to earlier ones, so it has no preview; preview a query of one of its partitions".to_owned(),
-            });
+        if let Some(groups) = &self.groups {
+            return self.preview_merged(groups.clone());
         }
         let prepared = self.prepare()?;
         let start = prepared.start_key(&self.db, self.after.as_ref())?;

@@ -3,18 +3,19 @@
 
 use super::Transaction;
 use crate::Result;
+use crate::preview::Preview;
 
 impl<L> Transaction<L> {
     /// The request [`send`](Transaction::send) would make, not sent (see
     /// [`crate::preview`]): every action with its item or key, condition, names and
     /// values; the `ClientRequestToken` only when [`idempotency_token`](Transaction::idempotency_token)
-    /// gave one. None for an empty transaction.
+    /// gave one. None for an empty transaction. A transaction holding a write of an entity
+    /// with lookup items first reads, for each such write, the lookups its stored item
+    /// records: its preview is those reads (see [`crate::preview`]).
     ///
     /// # Errors
     ///
-    /// Those `send` fails with before sending (an action's error, a limit), and
-    /// [`Error::Unsupported`](crate::Error::Unsupported) when an action is of an entity with lookup items, whose
-    /// actions depend on what is stored.
+    /// Those `send` fails with before sending (an action's error, a limit).
     ///
     /// # Examples
     ///
@@ -28,16 +29,13 @@ impl<L> Transaction<L> {
     /// println!("{}", tx.preview()?);
     /// # Ok(()) }
     /// ```
-    pub fn preview(&self) -> Result<crate::preview::Preview> {
+    pub fn preview(&self) -> Result<Preview> {
         if let Some(err) = &self.error {
             return Err(err.clone());
         }
-        if let Some((index, _)) = self.synced.first() {
-            let entity = self.actions.get(*index).map_or("", |a| a.entity);
-            return Err(crate::preview::lookups_unsupported(
-                "TransactWriteItems",
-                entity,
-            ));
+        if !self.synced.is_empty() {
+            let reads = self.synced.iter().map(|(_, s)| s.read_preview(&self.db));
+            return Ok(Preview::lookup_reads(reads.collect::<Result<_>>()?));
         }
         crate::write::preview_actions(&self.db, self.actions.clone(), self.token.clone())
     }

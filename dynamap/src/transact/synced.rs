@@ -22,6 +22,7 @@ use crate::ops::sync::{
     Owner, Recorded, SyncedWrite, delete_actions, failed_by_caller, put_actions, recording,
     required_existence,
 };
+use crate::preview::Request;
 use crate::write::{Action, PutMode};
 use crate::{Entity, Handle, Result};
 
@@ -45,6 +46,9 @@ pub(crate) trait SyncedAction: Send + Sync {
 
     /// Reads what the stored owner records and returns the writes.
     fn resolve<'a>(&'a self, db: &'a Handle) -> Pending<'a, Resolved>;
+
+    /// The read [`resolve`](Self::resolve) sends, not sent: a preview's request.
+    fn read_preview(&self, db: &Handle) -> Result<Request>;
 
     /// Whether the owner's write carries a condition of the caller's (create, replace,
     /// `if_exists`, a version, a condition): only then can its failure be the caller's
@@ -111,6 +115,10 @@ impl<E: Entity> SyncedAction for SyncedPut<E> {
         })
     }
 
+    fn read_preview(&self, db: &Handle) -> Result<Request> {
+        self.owner.read_preview::<E>(db)
+    }
+
     fn decisive(&self) -> bool {
         self.mode != PutMode::Overwrite
             || self.write.expected_version.is_some()
@@ -172,6 +180,10 @@ impl<E: Entity> SyncedAction for SyncedDelete<E> {
                 current,
             })
         })
+    }
+
+    fn read_preview(&self, db: &Handle) -> Result<Request> {
+        self.owner.read_preview::<E>(db)
     }
 
     fn decisive(&self) -> bool {

@@ -12,7 +12,7 @@ use crate::derived::Timestamps;
 use crate::entity::LookupKey;
 use crate::expr::update::{Change, render};
 use crate::expr::{Condition, DocPath, NameMap, Placeholders, ValueMap};
-use crate::preview::{Preview, Request, input_of, lookups_unsupported};
+use crate::preview::{Preview, Request, input_of};
 use crate::span::Call;
 use crate::table::Table;
 use crate::write::{
@@ -189,7 +189,10 @@ impl<E: Entity> Plan<E> {
     /// The UpdateItem [`send`](Plan::send) would make, not sent.
     pub(crate) fn preview(&self, db: &Handle, return_new: bool) -> Result<Preview> {
         if !self.lookups.is_empty() {
-            return Err(lookups_unsupported("UpdateItem", E::ENTITY_TYPE));
+            let owner = crate::ops::sync::Owner {
+                key: self.key.clone(),
+            };
+            return Ok(Preview::lookup_reads(vec![owner.read_preview::<E>(db)?]));
         }
         let rendered = self.render(Vec::new(), |_| Vec::new())?;
         let request = request(db, &rendered, return_new);

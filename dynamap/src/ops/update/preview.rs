@@ -7,12 +7,12 @@ use crate::{Entity, Result};
 impl<E: Entity> Update<E> {
     /// The request [`send`](Update::send) would make, not sent (see [`crate::preview`]):
     /// the update expression and the conditions it carries (existence, version, yours),
-    /// with their names and values.
+    /// with their names and values. An update that moves lookup items first reads the
+    /// lookups the stored item records: its preview is that read (see [`crate::preview`]).
     ///
     /// # Errors
     ///
-    /// Those `send` fails with before sending, and [`Error::Unsupported`](crate::Error::Unsupported) for an update
-    /// that moves lookup items (a transaction whose actions depend on what is stored).
+    /// Those `send` fails with before sending.
     ///
     /// # Examples
     ///

@@ -274,6 +274,24 @@ impl Merger {
         Ok(())
     }
 
+    /// The requests the next [`fetch`](Self::fetch) sends, not sent: one per shard whose
+    /// head is unknown. At the start (every buffer empty) [`step`](Self::step) has already
+    /// moved on to the first logical partition with a shard left.
+    pub(super) fn fetch_requests(
+        &self,
+        limit: Option<usize>,
+    ) -> Vec<aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder> {
+        self.shards
+            .iter()
+            .filter(|shard| shard.needs_fetch())
+            .map(|shard| {
+                shard
+                    .prepared
+                    .request(&self.db, shard.start_key(), limit, false)
+            })
+            .collect()
+    }
+
     /// How many items match from here on, counted by DynamoDB in every shard left.
     pub(super) async fn count(mut self) -> Result<usize> {
         let mut total = 0;

@@ -177,6 +177,26 @@ impl<T: Decode, S> Query<T, S> {
         }))
     }
 
+    /// [`preview`](Query::preview) of a merged read: the first requests
+    /// [`send`](Query::send) makes, one per shard of the first partition it reads.
+    pub(super) fn preview_merged(
+        &self,
+        groups: Result<Groups, KeyError>,
+    ) -> Result<crate::preview::Preview> {
+        use crate::preview::{Preview, Request, input_of};
+        let (mut merger, _) = self.merger(groups)?;
+        if !matches!(merger.step(), Step::Fetch) {
+            return Ok(Preview::new(Vec::new()));
+        }
+        let fill = PageFill::<T, Position>::new(self.page_limit());
+        merger
+            .fetch_requests(merger.shard_limit(&fill))
+            .into_iter()
+            .map(|request| Ok(Request::Query(input_of!(request, "Query")?)))
+            .collect::<Result<_>>()
+            .map(Preview::new)
+    }
+
     /// [`all`](Query::all) of a merged read.
     pub(super) async fn all_merged(self, groups: Result<Groups, KeyError>) -> Result<Vec<T>> {
         let (mut merger, _) = self.merger(groups)?;
