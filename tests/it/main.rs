@@ -23,6 +23,7 @@ mod faults;
 mod first_last;
 mod incomplete_keys;
 mod infrastructure;
+mod ingest_previews;
 mod items;
 mod key_filters;
 mod key_formats;

@@ -19,7 +19,10 @@ fn score(game: &str, score: i64, user: &str) -> Score {
 }
 
 /// Sends `send` and returns what went on the wire, after checking nothing else did.
-async fn sent<F: std::future::IntoFuture>(losses: &Losses, send: F) -> (F::Output, Vec<Request>) {
+pub(crate) async fn sent<F: std::future::IntoFuture>(
+    losses: &Losses,
+    send: F,
+) -> (F::Output, Vec<Request>) {
     assert_eq!(losses.take_inputs(), [], "nothing sent before");
     let output = send.await;
     (output, losses.take_inputs())

@@ -37,6 +37,9 @@
 //!   `GetItem`. The `TransactWriteItems` that follows puts the item and its lookups and
 //!   deletes the lookups it no longer holds, so its actions depend on that answer; the
 //!   text says so on a last `then:` line.
+//! - An ingest into rolled tables previews each table's batch calls, and an ingest into
+//!   event rows the first write of each event (see
+//!   [`Ingest::preview`](crate::timeseries::rolling::Ingest::preview)).
 
 mod text;
 

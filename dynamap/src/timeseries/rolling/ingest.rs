@@ -11,6 +11,7 @@ use futures_util::{StreamExt, stream};
 
 use super::{RolledTable, RollingTables};
 use crate::batch::BatchWriteReport;
+use crate::preview::Preview;
 use crate::timeseries::rows::{EventRow, WriteOutcome, WritePath};
 use crate::{Entity, Result, Table};
 
@@ -166,6 +167,37 @@ where
         report
     }
 
+    /// The requests [`send`](Self::send) would make, not sent (see [`crate::preview`]):
+    /// each table's `BatchWriteItem` calls, tables in name order. Left out: the
+    /// `CreateTable` of a table this handle has not created yet, sent before its writes
+    /// (the layout's, as `create_table_json` shows it), and events no table can be named
+    /// for, which `send` reports as refused.
+    ///
+    /// ```no_run
+    /// # use dynamap::timeseries::rolling::RollingTables;
+    /// # use dynamap::{Entity, Table};
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct Events;
+    /// # #[derive(Entity)] #[dynamap(table = Events, entity = "Reading", pk = "DEV#{device}", sk = "AT#{at}")]
+    /// # struct Reading { device: String, at: i64, value: f64 }
+    /// # fn example(rolling: RollingTables<Events>, readings: Vec<Reading>) -> dynamap::Result<()> {
+    /// println!("{}", rolling.ingest(&readings, |r| r.at).preview()?);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The error of the first event that would not be written (an encoding, key or size
+    /// error), which `send` reports in its table's batch report.
+    pub fn preview(&self) -> Result<Preview> {
+        let mut requests = Vec::new();
+        for (table, positions) in self.route().tables.into_values() {
+            let events = positions.iter().map(|&i| &self.events[i]);
+            let batch = self.rolling.db(&table).put_all(events).preview()?;
+            requests.extend(batch.into_requests());
+        }
+        Ok(Preview::new(requests))
+    }
+
     /// Writes every event as an item; see [`send`](Self::send).
     #[deprecated(note = "use `send` (or `.await` the ingest)")]
     pub async fn put_all(self) -> RolledBatchReport {
@@ -239,6 +271,37 @@ impl<T: Table, E: EventRow<Table = T> + Sync> IngestRows<'_, T, E> {
     pub async fn send(self) -> RolledRowsReport {
         let IngestRows { ingest: this, path } = self;
         this.rows(path).await
+    }
+}
+
+impl<T: Table, E: EventRow<Table = T> + Sync> IngestRows<'_, T, E> {
+    /// The requests [`send`](Self::send) would make first, not sent (see
+    /// [`crate::preview`]): for each event, in table name order, the first request of its
+    /// write into row 0 of its timestamp (a `PutItem` creating the row or an `UpdateItem`
+    /// adding to it, as the write path chooses). Whether more follow (the row is full, or
+    /// holds the event already) depends on the answer. Left out, as for
+    /// [`Ingest::preview`]: the `CreateTable` of a table not created yet, and refused
+    /// events.
+    ///
+    /// # Errors
+    ///
+    /// The error of the first event that would fail before sending
+    /// ([`Error::EventRowUnsupported`](crate::Error::EventRowUnsupported), an encoding or
+    /// size error).
+    pub fn preview(&self) -> Result<Preview> {
+        let ingest = &self.ingest;
+        let mut requests = Vec::new();
+        for (table, positions) in ingest.route().tables.into_values() {
+            let rows = ingest
+                .rolling
+                .db(&table)
+                .event_rows::<E>()
+                .write_path(self.path);
+            for i in positions {
+                requests.push(rows.first_request(&ingest.events[i])?);
+            }
+        }
+        Ok(Preview::new(requests))
     }
 }
 

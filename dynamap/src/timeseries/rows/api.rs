@@ -9,10 +9,12 @@ use futures_util::stream::{self, Stream, StreamExt};
 use super::adaptive::RowsSeen;
 use super::layout::{check_supported, decode_row, split};
 use super::read::{RowQuery, is_row_of, last_row_sk};
+use super::request::{add_request, create_request};
 use super::write::Writer;
 use super::{EventId, EventRow, WriteOutcome, WritePath};
 use crate::codec::AttributeValue;
 use crate::key::{Key, KeyError, KeyErrorKind, PartitionKey, Segment, SortArgs, SortBound};
+use crate::preview::{Request, input_of};
 use crate::table::Table;
 use crate::{Error, Handle, Result};
 
@@ -159,12 +161,7 @@ impl<E: EventRow> EventRows<E> {
     pub fn write(&self, event: &E) -> impl Future<Output = Result<WriteOutcome>> + Send + use<E> {
         let prepared = self.check().and_then(|()| split(event));
         let adaptive = (self.path == WritePath::Adaptive).then(|| self.seen.clone());
-        let create_first = match &adaptive {
-            Some(seen) => seen.prefers_create(),
-            None => self
-                .path
-                .create_first(event.event_time(), SystemTime::now()),
-        };
+        let create_first = self.creates_first(event);
         let db = self.db.clone();
         let cap = self.cap;
         async move {
@@ -180,6 +177,29 @@ impl<E: EventRow> EventRows<E> {
             }
             Ok(outcome)
         }
+    }
+
+    /// Whether a write of `event` starts by creating its row rather than adding to it: the
+    /// write path's choice.
+    fn creates_first(&self, event: &E) -> bool {
+        match self.path {
+            WritePath::Adaptive => self.seen.prefers_create(),
+            path => path.create_first(event.event_time(), SystemTime::now()),
+        }
+    }
+
+    /// The first request [`write`](Self::write) sends for `event`, not sent: what a preview
+    /// of an ingest into rows shows. Which requests follow depends on its answer.
+    pub(crate) fn first_request(&self, event: &E) -> Result<Request> {
+        self.check()?;
+        let event_split = split(event)?;
+        Ok(if self.creates_first(event) {
+            let request = create_request::<E>(&self.db, &event_split, 0, self.cap)?;
+            Request::PutItem(input_of!(request, "PutItem")?)
+        } else {
+            let request = add_request::<E>(&self.db, &event_split, 0);
+            Request::UpdateItem(input_of!(request, "UpdateItem")?)
+        })
     }
 
     /// Writes every event, up to `concurrency` at a time (at least 1), and reports each

@@ -6,7 +6,9 @@
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
+use aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
+use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::types::{
     AttributeValue, ConsumedCapacity, ReturnValuesOnConditionCheckFailure,
 };
@@ -69,6 +71,15 @@ where
 /// Adds `event` to the existing row `row`: appends its id, sets its value in every field's
 /// map. Refused when the row is missing, holds the id already, or is full.
 pub(crate) async fn add<E: Entity>(db: &Handle, event: &SplitEvent, row: u32) -> Result<Attempt> {
+    update::<E>(db, add_request::<E>(db, event, row)).await
+}
+
+/// The UpdateItem of [`add`], as sent and previewed.
+pub(crate) fn add_request<E: Entity>(
+    db: &Handle,
+    event: &SplitEvent,
+    row: u32,
+) -> UpdateItemFluentBuilder {
     let schema = <E::Table as Table>::SCHEMA;
     let mut p = Placeholders::default();
     let pk = p.name(schema.pk);
@@ -87,7 +98,7 @@ pub(crate) async fn add<E: Entity>(db: &Handle, event: &SplitEvent, row: u32) ->
     }
     let condition =
         format!("attribute_exists({pk}) AND NOT contains({ids}, {id}) AND size({ids}) < {cap}");
-    update::<E>(
+    update_request::<E>(
         db,
         event,
         row,
@@ -95,7 +106,6 @@ pub(crate) async fn add<E: Entity>(db: &Handle, event: &SplitEvent, row: u32) ->
         condition,
         p,
     )
-    .await
 }
 
 /// Adds the maps `fields` to the existing row `row`, keeping any that exist meanwhile.
@@ -118,15 +128,15 @@ pub(crate) async fn add_maps<E: Entity>(
         })
         .collect();
     let condition = format!("attribute_exists({pk})");
-    update::<E>(
+    let request = update_request::<E>(
         db,
         event,
         row,
         format!("SET {}", sets.join(", ")),
         condition,
         p,
-    )
-    .await
+    );
+    update::<E>(db, request).await
 }
 
 /// Closes row `row` to further events (its cap becomes 0), because adding `event` would take
@@ -140,21 +150,22 @@ pub(crate) async fn close<E: Entity>(db: &Handle, event: &SplitEvent, row: u32) 
     let id = p.value(AttributeValue::S(event.id.to_string()));
     let zero = p.value(AttributeValue::N("0".to_owned()));
     let condition = format!("attribute_exists({pk}) AND NOT contains({ids}, {id})");
-    update::<E>(db, event, row, format!("SET {cap} = {zero}"), condition, p).await
+    let request = update_request::<E>(db, event, row, format!("SET {cap} = {zero}"), condition, p);
+    update::<E>(db, request).await
 }
 
-async fn update<E: Entity>(
+/// The UpdateItem of row `row` by `expression` on `condition`, returning the row as it
+/// stood when refused.
+fn update_request<E: Entity>(
     db: &Handle,
     event: &SplitEvent,
     row: u32,
     expression: String,
     condition: String,
     p: Placeholders,
-) -> Result<Attempt> {
+) -> UpdateItemFluentBuilder {
     let (names, values) = p.into_parts();
-    let call = Call::new(db, "UpdateItem", E::ENTITY_TYPE, None);
-    let result = db
-        .client()
+    db.client()
         .update_item()
         .table_name(db.table_name())
         .set_key(Some(row_key::<E>(event, row)))
@@ -163,6 +174,11 @@ async fn update<E: Entity>(
         .set_expression_attribute_names(names)
         .set_expression_attribute_values(values)
         .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+}
+
+async fn update<E: Entity>(db: &Handle, request: UpdateItemFluentBuilder) -> Result<Attempt> {
+    let call = Call::new(db, "UpdateItem", E::ENTITY_TYPE, None);
+    let result = request
         .set_return_consumed_capacity(call.capacity())
         .send()
         .instrument(call.span())
@@ -185,17 +201,9 @@ pub(crate) async fn create<E: Entity>(
     row: u32,
     cap: usize,
 ) -> Result<Attempt> {
-    let schema = <E::Table as Table>::SCHEMA;
-    let item = create_item::<E>(event, row, cap)?;
+    let request = create_request::<E>(db, event, row, cap)?;
     let call = Call::new(db, "PutItem", E::ENTITY_TYPE, None);
-    let result = db
-        .client()
-        .put_item()
-        .table_name(db.table_name())
-        .set_item(Some(item))
-        .condition_expression("attribute_not_exists(#pk)")
-        .expression_attribute_names("#pk", schema.pk)
-        .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+    let result = request
         .set_return_consumed_capacity(call.capacity())
         .send()
         .instrument(call.span())
@@ -209,6 +217,25 @@ pub(crate) async fn create<E: Entity>(
             _ => None,
         },
     )
+}
+
+/// The PutItem of [`create`], as sent and previewed.
+pub(crate) fn create_request<E: Entity>(
+    db: &Handle,
+    event: &SplitEvent,
+    row: u32,
+    cap: usize,
+) -> Result<PutItemFluentBuilder> {
+    let schema = <E::Table as Table>::SCHEMA;
+    let item = create_item::<E>(event, row, cap)?;
+    Ok(db
+        .client()
+        .put_item()
+        .table_name(db.table_name())
+        .set_item(Some(item))
+        .condition_expression("attribute_not_exists(#pk)")
+        .expression_attribute_names("#pk", schema.pk)
+        .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld))
 }
 
 /// Row `row` as stored, read consistently.
