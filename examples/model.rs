@@ -22,6 +22,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     write(&folder, "sensors", &example_support::sensors::model()?)?;
     write(&folder, "gaming", &example_support::gaming::model()?)?;
     write(&folder, "timeline", &example_support::timeline::model()?)?;
+    write(&folder, "sleep_events", &example_support::nights::model()?)?;
     Ok(())
 }
 

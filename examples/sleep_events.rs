@@ -13,34 +13,11 @@
 //! Without `AWS_ENDPOINT_URL_DYNAMODB` it starts DynamoDB Local by itself; with it set, it
 //! writes to table `sleep_events` at that endpoint and leaves it there to inspect.
 
-#[path = "support/sleep.rs"]
-mod sleep;
-
-use dynamap::Entity;
 use dynamap::codec::{AttributeValue, Codec, Compression, Format, Header, compress_list};
 use example_support::example_db;
+use example_support::nights::Night;
+use example_support::sleep::{self, Kind, NIGHT};
 use example_support::tables::SleepTable;
-use sleep::{Event, Kind, NIGHT};
-
-/// One user's night: `ACCOUNT#<id>` / `NIGHT#<date>`. The event list is one compressed
-/// binary attribute, named as in the seed; its codec is recorded in the value's header
-/// instead of a separate `compression_type` attribute.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[dynamap(
-    table = SleepTable,
-    entity = "Night",
-    pk = "ACCOUNT#{account_id}",
-    sk = "NIGHT#{target_date_of_night}"
-)]
-struct Night {
-    account_id: String,
-    /// The date of the night, in the user's local time.
-    target_date_of_night: String,
-    /// How many times the events were processed.
-    revision: u32,
-    #[dynamap(rename = "events_data", compress)]
-    events: Vec<Event>,
-}
 
 /// Reprocessing: the noise sensor turned out to read 1.5 dB high, so every noise reading
 /// is corrected and the whole list is written again.

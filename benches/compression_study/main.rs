@@ -29,7 +29,9 @@
 //! (default `target/bench/`); a full run also writes `docs/performance/compression.json` and
 //! the chart `docs/performance/compression.svg`. See `docs/performance/compression.md`.
 
+// Public items of the examples' library, private to this benchmark.
 #[path = "../../examples/support/sleep.rs"]
+#[allow(unreachable_pub)]
 mod sleep;
 
 mod hand_written;

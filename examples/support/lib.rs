@@ -2,7 +2,9 @@
 
 pub mod gaming;
 pub mod live_rekey;
+pub mod nights;
 pub mod sensors;
+pub mod sleep;
 pub mod tables;
 pub mod timeline;
 

@@ -7,28 +7,28 @@
 //! baseline, quantized to the sensor's resolution, with occasional spikes (tossing and
 //! turning, a car passing, a lamp switched on) and light rising at dawn.
 //!
-//! Included with `#[path]` by the example and the benchmark (which belong to different
-//! packages) rather than through the `example_support` library.
+//! A module of the `example_support` library, and included with `#[path]` by the
+//! `compression_study` benchmark, whose package does not depend on the examples'.
 
 use dynamap::codec::Columnar;
 use serde::{Deserialize, Serialize};
 
 /// The night the example and the benchmark store, in the user's local time.
-pub(crate) const NIGHT: &str = "2026-11-21";
+pub const NIGHT: &str = "2026-11-21";
 
 /// 2026-11-21T00:00:00 in epoch milliseconds: the first events start here.
-pub(crate) const NIGHT_START_MS: i64 = 1_795_219_200_000;
+pub const NIGHT_START_MS: i64 = 1_795_219_200_000;
 
 /// Minutes in the recorded day, one event per type each.
-pub(crate) const MINUTES: i64 = 24 * 60;
+pub const MINUTES: i64 = 24 * 60;
 
 /// The length of every event: the motion sensor's collection interval.
-pub(crate) const EVENT_MS: i64 = 60_000;
+pub const EVENT_MS: i64 = 60_000;
 
 /// Which sensor produced an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Columnar)]
 #[serde(rename_all = "UPPERCASE")]
-pub(crate) enum Kind {
+pub enum Kind {
     /// Accelerometer activity, in g.
     Motion,
     /// Sound level, in dB(A).
@@ -40,7 +40,7 @@ pub(crate) enum Kind {
 /// Why an event stands out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Columnar)]
 #[serde(rename_all = "UPPERCASE")]
-pub(crate) enum Flag {
+pub enum Flag {
     /// Well above the drifting level: movement, a sound, a lamp.
     Spike,
     /// Below the sensor's confidence threshold.
@@ -50,22 +50,22 @@ pub(crate) enum Flag {
 /// One minute of one sensor. `Columnar`: a night of them is stored column by column by
 /// generated code (serde's derives read nights stored before).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Columnar)]
-pub(crate) struct Event {
+pub struct Event {
     /// The sensor.
     #[serde(rename = "type")]
-    pub(crate) kind: Kind,
+    pub kind: Kind,
     /// Start, epoch milliseconds.
-    pub(crate) start: i64,
+    pub start: i64,
     /// End, epoch milliseconds.
-    pub(crate) end: i64,
+    pub end: i64,
     /// The minute's mean reading, in the sensor's unit and resolution.
-    pub(crate) value: f64,
+    pub value: f64,
     /// The minute's highest reading.
-    pub(crate) max: f64,
+    pub max: f64,
     /// How sure the sensor is of the reading, 0 to 1 in hundredths.
-    pub(crate) confidence: f64,
+    pub confidence: f64,
     /// Set on spikes and unreliable readings.
-    pub(crate) flag: Option<Flag>,
+    pub flag: Option<Flag>,
 }
 
 /// SplitMix64: a tiny, well-mixed deterministic generator (no dependency needed).
@@ -169,7 +169,7 @@ impl Sensor {
 
 /// The recorded day: 4,320 events, by start time, the three types interleaved. The same
 /// `seed` gives the same events.
-pub(crate) fn night(seed: u64) -> Vec<Event> {
+pub fn night(seed: u64) -> Vec<Event> {
     let mut rng = Rng(seed);
     let mut sensors = [
         Sensor {

@@ -82,6 +82,20 @@ struct Entry {
     names: Vec<(Option<String>, String)>,
 }
 
+/// The model's name, layout, entity types and how many sample items it holds (the items
+/// themselves are in its outputs).
+impl<L: Table> std::fmt::Debug for Model<L> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let entities: Vec<&str> = self.descriptions().map(|d| d.entity).collect();
+        f.debug_struct("Model")
+            .field("name", &self.name)
+            .field("layout", &L::SCHEMA.type_name)
+            .field("entities", &entities)
+            .field("samples", &self.all_items().count())
+            .finish()
+    }
+}
+
 impl<L: Table> Model<L> {
     /// An empty model of layout `L`; `name` names the table in the HTML page and the NoSQL
     /// Workbench model.

@@ -40,6 +40,11 @@
 //! - An ingest into rolled tables previews each table's batch calls, and an ingest into
 //!   event rows the first write of each event (see
 //!   [`Ingest::preview`](crate::timeseries::rolling::Ingest::preview)).
+//!
+//! Table administration and maintenance jobs show what they would do their own way:
+//! [`CreateTable::definition`](crate::admin::CreateTable::definition) is the table's
+//! `CreateTable` request (as JSON through `create_table_json`), and a maintenance job's
+//! [`dry_run`](crate::maintain::Maintain::dry_run) reads and reports without writing.
 
 mod text;
 

@@ -139,6 +139,15 @@ fn items_read_from_a_table_go_to_their_entity_types() {
         .entity::<super::Player>()
         .items(items);
     assert_eq!(read.workbench_json().expect("the model"), json);
+    // Its Debug names the model and counts the items, without printing them.
+    assert_eq!(
+        format!("{read:?}"),
+        format!(
+            r#"Model {{ name: "shop", layout: "Shop", entities: [{}], samples: {} }}"#,
+            r#""Deal", "Issue", "Player""#,
+            stored.len()
+        )
+    );
 }
 
 /// DynamoDB JSON of the scalar types the samples hold.

@@ -39,4 +39,11 @@ fn model_example_writes_each_apps_charts_page_and_workbench_model() {
         "{}",
         read("timeline.html")
     );
+    // The night's events are one compressed binary attribute.
+    assert!(
+        read("sleep_events.md").contains("events_data"),
+        "{}",
+        read("sleep_events.md")
+    );
+    assert!(read("sleep_events.html").contains("NIGHT#2026-11-21"));
 }
