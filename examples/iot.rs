@@ -25,108 +25,20 @@
 
 use std::collections::BTreeSet;
 
-use dynamap::Entity;
 use dynamap::timeseries::rolling::{RolledTable, RollingTables, TableNaming, WEEK_MS, WriteMonth};
 use dynamap::timeseries::rows::{WriteOutcome, WritePath};
 use dynamap_local::DynamoLocal;
+use example_support::iot::{CarEvent, HOUR_MS, TENANT, door, event, trip};
 use example_support::tables::Iot;
 use futures_util::TryStreamExt;
 use time::OffsetDateTime;
 use time::macros::format_description;
 
-/// One event of one car at a millisecond. Several events of a car can share a millisecond
-/// (a trip starts with the ignition and the door lock at once); they share one row.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[dynamap(
-    table = Iot,
-    entity = "CarEvent",
-    pk = "CAR#{tenant}#{car}",
-    sk = "{at}",
-    event_rows(time = "at")
-)]
-struct CarEvent {
-    tenant: String,
-    car: String,
-    /// Epoch milliseconds.
-    at: i64,
-    kind: String,
-    speed_kmh: f64,
-    fuel_pct: f64,
-    /// Only door events say what the door did.
-    door: Option<String>,
-}
-
 const PREFIX: &str = "iot.";
-const TENANT: &str = "acme-rentals";
 const CARS: [&str; 5] = ["car-1", "car-2", "car-3", "car-4", "car-5"];
 /// The car that was offline three months ago.
 const OFFLINE: &str = "car-5";
-const HOUR_MS: i64 = 3_600_000;
 const DAY_MS: i64 = 24 * HOUR_MS;
-
-/// SplitMix64: a deterministic spread of trip times and speeds, no randomness crate needed.
-fn mix(a: u64, b: u64) -> u64 {
-    let mut z = a
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        .wrapping_add(b ^ 0x6A09_E667_F3BC_C909);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// A number below `n` from `r`.
-fn below(r: u64, n: u32) -> i64 {
-    i64::from(u32::try_from(r % u64::from(n)).unwrap_or_default())
-}
-
-fn event(car: &str, at: i64, kind: &str, speed_kmh: f64, fuel_pct: f64) -> CarEvent {
-    CarEvent {
-        tenant: TENANT.to_owned(),
-        car: car.to_owned(),
-        at,
-        kind: kind.to_owned(),
-        speed_kmh,
-        fuel_pct,
-        door: None,
-    }
-}
-
-fn door(car: &str, at: i64, what: &str, fuel_pct: f64) -> CarEvent {
-    CarEvent {
-        door: Some(what.to_owned()),
-        ..event(car, at, &format!("door-{what}"), 0.0, fuel_pct)
-    }
-}
-
-/// One trip of `car` on the day starting at `day_ms`: 8 events in 5 rows. It starts with two
-/// events in one millisecond and ends with three in another.
-fn trip(car: &str, day_ms: i64) -> Vec<CarEvent> {
-    let r = mix(car.bytes().map(u64::from).sum(), day_ms.unsigned_abs());
-    let start = day_ms + 7 * HOUR_MS + below(r, 10 * 3_600_000);
-    let fuel = 40.0 + f64::from(u32::try_from(r % 100).unwrap_or_default()) / 2.0;
-    let used = 3.5;
-    let mut events = vec![
-        event(car, start, "ignition-on", 0.0, fuel),
-        door(car, start, "locked", fuel),
-    ];
-    for leg in 1..=3 {
-        let speed = 30.0 + f64::from(u32::try_from((r >> (8 * leg)) % 90).unwrap_or_default());
-        events.push(event(
-            car,
-            start + leg * 10 * 60_000 + below(r >> leg, 1_000),
-            "speed",
-            speed,
-            fuel - f64::from(u32::try_from(leg).unwrap_or_default()),
-        ));
-    }
-    let end = start + 40 * 60_000;
-    events.extend([
-        event(car, end, "ignition-off", 0.0, fuel - used),
-        door(car, end, "unlocked", fuel - used),
-        event(car, end, "fuel", 0.0, fuel - used),
-    ]);
-    events
-}
 
 /// One trip a day for each of `cars`, on `days` days from `first_day_ms`.
 fn trips(cars: &[&str], first_day_ms: i64, days: i64) -> Vec<CarEvent> {

@@ -23,6 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     write(&folder, "gaming", &example_support::gaming::model()?)?;
     write(&folder, "timeline", &example_support::timeline::model()?)?;
     write(&folder, "sleep_events", &example_support::nights::model()?)?;
+    write(&folder, "iot", &example_support::iot::model()?)?;
     Ok(())
 }
 

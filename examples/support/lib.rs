@@ -1,6 +1,7 @@
 //! Helpers shared by the example apps.
 
 pub mod gaming;
+pub mod iot;
 pub mod live_rekey;
 pub mod nights;
 pub mod sensors;

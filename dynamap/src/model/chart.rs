@@ -204,17 +204,32 @@ fn holes_of<'a>(parts: impl Iterator<Item = &'a &'a str>) -> Vec<String> {
     out
 }
 
-/// `(entity, [(label, code)])`: each stored field as `attribute`, `Type`, then the TTL
+/// `(entity, [(label, code)])`: each stored field as `attribute`, `Type` (in multi-event
+/// rows, a map of event id to `Type`, and the row's id list and cap), then the TTL
 /// attribute and the computed key parts.
 pub(crate) fn attribute_rows<L: Table>(model: &Model<L>) -> Vec<(String, Vec<(String, String)>)> {
     model
         .descriptions()
         .map(|d| {
+            let row_shared = model.row_shared(d.entity);
             let mut cells: Vec<(String, String)> = d
                 .fields
                 .iter()
-                .map(|(_, attribute, ty)| ((*attribute).to_owned(), (*ty).to_owned()))
+                .map(|(_, attribute, ty)| {
+                    let ty = match row_shared {
+                        Some(shared) if !shared.contains(attribute) => {
+                            format!("map<event id, {ty}>")
+                        }
+                        _ => (*ty).to_owned(),
+                    };
+                    ((*attribute).to_owned(), ty)
+                })
                 .collect();
+            if row_shared.is_some() {
+                // The row's own attributes (`timeseries::rows`).
+                cells.push(("_ids".to_owned(), "list<event id>".to_owned()));
+                cells.push(("_cap".to_owned(), "number".to_owned()));
+            }
             // The TTL attribute: a `ttl` field, or a field stored under the layout's.
             let layout_ttl = L::SCHEMA
                 .ttl

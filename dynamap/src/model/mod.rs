@@ -20,6 +20,7 @@ use crate::description::EntityDescription;
 use crate::entity::Entity;
 use crate::query::Decode;
 use crate::table::Table;
+use crate::timeseries::rows::{EventRow, rows_of};
 use crate::write::lookup_items::{lookup_item, record};
 
 /// The model of one table layout `L` and the entities stored in it, with sample items.
@@ -80,6 +81,9 @@ struct Entry {
     lookup_items: Vec<Item>,
     /// `(index or lookup, None for the table; name)`.
     names: Vec<(Option<String>, String)>,
+    /// For an entity whose samples are multi-event rows: the attributes every event of a
+    /// row shares (the key fields'); its other fields are maps of event id to value.
+    row_shared: Option<&'static [&'static str]>,
 }
 
 /// The model's name, layout, entity types and how many sample items it holds (the items
@@ -134,6 +138,41 @@ impl<L: Table> Model<L> {
             entry.lookup_items.push(lookup_item::<E>(&item, lookup));
         }
         entry.items.push(item);
+        Ok(self)
+    }
+
+    /// Adds `events` as the multi-event rows writing them stores (see
+    /// [`timeseries::rows`](crate::timeseries::rows)), and their type when it is not in the
+    /// model yet: per timestamp one row holding the events' ids and, per field, a map of
+    /// event id to value; overflow rows after [`EventRow::ROW_CAP`] events. The attribute
+    /// chart then shows those fields as maps, and the rows' id list and cap.
+    ///
+    /// ```
+    /// # use dynamap::{Entity, Table};
+    /// # use dynamap::model::Model;
+    /// # #[derive(Table)] #[dynamap(pk = "PK", sk = "SK")] struct Iot;
+    /// #[derive(Entity)]
+    /// #[dynamap(table = Iot, entity = "CarEvent", pk = "CAR#{car}", sk = "{at}", event_rows)]
+    /// struct CarEvent { car: String, at: i64, kind: String }
+    ///
+    /// // Two events in one millisecond: one row.
+    /// let ignition = CarEvent { car: "c1".into(), at: 1_000, kind: "ignition".into() };
+    /// let lock = CarEvent { car: "c1".into(), at: 1_000, kind: "door-lock".into() };
+    /// let model = Model::<Iot>::new("iot").sample_rows(&[ignition, lock])?;
+    /// assert!(model.markdown().contains("kind: `map<event id, String>`"));
+    /// # Ok::<(), dynamap::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails as a write of the events into rows does before sending: with
+    /// [`Error::EventRowUnsupported`](crate::Error::EventRowUnsupported), or when an event
+    /// does not encode.
+    pub fn sample_rows<E: EventRow<Table = L>>(mut self, events: &[E]) -> Result<Self> {
+        let rows = rows_of(events, E::ROW_CAP)?;
+        let entry = self.entry(&E::DESCRIPTION);
+        entry.items.extend(rows);
+        entry.row_shared = Some(E::WRITE.key_attributes);
         Ok(self)
     }
 
@@ -201,6 +240,12 @@ impl<L: Table> Model<L> {
         workbench::render(self)
     }
 
+    /// For an entity sampled as multi-event rows, the attributes its rows share.
+    fn row_shared(&self, entity: &str) -> Option<&'static [&'static str]> {
+        let entry = self.entries.iter().find(|e| e.description.entity == entity);
+        entry.and_then(|e| e.row_shared)
+    }
+
     /// The entity descriptions in the order they were added.
     fn descriptions(&self) -> impl Iterator<Item = &'static EntityDescription> + '_ {
         self.entries.iter().map(|e| e.description)
@@ -239,6 +284,7 @@ impl<L: Table> Model<L> {
                     items: Vec::new(),
                     lookup_items: Vec::new(),
                     names: Vec::new(),
+                    row_shared: None,
                 });
                 self.entries.len() - 1
             }

@@ -46,4 +46,11 @@ fn model_example_writes_each_apps_charts_page_and_workbench_model() {
         read("sleep_events.md")
     );
     assert!(read("sleep_events.html").contains("NIGHT#2026-11-21"));
+    // The car events are multi-event rows: per field a map of event id to value.
+    assert!(
+        read("iot.md").contains("speed_kmh: `map<event id, f64>`"),
+        "{}",
+        read("iot.md")
+    );
+    assert!(read("iot.html").contains("_ids"));
 }

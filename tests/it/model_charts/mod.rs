@@ -8,6 +8,7 @@ mod browser;
 mod charts;
 mod example;
 mod guide;
+mod rows;
 mod workbench;
 
 use dynamap::model::Model;

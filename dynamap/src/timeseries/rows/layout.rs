@@ -172,6 +172,44 @@ pub(crate) fn with_event(row: &Item, event: &SplitEvent) -> Item {
     row
 }
 
+/// The rows that writing `events` one after another stores, with no request made: per
+/// timestamp (in order of first appearance) its row 0 and the overflow rows after `cap`
+/// events each; an event already stored is stored once. A data model's sample rows.
+pub(crate) fn rows_of<E: Entity>(events: &[E], cap: usize) -> Result<Vec<Item>> {
+    check_supported::<E>()?;
+    let mut timestamps: Vec<(SplitEvent, Vec<Item>)> = Vec::new();
+    for event in events {
+        let event = split(event)?;
+        let at = timestamps
+            .iter()
+            .position(|(first, _)| first.pk == event.pk && first.sk == event.sk);
+        let rows = match at {
+            Some(at) => &mut timestamps[at].1,
+            None => {
+                let row = create_item::<E>(&event, 0, cap)?;
+                timestamps.push((event, vec![row]));
+                continue;
+            }
+        };
+        if rows
+            .iter()
+            .any(|row| row_state(row, &event) == RowState::Holds)
+        {
+            continue;
+        }
+        let Some(last) = rows.last_mut() else {
+            continue;
+        };
+        if row_state(last, &event) == RowState::Full {
+            let next = u32::try_from(rows.len()).unwrap_or(MAX_ROWS);
+            rows.push(create_item::<E>(&event, next, cap)?);
+        } else {
+            *last = with_event(last, &event);
+        }
+    }
+    Ok(timestamps.into_iter().flat_map(|(_, rows)| rows).collect())
+}
+
 /// What a stored row says about adding one event to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum RowState {

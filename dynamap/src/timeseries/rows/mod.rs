@@ -118,6 +118,7 @@ use std::time::SystemTime;
 pub use api::EventRows;
 pub use event_time::EventTime;
 pub use id::EventId;
+pub(crate) use layout::rows_of;
 pub use outcome::{WriteOutcome, WritePath, WriteStatus};
 
 use crate::Entity;
