@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use aws_sdk_dynamodb::Client;
 
+use crate::span::send_in;
 use crate::table::Table;
 
 /// A DynamoDB table of layout `L` (a `#[derive(Table)]` type), reached through an
@@ -249,18 +250,15 @@ impl Handle {
         key: crate::codec::Item,
         entity: &'static str,
     ) -> crate::Result<Option<crate::codec::Item>> {
-        use tracing::Instrument;
         let call = crate::span::Call::new(self, "GetItem", entity, None);
-        let result = self
-            .client()
-            .get_item()
-            .table_name(self.table_name())
-            .set_key(Some(key))
-            .consistent_read(true)
-            .set_return_consumed_capacity(call.capacity())
-            .send()
-            .instrument(call.span())
-            .await;
+        let result = send_in!(
+            call,
+            self.client()
+                .get_item()
+                .table_name(self.table_name())
+                .set_key(Some(key))
+                .consistent_read(true)
+        );
         let output = call
             .end(result, |o| o.consumed_capacity())
             .map_err(|e| crate::Error::service("GetItem", e))?;

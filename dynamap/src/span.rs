@@ -10,6 +10,21 @@ use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity, Select};
 
 use crate::Handle;
 
+/// Sends the SDK's fluent `request` as `call`: asking for consumed capacity when the call
+/// is listened to, inside the call's span. Answers the SDK's result, for `call` to end.
+macro_rules! send_in {
+    ($call:expr, $request:expr) => {
+        ::tracing::Instrument::instrument(
+            $request
+                .set_return_consumed_capacity($call.capacity())
+                .send(),
+            $call.span(),
+        )
+        .await
+    };
+}
+pub(crate) use send_in;
+
 /// One DynamoDB call on its way.
 pub(crate) struct Call {
     span: tracing::Span,

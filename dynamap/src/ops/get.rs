@@ -4,13 +4,13 @@ use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemFluentBuilder;
-use tracing::Instrument;
 
 use crate::clone_builder::clone_builder;
 use crate::expiry;
 use crate::key::Key;
 use crate::preview::{Preview, Request, input_of};
 use crate::span::Call;
+use crate::span::send_in;
 use crate::table::Table;
 use crate::write::key_item;
 use crate::{Entity, Error, Handle, Result};
@@ -216,11 +216,7 @@ impl<E: Entity> Get<E> {
             consistent: Some(self.consistent),
             ..Default::default()
         });
-        let result = request
-            .set_return_consumed_capacity(call.capacity())
-            .send()
-            .instrument(call.span())
-            .await;
+        let result = send_in!(call, request);
         let output = call
             .end(result, |o| o.consumed_capacity())
             .map_err(|err| Error::service("GetItem", err))?;

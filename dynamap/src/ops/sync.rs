@@ -5,7 +5,6 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemFluentBuilder;
 use aws_sdk_dynamodb::types::AttributeValue;
-use tracing::Instrument;
 
 use super::update::Plan;
 
@@ -16,6 +15,7 @@ use crate::expr::update::Change;
 use crate::expr::{Condition, DocPath, Placeholders};
 use crate::preview::{Request as PreviewRequest, input_of};
 use crate::retry::{RetryPolicy, SplitMix64, pause};
+use crate::span::send_in;
 use crate::table::Table;
 use crate::write::lookup_items::{free_or_owned_by, lookup_item, lookup_key, record, recorded};
 use crate::write::{
@@ -54,12 +54,7 @@ impl Owner {
     /// Reads which lookups the stored owner records; `None` when there is no owner item.
     pub(crate) async fn recorded<E: Entity>(&self, db: &Handle) -> Result<Option<Recorded>> {
         let call = crate::span::Call::new(db, "GetItem", E::ENTITY_TYPE, None);
-        let result = self
-            .read::<E>(db)
-            .set_return_consumed_capacity(call.capacity())
-            .send()
-            .instrument(call.span())
-            .await;
+        let result = send_in!(call, self.read::<E>(db));
         let output = call
             .end(result, |o| o.consumed_capacity())
             .map_err(|e| Error::service("GetItem", e))?;

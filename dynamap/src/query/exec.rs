@@ -4,7 +4,6 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::Select;
 use futures_util::stream::{self, Stream, StreamExt, TryStreamExt};
-use tracing::Instrument;
 
 use super::cursor::{self, Binding};
 use super::page_fill::{Offered, PageFill};
@@ -13,6 +12,7 @@ use super::{Decode, Page, Query, UnknownEntity};
 use crate::codec::{AttributeValue, Item};
 use crate::expr::Placeholders;
 use crate::key::Segment;
+use crate::span::send_in;
 use crate::span::{Call, Read};
 use crate::table::Table;
 use crate::{Error, Handle, Result};
@@ -437,11 +437,7 @@ impl Prepared {
             let call = self.call(db);
             let request = self.request(db, start.take(), None, true);
             call.read(Read::query(request.as_input()));
-            let result = request
-                .set_return_consumed_capacity(call.capacity())
-                .send()
-                .instrument(call.span())
-                .await;
+            let result = send_in!(call, request);
             if let Ok(output) = &result {
                 call.counted(output.count(), output.scanned_count());
             }
@@ -526,11 +522,7 @@ impl Prepared {
         let call = self.call(db);
         let request = self.request(db, start, limit, count);
         call.read(Read::query(request.as_input()));
-        let result = request
-            .set_return_consumed_capacity(call.capacity())
-            .send()
-            .instrument(call.span())
-            .await;
+        let result = send_in!(call, request);
         if let Ok(output) = &result {
             call.counted(output.count(), output.scanned_count());
         }

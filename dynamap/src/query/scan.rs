@@ -5,7 +5,6 @@ use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::types::Select;
 use futures_util::stream::{self, Stream, StreamExt, TryStreamExt};
-use tracing::Instrument;
 
 use super::cursor::{self, Binding, Cursor};
 use super::page_fill::{Offered, PageFill};
@@ -13,6 +12,7 @@ use super::{Decode, Page, UnknownEntity};
 use crate::clone_builder::clone_builder;
 use crate::codec::{AttributeValue, Item};
 use crate::expr::{Condition, NameMap, Placeholders, ValueMap};
+use crate::span::send_in;
 use crate::span::{Call, Read};
 use crate::table::Table;
 use crate::{Error, Handle, Result};
@@ -475,11 +475,7 @@ impl<T: Decode> Scan<T> {
         let call = Call::several(&self.db, "Scan", entity, types, self.index);
         let request = self.builder(prepared, segment, start, count);
         call.read(Read::scan(request.as_input()));
-        let result = request
-            .set_return_consumed_capacity(call.capacity())
-            .send()
-            .instrument(call.span())
-            .await;
+        let result = send_in!(call, request);
         if let Ok(output) = &result {
             call.counted(output.count(), output.scanned_count());
         }

@@ -5,7 +5,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use aws_sdk_dynamodb::operation::transact_get_items::builders::TransactGetItemsFluentBuilder;
 use aws_sdk_dynamodb::types::{Get, TransactGetItem};
-use tracing::Instrument;
 
 use super::MAX_ACTIONS;
 use crate::codec::Item;
@@ -15,6 +14,7 @@ use crate::expiry;
 use crate::key::Key;
 use crate::preview::{Preview, Request, input_of};
 use crate::span::Call;
+use crate::span::send_in;
 use crate::table::{Table, TableSchema};
 use crate::write::key_item;
 use crate::{Entity, Error, Handle, InLayout, Result};
@@ -232,12 +232,7 @@ impl<L: Table> TransactGet<L> {
         }
         let types = self.reads.iter().map(|read| read.entity);
         let call = Call::several(&self.db, "TransactGetItems", "", types, None);
-        let result = self
-            .request()?
-            .set_return_consumed_capacity(call.capacity())
-            .send()
-            .instrument(call.span())
-            .await;
+        let result = send_in!(call, self.request()?);
         let output = match result {
             Ok(output) => {
                 // One entry per table read.

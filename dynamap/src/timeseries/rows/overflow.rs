@@ -8,12 +8,12 @@
 //! from the last row with the usual per-row steps, which keep it race safe.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use tracing::Instrument;
 
 use super::layout::{CAP, IDS, MAX_ROWS, SplitEvent, ids, row_sk};
 use crate::codec::Item;
 use crate::expr::Placeholders;
 use crate::span::Call;
+use crate::span::send_in;
 use crate::table::Table;
 use crate::{Entity, Error, Handle, Result};
 
@@ -49,20 +49,18 @@ pub(crate) async fn find<E: Entity>(db: &Handle, event: &SplitEvent) -> Result<(
     loop {
         requests += 1;
         let call = Call::new(db, "Query", E::ENTITY_TYPE, None);
-        let result = db
-            .client()
-            .query()
-            .table_name(db.table_name())
-            .key_condition_expression(&condition)
-            .projection_expression(format!("{sk}, {ids_name}, {cap_name}"))
-            .set_expression_attribute_names(names.clone())
-            .set_expression_attribute_values(values.clone())
-            .consistent_read(true)
-            .set_exclusive_start_key(start.take())
-            .set_return_consumed_capacity(call.capacity())
-            .send()
-            .instrument(call.span())
-            .await;
+        let result = send_in!(
+            call,
+            db.client()
+                .query()
+                .table_name(db.table_name())
+                .key_condition_expression(&condition)
+                .projection_expression(format!("{sk}, {ids_name}, {cap_name}"))
+                .set_expression_attribute_names(names.clone())
+                .set_expression_attribute_values(values.clone())
+                .consistent_read(true)
+                .set_exclusive_start_key(start.take())
+        );
         let output = call
             .end(result, |o| o.consumed_capacity())
             .map_err(|e| Error::service("Query", e))?;

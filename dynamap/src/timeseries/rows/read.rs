@@ -8,11 +8,11 @@ use std::collections::VecDeque;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures_util::stream::{self, Stream};
-use tracing::Instrument;
 
 use super::layout::{MAX_ROWS, ROW, decode_row, row_sk};
 use crate::codec::Item;
 use crate::span::Call;
+use crate::span::send_in;
 use crate::table::Table;
 use crate::{Entity, Error, Handle, Result};
 
@@ -44,7 +44,7 @@ impl RowQuery {
             });
         };
         let call = Call::new(db, "Query", E::ENTITY_TYPE, None);
-        let result = db
+        let request = db
             .client()
             .query()
             .table_name(db.table_name())
@@ -58,11 +58,8 @@ impl RowQuery {
             .expression_attribute_values(":high", AttributeValue::S(self.high.clone()))
             .expression_attribute_values(":type", AttributeValue::S(E::ENTITY_TYPE.to_owned()))
             .consistent_read(self.consistent)
-            .set_exclusive_start_key(start)
-            .set_return_consumed_capacity(call.capacity())
-            .send()
-            .instrument(call.span())
-            .await;
+            .set_exclusive_start_key(start);
+        let result = send_in!(call, request);
         let output = call
             .end(result, |o| o.consumed_capacity())
             .map_err(|e| Error::service("Query", e))?;

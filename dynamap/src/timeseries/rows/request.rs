@@ -12,12 +12,12 @@ use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::types::{
     AttributeValue, ConsumedCapacity, ReturnValuesOnConditionCheckFailure,
 };
-use tracing::Instrument;
 
 use super::layout::{CAP, IDS, SplitEvent, create_item, row_key};
 use crate::codec::Item;
 use crate::expr::Placeholders;
 use crate::span::Call;
+use crate::span::send_in;
 use crate::table::Table;
 use crate::{Entity, Error, Handle, Result};
 
@@ -178,11 +178,7 @@ fn update_request<E: Entity>(
 
 async fn update<E: Entity>(db: &Handle, request: UpdateItemFluentBuilder) -> Result<Attempt> {
     let call = Call::new(db, "UpdateItem", E::ENTITY_TYPE, None);
-    let result = request
-        .set_return_consumed_capacity(call.capacity())
-        .send()
-        .instrument(call.span())
-        .await;
+    let result = send_in!(call, request);
     answered(
         call,
         "UpdateItem",
@@ -203,11 +199,7 @@ pub(crate) async fn create<E: Entity>(
 ) -> Result<Attempt> {
     let request = create_request::<E>(db, event, row, cap)?;
     let call = Call::new(db, "PutItem", E::ENTITY_TYPE, None);
-    let result = request
-        .set_return_consumed_capacity(call.capacity())
-        .send()
-        .instrument(call.span())
-        .await;
+    let result = send_in!(call, request);
     answered(
         call,
         "PutItem",
@@ -245,16 +237,14 @@ pub(crate) async fn get<E: Entity>(
     row: u32,
 ) -> Result<Option<Item>> {
     let call = Call::new(db, "GetItem", E::ENTITY_TYPE, None);
-    let result = db
-        .client()
-        .get_item()
-        .table_name(db.table_name())
-        .set_key(Some(row_key::<E>(event, row)))
-        .consistent_read(true)
-        .set_return_consumed_capacity(call.capacity())
-        .send()
-        .instrument(call.span())
-        .await;
+    let result = send_in!(
+        call,
+        db.client()
+            .get_item()
+            .table_name(db.table_name())
+            .set_key(Some(row_key::<E>(event, row)))
+            .consistent_read(true)
+    );
     let output = call
         .end(result, |o| o.consumed_capacity())
         .map_err(|e| Error::service("GetItem", e))?;
