@@ -5,6 +5,9 @@
 //! ```text
 //! cargo bench --bench maintain              # full run, writes docs/performance/maintain.json
 //! cargo bench --bench maintain -- --quick   # smoke run (or DYNAMAP_BENCH_QUICK=1)
+//! cargo bench --bench maintain -- --second-round    # issue 42's measures, about 4 min
+//! cargo bench --bench maintain -- --offline-only    # its offline comparison alone, ~1 min
+//! cargo bench --bench maintain -- --counting-cost   # units counted without a budget, ~1 min
 //! ```
 //!
 //! Every number comes from the same run on the same DynamoDB Local (started by
@@ -42,12 +45,14 @@ use dynamap_local::DynamoLocal;
 use futures_util::stream::{self, StreamExt};
 use serde_json::json;
 
+#[path = "maintain_parts/cpu.rs"]
+mod cpu;
 #[path = "../tests/support/peak_rss.rs"]
 mod peak_rss;
 #[path = "maintain_parts/second_round.rs"]
 mod second_round;
 use peak_rss::peak_rss_kib;
-use second_round::{hand_batch, second_round};
+use second_round::{counting_cost, hand_batch, offline_only, second_round};
 
 #[derive(Table)]
 #[dynamap(
@@ -471,6 +476,12 @@ async fn main() {
         (20_000, 4, 3_000, 100.0, 50_000, 200_000)
     };
     let local = DynamoLocal::shared().expect("DynamoDB Local starts");
+    if args.iter().any(|a| a == "--counting-cost") {
+        return counting_cost(local, quick).await;
+    }
+    if args.iter().any(|a| a == "--offline-only") {
+        return offline_only(local, quick).await;
+    }
     if args.iter().any(|a| a == "--second-round") {
         return second_round(local, quick).await;
     }

@@ -8,6 +8,7 @@ use dynamap::Db;
 use dynamap_local::DynamoLocal;
 use futures_util::stream::{self, StreamExt};
 
+use super::cpu::{Cpu, cpu_seconds};
 use super::{Desk, IN_FLIGHT, SEGMENTS, budgeted, by_hand_with, job_with, median, s, seed, settle};
 
 /// A page's tickets that lack their keys, put whole with them (and the next version), 25 to
@@ -91,18 +92,30 @@ where
         seed(&b, n).await;
         settle(&a).await;
         settle(&b).await;
-        let ((rate_a, wrote_a), (rate_b, wrote_b)) = if round % 2 == 0 {
-            let x = ours(a).await;
-            (x, theirs(b).await)
+        let ((rate_a, wrote_a, cpu_a), (rate_b, wrote_b, cpu_b)) = if round % 2 == 0 {
+            let x = timed(ours(a)).await;
+            (x, timed(theirs(b)).await)
         } else {
-            let y = theirs(b).await;
-            (ours(a).await, y)
+            let y = timed(theirs(b)).await;
+            (timed(ours(a)).await, y)
         };
         assert_eq!(wrote_a, wrote_b, "both re-key the same tickets");
-        println!("    round {round}: {rate_a:.0} vs {rate_b:.0} items/s ({wrote_a} written)");
+        println!(
+            "    round {round}: {rate_a:.0} vs {rate_b:.0} items/s ({wrote_a} written); \
+             CPU s (bench, DynamoDB Local, its storage thread) {:.2}, {:.2}, {:.2} vs {:.2}, {:.2}, {:.2}",
+            cpu_a.bench, cpu_a.server, cpu_a.storage, cpu_b.bench, cpu_b.server, cpu_b.storage
+        );
         ratios.push(rate_a / rate_b);
     }
     (median(ratios.clone()), ratios)
+}
+
+/// `side`'s rate and items written, and the CPU seconds it cost this process and its
+/// children (DynamoDB Local).
+async fn timed(side: impl std::future::Future<Output = (f64, u64)>) -> (f64, u64, Cpu) {
+    let before = cpu_seconds();
+    let (rate, wrote) = side.await;
+    (rate, wrote, cpu_seconds() - before)
 }
 
 /// Two processes burning a core each while `f` runs (started and ended here, by their ids).
@@ -123,20 +136,23 @@ async fn loaded<T>(f: impl std::future::Future<Output = T>) -> T {
     out
 }
 
-/// Issue 42's measures: the offline mode against a hand-written segment-parallel scan +
-/// `BatchWriteItem` migration; the conditioned mode against one conditional write per
-/// item at 8, 16, 32 and 64 writes in flight (1, 2, 4, 8 segments of 8); the budget's
-/// units in every whole second, the first included, with two processes burning both cores.
-pub(crate) async fn second_round(local: &DynamoLocal, quick: bool) {
-    let (n, rounds, budget_items) = if quick {
-        (2_000, 2, 1_500)
-    } else {
-        (10_000, 4, 3_000)
-    };
+/// Measure 1 alone (`--offline-only`, about a minute): the offline mode against the
+/// hand-written batch migration, 10,000 tickets x 6 rounds (`--quick`: 2,000 x 2).
+pub(crate) async fn offline_only(local: &DynamoLocal, quick: bool) {
+    let (n, rounds) = if quick { (2_000, 2) } else { (10_000, 6) };
+    println!("offline mode only ({n} tickets x {rounds} rounds)");
+    offline_against_batch(local, n, rounds).await;
+}
+
+/// The offline job against a hand-written scan + `BatchWriteItem` migration, 8 segments,
+/// after a warm-up of both.
+async fn offline_against_batch(local: &DynamoLocal, n: u32, rounds: u32) {
     let warm = local.fresh_db::<Desk>("bench_warm").await.expect("table");
     seed(&warm, 1_000).await;
     job_with(&warm, "warm", SEGMENTS, true).await;
-    println!("second round ({n} tickets x {rounds} rounds)");
+    let warm = local.fresh_db::<Desk>("bench_warm").await.expect("table");
+    seed(&warm, 1_000).await;
+    by_hand_with(&warm, SEGMENTS, true).await;
     let (offline, rounds_offline) = pairs(
         local,
         n,
@@ -148,6 +164,65 @@ pub(crate) async fn second_round(local: &DynamoLocal, quick: bool) {
     println!(
         "offline job / hand-written scan + BatchWriteItem, {SEGMENTS} segments: {offline:.3} {rounds_offline:.3?}"
     );
+}
+
+/// What counting units without a budget costs (`--counting-cost`, about a minute): the
+/// offline job as it runs by default (one request in 16 asks DynamoDB for its
+/// `ConsumedCapacity`) against the same job under a budget too large to wait, where every
+/// request asks. Asking on every request magnifies the cost 16 times above the noise:
+/// the sampled cost is about (sampled rate / all-asking rate - 1) / 15 of the run's time.
+pub(crate) async fn counting_cost(local: &DynamoLocal, quick: bool) {
+    let (n, rounds) = if quick { (2_000, 2) } else { (10_000, 6) };
+    println!("counting cost ({n} tickets x {rounds} rounds)");
+    let warm = local.fresh_db::<Desk>("bench_warm").await.expect("table");
+    seed(&warm, 1_000).await;
+    job_with(&warm, "warm", SEGMENTS, true).await;
+    let (ratio, each) = pairs(
+        local,
+        n,
+        rounds,
+        |db| async move { job_with(&db, "sampled", SEGMENTS, true).await },
+        |db| async move { job_asking(&db).await },
+    )
+    .await;
+    let cost = (ratio - 1.0) / 15.0;
+    println!(
+        "sampled (1 in 16) / every request asking: {ratio:.3} {each:.3?}; \
+         counting one request in 16 costs about {:.1}% of the run",
+        100.0 * cost
+    );
+}
+
+/// The offline job with every request asking DynamoDB for its `ConsumedCapacity`: under a
+/// budget no request waits for.
+async fn job_asking(db: &Db<Desk>) -> (f64, u64) {
+    let started = std::time::Instant::now();
+    let report = db
+        .maintain::<super::Ticket>("asking")
+        .rekey()
+        .segments(SEGMENTS)
+        .offline_nothing_else_writes()
+        .budget(dynamap::maintain::Budget::UNLIMITED.reads(1e9).writes(1e9))
+        .send()
+        .await
+        .expect("job");
+    assert_eq!(report.failed_count, 0, "{:?}", report.failed);
+    let seconds = started.elapsed().as_secs_f64();
+    (report.scanned as f64 / seconds, report.rekeyed)
+}
+
+/// Issue 42's measures: the offline mode against a hand-written segment-parallel scan +
+/// `BatchWriteItem` migration; the conditioned mode against one conditional write per
+/// item at 8, 16, 32 and 64 writes in flight (1, 2, 4, 8 segments of 8); the budget's
+/// units in every whole second, the first included, with two processes burning both cores.
+pub(crate) async fn second_round(local: &DynamoLocal, quick: bool) {
+    let (n, rounds, budget_items) = if quick {
+        (2_000, 2, 1_500)
+    } else {
+        (10_000, 4, 3_000)
+    };
+    println!("second round ({n} tickets x {rounds} rounds)");
+    offline_against_batch(local, n, rounds).await;
     for segments in [1, 2, 4, 8] {
         let (ratio, each) = pairs(
             local,

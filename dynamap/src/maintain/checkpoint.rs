@@ -24,6 +24,9 @@ pub const CHECKPOINT_ATTRIBUTES: [&str; 2] = [DONE, START];
 const DONE: &str = "_job_done";
 const START: &str = "_job_start";
 
+/// How every checkpoint's partition key starts (as text or bytes).
+const KEY_PREFIX: &str = "_dynamap#job#";
+
 /// Where one segment is.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub(super) struct Saved {
@@ -44,7 +47,7 @@ pub(super) struct Job<'a> {
 /// table declares for its key attributes.
 fn key(schema: &TableSchema, job: Job<'_>, segment: u32, total: u32) -> Item {
     let mut key = Item::new();
-    let pk = format!("_dynamap#job#{}#{}#{segment}/{total}", job.entity, job.name);
+    let pk = format!("{KEY_PREFIX}{}#{}#{segment}/{total}", job.entity, job.name);
     key.insert(schema.pk.to_owned(), key_value(pk, schema.pk_type));
     if let Some(sk) = schema.sk {
         key.insert(
@@ -70,6 +73,23 @@ fn key_value(text: String, kind: ScalarType) -> AttributeValue {
             AttributeValue::N(format!("-0.{hash:020}"))
         }
     }
+}
+
+/// True for a checkpoint item (of any job): of the checkpoint type, at a checkpoint key.
+/// A scan's count includes them, but they are none of the table's items a job works on.
+pub(super) fn is_checkpoint(schema: &TableSchema, item: &Item) -> bool {
+    let typed = matches!(
+        item.get(schema.entity_type),
+        Some(AttributeValue::S(found)) if found == CHECKPOINT_TYPE
+    );
+    let keyed = match item.get(schema.pk) {
+        Some(AttributeValue::S(pk)) => pk.starts_with(KEY_PREFIX),
+        Some(AttributeValue::B(pk)) => pk.as_ref().starts_with(KEY_PREFIX.as_bytes()),
+        // A number key holds a hash of the text: the type tells.
+        Some(AttributeValue::N(_)) => true,
+        _ => false,
+    };
+    typed && keyed
 }
 
 /// The checkpoint of one segment, if there is one.

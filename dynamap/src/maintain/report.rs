@@ -117,7 +117,9 @@ pub struct Progress {
     /// Items written (or to be written, in a dry run) so far.
     pub changed: u64,
     /// Every item of the scan pages done so far, of any entity type (the scan reads them
-    /// all and keeps the entity's), those [met again](Self::met_again) included.
+    /// all and keeps the entity's), those [met again](Self::met_again) included; not the
+    /// jobs' own checkpoint items, which the scan reads too but which are no item of the
+    /// table's data.
     pub items_read: u64,
     /// Items this run moved and then met again at their new key (see
     /// [`Report::met_again`]): read twice, but one item of the table.

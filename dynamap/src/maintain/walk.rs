@@ -177,17 +177,26 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         counted: bool,
     ) -> Result<Page> {
         // Adopting, the job reads every item (or those still marked) and `select` picks;
-        // otherwise the entity's.
+        // otherwise the entity's. Checkpoint items come back too: the scan's count includes
+        // them, and they are taken out of it (and out of the items) by their type.
         let mut p = Placeholders::default();
         let entity_filter = self.adopt.is_none().then(|| {
             let attribute = p.name(schema.entity_type);
             let types: Vec<String> = std::iter::once(E::ENTITY_TYPE)
                 .chain(E::ALIASES.iter().copied())
+                .chain([checkpoint::CHECKPOINT_TYPE])
                 .map(|t| p.value(AttributeValue::S(t.to_owned())))
                 .collect();
             format!("{attribute} IN ({})", types.join(", "))
         });
-        let filter = entity_filter.or_else(|| self.finish.filter(&mut p));
+        let filter = entity_filter.or_else(|| {
+            let marked = self.finish.filter(&mut p)?;
+            let checkpoint = p.value(AttributeValue::S(checkpoint::CHECKPOINT_TYPE.to_owned()));
+            Some(format!(
+                "({marked}) OR {} = {checkpoint}",
+                p.name(schema.entity_type)
+            ))
+        });
         let (names, values) = p.into_parts();
         let parallel = self.segments > 1;
         let call = crate::span::Call::new(&self.db, "Scan", E::ENTITY_TYPE, None);
@@ -213,9 +222,15 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             .consumed_capacity()
             .and_then(ConsumedCapacity::capacity_units)
             .unwrap_or(0.0);
+        let mut items = out.items.unwrap_or_default();
+        let before = items.len();
+        items.retain(|item| !checkpoint::is_checkpoint(schema, item));
+        let checkpoints = (before - items.len()) as u64;
         Ok(Page {
-            read: u64::try_from(out.scanned_count).unwrap_or(0),
-            items: out.items.unwrap_or_default(),
+            read: u64::try_from(out.scanned_count)
+                .unwrap_or(0)
+                .saturating_sub(checkpoints),
+            items,
             next: out.last_evaluated_key,
             units,
         })
@@ -381,7 +396,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
 struct Page {
     /// The items the filter kept: the entity's (or, adopting, every item).
     items: Vec<Item>,
-    /// Every item the page read, kept or not.
+    /// Every item the page read, kept or not, but for checkpoint items.
     read: u64,
     /// Where the segment goes on from; `None` at its end.
     next: Option<Item>,
