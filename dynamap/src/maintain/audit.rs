@@ -13,6 +13,7 @@ use super::plan::{item_key, key_attributes};
 use crate::Entity;
 use crate::codec::{AttributeValue, Item};
 use crate::entity::{OWNER_PK, OWNER_SK};
+use crate::span::send_in;
 use crate::table::{Table, TableSchema};
 use crate::write::lookup_items::record;
 use crate::{Error, Handle, Result};
@@ -186,17 +187,16 @@ impl<L: Table> Audit<L> {
             let parallel = self.segments > 1;
             // Every item of the table is read (lookups included): no one entity type.
             let call = crate::span::Call::new(&self.db, "Scan", "", None);
-            let out = self
-                .db
-                .client()
-                .scan()
-                .table_name(self.db.table_name())
-                .set_segment(parallel.then_some(segment as i32))
-                .set_total_segments(parallel.then_some(self.segments as i32))
-                .set_exclusive_start_key(start.take())
-                .set_return_consumed_capacity(call.capacity())
-                .send()
-                .await;
+            let out = send_in!(
+                call,
+                self.db
+                    .client()
+                    .scan()
+                    .table_name(self.db.table_name())
+                    .set_segment(parallel.then_some(segment as i32))
+                    .set_total_segments(parallel.then_some(self.segments as i32))
+                    .set_exclusive_start_key(start.take())
+            );
             let out = call
                 .end(out, |o| o.consumed_capacity())
                 .map_err(|e| Error::service("Scan", e))?;

@@ -10,7 +10,7 @@
 use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity};
 
 use crate::codec::Item;
-use crate::span::Call;
+use crate::span::{Call, send_in};
 use crate::table::{ScalarType, TableSchema};
 use crate::{Error, Handle, Result};
 
@@ -101,15 +101,14 @@ pub(super) async fn load(
     total: u32,
 ) -> Result<Saved> {
     let call = Call::new(db, "GetItem", CHECKPOINT_TYPE, None);
-    let out = db
-        .client()
-        .get_item()
-        .table_name(db.table_name())
-        .set_key(Some(key(schema, job, segment, total)))
-        .consistent_read(true)
-        .set_return_consumed_capacity(call.capacity())
-        .send()
-        .await;
+    let out = send_in!(
+        call,
+        db.client()
+            .get_item()
+            .table_name(db.table_name())
+            .set_key(Some(key(schema, job, segment, total)))
+            .consistent_read(true)
+    );
     let out = call
         .end(out, |o| o.consumed_capacity())
         .map_err(|e| Error::service("GetItem", e))?;
@@ -172,14 +171,13 @@ pub(super) async fn clear(
 ) -> Result<()> {
     for segment in 0..total {
         let call = Call::new(db, "DeleteItem", CHECKPOINT_TYPE, None);
-        let result = db
-            .client()
-            .delete_item()
-            .table_name(db.table_name())
-            .set_key(Some(key(schema, job, segment, total)))
-            .set_return_consumed_capacity(call.capacity())
-            .send()
-            .await;
+        let result = send_in!(
+            call,
+            db.client()
+                .delete_item()
+                .table_name(db.table_name())
+                .set_key(Some(key(schema, job, segment, total)))
+        );
         call.end(result, |o| o.consumed_capacity())
             .map_err(|e| Error::service("DeleteItem", e))?;
     }
