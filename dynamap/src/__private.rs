@@ -47,6 +47,7 @@ pub use crate::timeseries::rows::{EventRow, EventTime};
 pub use crate::write::lookup_items::recorded as lookup_record;
 pub use crate::{Error, Result};
 pub use serde;
+pub use std::boxed::Box;
 pub use std::collections::HashMap;
 pub use std::string::{String, ToString};
 pub use std::time::SystemTime;
@@ -127,6 +128,25 @@ pub fn check_constants(
 #[cold]
 pub fn named_item(err: Error, pk: Option<&AttributeValue>, sk: Option<&AttributeValue>) -> Error {
     err.at_item(|| ItemKey::from_values(pk, sk))
+}
+
+/// The first of the fields' errors `from_item` found, naming the item whose key attributes
+/// it kept aside: one function for every entity, rather than an early return per field.
+#[cold]
+pub fn first_error(
+    errors: &mut [Option<Error>],
+    pk: Option<&AttributeValue>,
+    sk: Option<&AttributeValue>,
+) -> Error {
+    let err = errors
+        .iter_mut()
+        .find_map(Option::take)
+        .unwrap_or_else(|| Error::Unsupported {
+            operation: "GetItem",
+            // Not reached: `from_item` calls it when a field failed.
+            reason: "an item whose fields all decoded was reported as failed".into(),
+        });
+    named_item(err, pk, sk)
 }
 
 /// The parts of an item's primary key, for fields whose attributes the item lacks (a
@@ -291,6 +311,11 @@ pub mod layout;
 
 mod hole;
 pub use hole::{Hole, HoleStandIn};
+mod index_updates;
+pub use index_updates::{
+    HoleValue, IndexUpdate, KeyParts, ReadHole, UpdateHole, WriteHole, index_updates, read_hole,
+    read_nothing, write_hole,
+};
 #[cfg(feature = "time")]
 mod rendered;
 #[cfg(feature = "time")]
