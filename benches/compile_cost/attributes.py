@@ -297,6 +297,7 @@ def write_markdown(out, report, before, before_path):
         "the load.", "",
         "Each row adds one attribute to `gsis` (the model of `compile.md`); `plain` has only the "
         "pk and sk templates.", "",
+        *([report["note"], ""] if report.get("note") else []),
         *([f"Cells read `before -> now`: before is `{before_path.name}` (commit "
            f"`{before['commit']}`, load {before['load_average_1m']['before']} -> "
            f"{before['load_average_1m']['after']}), kept as it was measured; its breakdown by "

@@ -130,25 +130,6 @@ pub fn named_item(err: Error, pk: Option<&AttributeValue>, sk: Option<&Attribute
     err.at_item(|| ItemKey::from_values(pk, sk))
 }
 
-/// The first of the fields' errors `from_item` found, naming the item whose key attributes
-/// it kept aside: one function for every entity, rather than an early return per field.
-#[cold]
-pub fn first_error(
-    errors: &mut [Option<Error>],
-    pk: Option<&AttributeValue>,
-    sk: Option<&AttributeValue>,
-) -> Error {
-    let err = errors
-        .iter_mut()
-        .find_map(Option::take)
-        .unwrap_or_else(|| Error::Unsupported {
-            operation: "GetItem",
-            // Not reached: `from_item` calls it when a field failed.
-            reason: "an item whose fields all decoded was reported as failed".into(),
-        });
-    named_item(err, pk, sk)
-}
-
 /// The parts of an item's primary key, for fields whose attributes the item lacks (a
 /// projection left them out): `None` when the item holds no key to read them from, so the
 /// field reports its missing attribute.

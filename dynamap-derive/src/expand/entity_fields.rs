@@ -3,16 +3,16 @@
 //! field can be left out, `PartialRead` (which `project` with field constants asks for).
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
-use super::from_item::{fields_struct, key_fields, read_fields};
+use super::from_item::{key_fields, read_fields};
 use crate::model::{EntityModel, FieldModel};
 
 pub(super) fn entity_fields(model: &EntityModel<'_>) -> TokenStream {
     let ident = model.ident;
     let entity = &model.entity_name;
     // A name no user type has: the block also names the field types.
-    let fields = fields_struct(model);
+    let fields = format_ident!("__DynamapFieldsOf{}", ident);
     let names: Vec<_> = model.fields.iter().map(|f| f.ident).collect();
     let types = model.fields.iter().map(|f| f.ty);
     let unread = model.fields.iter().map(|f| {
@@ -41,18 +41,10 @@ pub(super) fn entity_fields(model: &EntityModel<'_>) -> TokenStream {
             }
         }
 
-        impl #ident {
-            #read
-        }
-
         impl ::dynamap::__private::EntityFields for #ident {
             type Fields = #fields;
             const FIELDS: #fields = #fields { #(#names: #unread,)* };
-            fn read_fields(
-                item: ::dynamap::__private::Item,
-            ) -> ::dynamap::__private::Result<#fields> {
-                ::core::result::Result::Ok(Self::__dynamap_read(item)?.0)
-            }
+            #read
         }
 
         #partial

@@ -1,7 +1,7 @@
-//! Generated decoding of an item: one decoder, `read` (each field on its own, for
-//! projections), which moves each attribute into its field's slot in one pass over the item,
-//! keeping the key attributes aside, then reads the primary-key fields whose attributes are
-//! missing back from the key; and `from_item`, which takes the fields from it.
+//! Generated decoding of a whole item: `from_item`, and `read_fields` (each field on its
+//! own, for projections). Both move each attribute into its field's slot in one pass over
+//! the item, keeping the key attributes aside, then read the primary-key fields whose
+//! attributes are missing back from the key.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -13,9 +13,12 @@ use super::render::{self, schema, via_traits};
 use crate::model::{EntityModel, FieldModel, SchemaModel, Upgrade};
 
 pub(super) fn from_item(model: &EntityModel<'_>) -> TokenStream {
-    let fields = fields_struct(model);
-    let names: Vec<&Ident> = model.fields.iter().map(|f| f.ident).collect();
-    let locals: Vec<Ident> = (0..names.len()).map(slot).collect();
+    let prelude = prelude(model, |read| quote!(#read));
+    let fields = model.fields.iter().enumerate().map(|(i, f)| {
+        let ident = f.ident;
+        let value = field_value(model, i, f);
+        quote!(#ident: #value)
+    });
     let schema = schema(model);
     let entity = &model.entity_name;
     let aliases = &model.aliases;
@@ -31,43 +34,25 @@ pub(super) fn from_item(model: &EntityModel<'_>) -> TokenStream {
             )?;
         }
     });
-    // The one decoder, `__dynamap_read`, shared with projections. Its fields are taken in
-    // one match, with no early return: the failed arm hands every field's error, in field
-    // order, to one library function, which names the item by its key.
-    let index = (0..names.len()).map(syn::Index::from);
     quote! {
         fn from_item(__dynamap_item: ::dynamap::__private::Item) -> ::dynamap::__private::Result<Self> {
             #constants
-            let (#fields { #(#names: #locals,)* }, __dynamap_key_pk, __dynamap_key_sk) = Self::__dynamap_read(__dynamap_item)?;
-            match (#(#locals.value,)*) {
-                (#(::core::result::Result::Ok(#locals),)*) => ::core::result::Result::Ok(Self { #(#names: #locals,)* }),
-                #[allow(unreachable_patterns)]
-                __dynamap_failed => ::core::result::Result::Err(::dynamap::__private::first_error(
-                    &mut [#(__dynamap_failed.#index.err()),*],
-                    __dynamap_key_pk.as_ref(),
-                    __dynamap_key_sk.as_ref(),
-                )),
-            }
+            #prelude
+            // A closure, so that a field's error can name the item by the key kept aside.
+            let __dynamap_read = || -> ::dynamap::__private::Result<Self> {
+                ::core::result::Result::Ok(Self { #(#fields,)* })
+            };
+            __dynamap_read().map_err(|err| {
+                ::dynamap::__private::named_item(err, __dynamap_key_pk.as_ref(), __dynamap_key_sk.as_ref())
+            })
         }
     }
 }
 
-/// The name of the generated struct of `EntityFields::Fields`, which also names the
-/// field types.
-pub(super) fn fields_struct(model: &EntityModel<'_>) -> Ident {
-    format_ident!("__DynamapFieldsOf{}", model.ident)
-}
-
-/// `__dynamap_read`, the entity's one decoder (an inherent function, private to the crate
-/// that derives; it returns the `fields` struct): each
-/// field's `Result` on its own, so that a field the item lacks fails only if a projection
-/// takes it, and the key attributes kept aside, to name the item in a field's error.
-/// `from_item` and `EntityFields::read_fields` are both built on it.
+/// `read_fields` of `EntityFields`: each field's `Result` on its own, so that a field the
+/// item lacks fails only if a projection takes it. `fields` is the generated struct.
 pub(super) fn read_fields(model: &EntityModel<'_>, fields: &Ident) -> TokenStream {
-    let prelude = prelude(
-        model,
-        |read| quote!((#fields::whole(#read), ::core::option::Option::None, ::core::option::Option::None)),
-    );
+    let prelude = prelude(model, |read| quote!(#fields::whole(#read)));
     let values = model.fields.iter().enumerate().map(|(i, f)| {
         let (ident, ty) = (f.ident, f.ty);
         let value = field_value(model, i, f);
@@ -81,17 +66,11 @@ pub(super) fn read_fields(model: &EntityModel<'_>, fields: &Ident) -> TokenStrea
     quote! {
         // `Ok(value?)` converts a field's error, or is a plain value, by field.
         #[allow(clippy::needless_question_mark)]
-        fn __dynamap_read(
-            __dynamap_item: ::dynamap::__private::Item,
-        ) -> ::dynamap::__private::Result<(
-            #fields,
-            ::core::option::Option<::dynamap::__private::AttributeValue>,
-            ::core::option::Option<::dynamap::__private::AttributeValue>,
-        )> {
+        fn read_fields(__dynamap_item: ::dynamap::__private::Item) -> ::dynamap::__private::Result<#fields> {
             #prelude
             let mut __dynamap_fields = <Self as ::dynamap::__private::EntityFields>::FIELDS;
             #(#values)*
-            ::core::result::Result::Ok((__dynamap_fields, __dynamap_key_pk, __dynamap_key_sk))
+            ::core::result::Result::Ok(__dynamap_fields)
         }
     }
 }
