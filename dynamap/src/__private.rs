@@ -47,6 +47,7 @@ pub use crate::timeseries::rows::{EventRow, EventTime};
 pub use crate::write::lookup_items::recorded as lookup_record;
 pub use crate::{Error, Result};
 pub use serde;
+pub use std::boxed::Box;
 pub use std::collections::HashMap;
 pub use std::string::{String, ToString};
 pub use std::time::SystemTime;
@@ -291,6 +292,11 @@ pub mod layout;
 
 mod hole;
 pub use hole::{Hole, HoleStandIn};
+mod index_updates;
+pub use index_updates::{
+    HoleValue, IndexUpdate, KeyParts, ReadHole, UpdateHole, WriteHole, index_updates, read_hole,
+    read_nothing, write_hole,
+};
 #[cfg(feature = "time")]
 mod rendered;
 #[cfg(feature = "time")]

@@ -26,7 +26,7 @@ fn var(field: &FieldModel<'_>) -> syn::Ident {
     format_ident!("__dynamap_v_{}", field.ident)
 }
 
-fn is_key_field(model: &EntityModel<'_>, field: &FieldModel<'_>) -> bool {
+pub(super) fn is_key_field(model: &EntityModel<'_>, field: &FieldModel<'_>) -> bool {
     key_fields(model).iter().any(|k| k.ident == field.ident)
 }
 
@@ -89,7 +89,7 @@ fn decode_new_values(model: &EntityModel<'_>, fields: &[&FieldModel<'_>]) -> Tok
 }
 
 /// `&[(attribute, field), ...]` of `fields`.
-fn field_list(fields: &[&FieldModel<'_>]) -> TokenStream {
+pub(super) fn field_list(fields: &[&FieldModel<'_>]) -> TokenStream {
     let pairs = fields.iter().map(|f| {
         let attribute = &f.attribute;
         let name = f.ident.to_string();
@@ -101,7 +101,10 @@ fn field_list(fields: &[&FieldModel<'_>]) -> TokenStream {
 /// The templates of an index re-rendered together: each on its own when no field is
 /// optional; all of them at once in a sparse index, whose key attributes are written or
 /// removed together.
-fn groups<'m>(model: &EntityModel<'_>, index: &'m IndexModel) -> Vec<Vec<(bool, &'m Template)>> {
+pub(super) fn groups<'m>(
+    model: &EntityModel<'_>,
+    index: &'m IndexModel,
+) -> Vec<Vec<(bool, &'m Template)>> {
     let keys: Vec<(bool, &Template)> = [(true, Some(&index.pk)), (false, index.sk.as_ref())]
         .into_iter()
         .filter_map(|(is_pk, key)| Some((is_pk, key?.template()?)))
@@ -119,6 +122,9 @@ fn groups<'m>(model: &EntityModel<'_>, index: &'m IndexModel) -> Vec<Vec<(bool, 
 fn derived_key_changes(model: &EntityModel<'_>) -> TokenStream {
     if model.indexes.iter().all(|i| i.templates().next().is_none()) {
         return TokenStream::new();
+    }
+    if let Some(described) = super::index_updates::derived_key_changes(model) {
+        return described;
     }
     let schema = schema(model);
     let entity = &model.entity_name;

@@ -15,6 +15,7 @@ mod entity_enum;
 mod entity_fields;
 mod entity_projection;
 mod from_item;
+mod index_updates;
 mod key_changes;
 mod key_part;
 mod keys;

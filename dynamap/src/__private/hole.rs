@@ -53,6 +53,16 @@ impl<T: KeyPart> Hole<T> {
     ) -> Result<T, KeyError> {
         reader.part_as::<T>(field, template, format)
     }
+
+    /// The function that writes a type-erased value of the hole into a key (see
+    /// [`index_updates`](super::index_updates)): one per type, shared by every entity.
+    #[inline]
+    pub fn update_writer(&self) -> super::WriteHole
+    where
+        T: 'static,
+    {
+        super::write_hole::<T>
+    }
 }
 
 /// What [`Hole`]'s methods resolve to when `T` is not a key part, a mistake already
@@ -86,6 +96,11 @@ pub trait HoleStandIn<T> {
         _format: KeyFormat,
     ) -> Result<T, KeyError> {
         unreachable!("a key template hole whose type is not a key part does not compile")
+    }
+
+    /// Never runs (see the module's documentation).
+    fn update_writer(&self) -> super::WriteHole {
+        |_, _, _, _| {}
     }
 }
 
