@@ -8,9 +8,10 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::key_changes::{field_list, groups, is_key_field};
 use super::keys::{key_part_check, type_span};
-use super::render::{key_fields, key_parts_pattern, part_type, schema, via_traits};
+use super::render::{
+    field_list, groups, is_key_field, key_fields, key_parts_pattern, part_type, schema, via_traits,
+};
 use super::sort_builder::sort_segments;
 use crate::model::{EntityModel, FieldModel, Hole};
 use crate::template::Template;

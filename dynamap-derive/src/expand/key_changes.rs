@@ -7,10 +7,10 @@ use quote::{format_ident, quote, quote_spanned};
 
 use super::decode::with_wrapper;
 use super::render::{
-    encode_value, fields_of, key_fields, key_parts_pattern, part_type, render_template, schema,
-    via_traits,
+    encode_value, field_list, fields_of, groups, is_key_field, key_fields, key_parts_pattern,
+    part_type, render_template, schema, via_traits,
 };
-use crate::model::{EntityModel, FieldModel, IndexModel};
+use crate::model::{EntityModel, FieldModel};
 use crate::template::Template;
 
 /// The three methods of the `Entity` impl.
@@ -24,10 +24,6 @@ pub(crate) fn key_changes(model: &EntityModel<'_>) -> TokenStream {
 /// The local holding a field's new value.
 fn var(field: &FieldModel<'_>) -> syn::Ident {
     format_ident!("__dynamap_v_{}", field.ident)
-}
-
-pub(super) fn is_key_field(model: &EntityModel<'_>, field: &FieldModel<'_>) -> bool {
-    key_fields(model).iter().any(|k| k.ident == field.ident)
 }
 
 /// `let __dynamap_v_x: Option<T> = ...;` for each field: a primary-key field's value read
@@ -86,37 +82,6 @@ fn decode_new_values(model: &EntityModel<'_>, fields: &[&FieldModel<'_>]) -> Tok
         quote!(let #var: ::core::option::Option<#inner> = #read;)
     });
     quote!(#parse #(#reads)*)
-}
-
-/// `&[(attribute, field), ...]` of `fields`.
-pub(super) fn field_list(fields: &[&FieldModel<'_>]) -> TokenStream {
-    let pairs = fields.iter().map(|f| {
-        let attribute = &f.attribute;
-        let name = f.ident.to_string();
-        quote!((#attribute, #name))
-    });
-    quote!(&[#(#pairs),*])
-}
-
-/// The templates of an index re-rendered together: each on its own when no field is
-/// optional; all of them at once in a sparse index, whose key attributes are written or
-/// removed together.
-pub(super) fn groups<'m>(
-    model: &EntityModel<'_>,
-    index: &'m IndexModel,
-) -> Vec<Vec<(bool, &'m Template)>> {
-    let keys: Vec<(bool, &Template)> = [(true, Some(&index.pk)), (false, index.sk.as_ref())]
-        .into_iter()
-        .filter_map(|(is_pk, key)| Some((is_pk, key?.template()?)))
-        .collect();
-    let sparse = fields_of(model, keys.iter().map(|(_, t)| *t))
-        .iter()
-        .any(|f| f.option_inner.is_some());
-    if sparse {
-        vec![keys]
-    } else {
-        keys.into_iter().map(|key| vec![key]).collect()
-    }
 }
 
 fn derived_key_changes(model: &EntityModel<'_>) -> TokenStream {

@@ -7,7 +7,9 @@ use syn::Type;
 use syn::spanned::Spanned;
 
 use super::keys::{HoleValue, render, type_span};
-use crate::model::{Computation, ComputedPart, EntityModel, FieldModel, Hole, IndexKey};
+use crate::model::{
+    Computation, ComputedPart, EntityModel, FieldModel, Hole, IndexKey, IndexModel,
+};
 use crate::template::Template;
 
 /// `<Table as Table>::SCHEMA`: the entity's table layout, for constants and lookups.
@@ -369,5 +371,41 @@ pub(super) fn direct_module(with: &syn::Path) -> Option<TokenStream> {
             Some(quote!(::dynamap::codec::epoch_seconds))
         }
         _ => None,
+    }
+}
+
+/// Whether `field` is a part of the primary key (its value never changes in an update).
+pub(super) fn is_key_field(model: &EntityModel<'_>, field: &FieldModel<'_>) -> bool {
+    key_fields(model).iter().any(|k| k.ident == field.ident)
+}
+
+/// `&[(attribute, field), ...]` of `fields`.
+pub(super) fn field_list(fields: &[&FieldModel<'_>]) -> TokenStream {
+    let pairs = fields.iter().map(|f| {
+        let attribute = &f.attribute;
+        let name = f.ident.to_string();
+        quote!((#attribute, #name))
+    });
+    quote!(&[#(#pairs),*])
+}
+
+/// The templates of an index re-rendered together: each on its own when no field is
+/// optional; all of them at once in a sparse index, whose key attributes are written or
+/// removed together.
+pub(super) fn groups<'m>(
+    model: &EntityModel<'_>,
+    index: &'m IndexModel,
+) -> Vec<Vec<(bool, &'m Template)>> {
+    let keys: Vec<(bool, &Template)> = [(true, Some(&index.pk)), (false, index.sk.as_ref())]
+        .into_iter()
+        .filter_map(|(is_pk, key)| Some((is_pk, key?.template()?)))
+        .collect();
+    let sparse = fields_of(model, keys.iter().map(|(_, t)| *t))
+        .iter()
+        .any(|f| f.option_inner.is_some());
+    if sparse {
+        vec![keys]
+    } else {
+        keys.into_iter().map(|key| vec![key]).collect()
     }
 }
