@@ -2,9 +2,9 @@
 //!
 //! In the table rather than in a file because a job may run as several processes on
 //! several machines (segments `i..j` of `N` each): they share the table, not a disk. A
-//! checkpoint is written after each page is finished, so a job killed at any point redoes at
-//! most one page per segment, and an item already rewritten reads as unchanged the second
-//! time: nothing is written twice. Checkpoint items carry entity type
+//! checkpoint is written after each page is finished (each tenth page in the offline mode),
+//! so a job killed at any point redoes at most one page per segment (ten offline), and an
+//! item already rewritten reads as unchanged the second time: nothing is written twice. Checkpoint items carry entity type
 //! `_dynamap.checkpoint`, which no entity reads; `Maintain::clear_checkpoints` deletes them.
 
 use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity};

@@ -47,7 +47,8 @@
 //! **Resumable, and shared by processes:** each segment's progress is checkpointed in the
 //! table after every page (see [`Maintain::send`]); a job stopped at any point and started
 //! again skips finished segments and redoes at most one page per segment, whose items then
-//! read as unchanged. Processes running `only_segments` of the same `segments(N)` split
+//! read as unchanged (in the [offline mode](Maintain::offline_nothing_else_writes), at most
+//! ten pages). Processes running `only_segments` of the same `segments(N)` split
 //! one job, or each its [`worker`](Maintain::worker) share, from the index a batch engine
 //! gives it.
 
@@ -93,6 +94,9 @@ const MAX_SEGMENTS: u32 = 1_000_000;
 const ITEMS_IN_FLIGHT: usize = 8;
 /// How many times one item is redone after losing races before it is reported failed.
 const MAX_REDOS: u32 = 10;
+/// Pages per segment between the offline mode's checkpoints: each is a write on the
+/// segment's path, and a rerun of an offline job only reads its redone items again.
+const OFFLINE_PAGES_PER_CHECKPOINT: u32 = 10;
 
 /// What a job's function decides for one item.
 #[derive(Debug, Clone, PartialEq)]
@@ -323,8 +327,11 @@ impl<E: Entity + Send + Sync> Maintain<E> {
     /// hand-written batch migration sends. On DynamoDB Local it moved about 2.4 times as
     /// many items a second as the conditioned mode (`docs/performance/maintain.md`).
     /// Checkpoints, segments, the budget, dry runs and
-    /// the report work as in the conditioned mode; a page's checkpoint is saved only once
-    /// all its writes are done.
+    /// the report work as in the conditioned mode, except that a segment's checkpoint is
+    /// saved after every tenth page (and its last) rather than after each: a stopped job
+    /// redoes at most ten pages per segment (1,000 items at the default page size), whose
+    /// items read as unchanged, and saves nine checkpoint writes in ten. A checkpoint is
+    /// saved only once all the writes of the pages before it are done.
     ///
     /// **Unsafe** when another writer changes an item between the scan and the job's write
     /// (its change is overwritten, or an item it creates at a new key is replaced) or
@@ -436,6 +443,16 @@ impl<E: Entity + Send + Sync> Maintain<E> {
         checkpoint::Job {
             entity: E::ENTITY_TYPE,
             name: &self.job,
+        }
+    }
+
+    /// Pages after which a segment's checkpoint is saved (and always after its last): each
+    /// page, but every [`OFFLINE_PAGES_PER_CHECKPOINT`] in the offline mode.
+    fn pages_per_checkpoint(&self) -> u32 {
+        if self.offline {
+            OFFLINE_PAGES_PER_CHECKPOINT
+        } else {
+            1
         }
     }
 

@@ -23,6 +23,8 @@ use crate::{Entity, Error, Result};
 /// One item's writes in a batch: what it was, why, and the puts and deletes that do it.
 struct Batched {
     key: ItemKey,
+    /// The decision as counted: its kind, a move's item reduced to its new primary key
+    /// (the items themselves went into `writes`).
     decision: Decision,
     why: Reason,
     writes: Vec<RawWrite>,
@@ -57,22 +59,25 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                 self.count_kept(schema, &raw, shared, &mut report);
                 continue;
             }
-            let writes = match requests::<E>(schema, &raw, &write.decision) {
-                Ok(writes) => writes,
+            if !write.lookups.is_empty() {
+                conditioned.push(raw);
+                continue;
+            }
+            let (writes, units, decision) = match requests::<E>(schema, &raw, write.decision) {
+                Ok(made) => made,
                 Err(error) => {
                     fail(&mut report, key, error);
                     continue;
                 }
             };
-            if !write.lookups.is_empty() || writes.iter().any(|w| keys.contains(&w.key)) {
+            if writes.iter().any(|w| keys.contains(&w.key)) {
                 conditioned.push(raw);
                 continue;
             }
             keys.extend(writes.iter().map(|w| w.key.clone()));
-            let units = cost::decision(schema, &raw, &write.decision, false);
             batched.push(Batched {
                 key,
-                decision: write.decision,
+                decision,
                 why,
                 writes,
                 units,
@@ -117,7 +122,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             // Remembered before the write: another segment may meet the item at its new
             // key before this call returns.
             if let Decision::Move { item: moved } = &item.decision {
-                shared.moved_to(&primary_key(schema, moved));
+                shared.moved_to(moved);
             }
             owners.extend(std::iter::repeat_n(owner, item.writes.len()));
             writes.append(&mut item.writes);
@@ -143,7 +148,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             match error {
                 Some(error) => {
                     if let Decision::Move { item: moved } = &item.decision {
-                        shared.not_moved_to(&primary_key(schema, moved));
+                        shared.not_moved_to(moved);
                     }
                     fail(&mut report, item.key, Error::clone(&error));
                 }
@@ -174,14 +179,15 @@ fn chunks(items: Vec<Batched>, largest: f64) -> Vec<Vec<Batched>> {
     chunks
 }
 
-/// The puts and deletes that make `decision` for `stored`: a rewrite in place is a put of
-/// the stored item with the change made (nothing else writes it, so nothing is lost), a
-/// move a put at the new key and a delete of the old one.
+/// The puts and deletes that make `decision` for `stored`, what they cost, and the decision
+/// as counted. A rewrite in place is a put of the stored item with the change made
+/// (nothing else writes it, so nothing is lost), a move a put at the new key and a delete of
+/// the old one. Each item is built once and moved into its request: this runs per item.
 fn requests<E: Entity>(
     schema: &TableSchema,
     stored: &Item,
-    decision: &Decision,
-) -> Result<Vec<RawWrite>> {
+    decision: Decision,
+) -> Result<(Vec<RawWrite>, f64, Decision)> {
     let put = |item: Item| -> Result<RawWrite> {
         crate::limits::check_item_size(E::ENTITY_TYPE, &item)?;
         let key = item_key(schema, &item);
@@ -207,11 +213,29 @@ fn requests<E: Entity>(
         })
     };
     Ok(match decision {
-        Decision::Keep => Vec::new(),
-        Decision::Delete => vec![delete()?],
-        Decision::Rewrite { set, remove } => vec![put(cost::rewritten(stored, set, remove))?],
-        Decision::Replace { item } => vec![put(item.clone())?],
-        Decision::Move { item } => vec![put(item.clone())?, delete()?],
+        Decision::Keep => (Vec::new(), 0.0, Decision::Keep),
+        Decision::Delete => (
+            vec![delete()?],
+            cost::whole(schema, stored),
+            Decision::Delete,
+        ),
+        Decision::Rewrite { set, remove } => {
+            let after = cost::rewritten(stored, &set, &remove);
+            let units = cost::overwrite(schema, stored, &after);
+            (vec![put(after)?], units, Decision::Rewrite { set, remove })
+        }
+        Decision::Replace { item } => {
+            let units = cost::overwrite(schema, stored, &item);
+            let counted = Decision::Replace { item: Item::new() };
+            (vec![put(item)?], units, counted)
+        }
+        Decision::Move { item } => {
+            let units = cost::whole(schema, &item) + cost::whole(schema, stored);
+            let counted = Decision::Move {
+                item: primary_key(schema, &item),
+            };
+            (vec![put(item)?, delete()?], units, counted)
+        }
     })
 }
 

@@ -47,6 +47,7 @@ impl<E: Entity + Send + Sync> Maintain<E> {
             saved.start
         };
         let mut page = self.read_page(&schema, segment, start, &shared).await?;
+        let mut unsaved_pages = 0;
         loop {
             report.read_units += page.units;
             let next = page.next.take();
@@ -69,7 +70,9 @@ impl<E: Entity + Send + Sync> Maintain<E> {
                 .met_again
                 .fetch_add(written_met_again, Ordering::Relaxed);
             let done = next.is_none();
-            if !self.dry_run {
+            unsaved_pages += 1;
+            if !self.dry_run && (done || unsaved_pages >= self.pages_per_checkpoint()) {
+                unsaved_pages = 0;
                 let saved = Saved { done, start: next };
                 report.write_units += self
                     .save_checkpoint(&schema, segment, &saved, &shared)
