@@ -294,8 +294,8 @@ mod hole;
 pub use hole::{Hole, HoleStandIn};
 mod index_updates;
 pub use index_updates::{
-    HoleValue, IndexUpdate, KeyParts, ReadHole, UpdateHole, WriteHole, index_updates, read_hole,
-    read_nothing, write_hole,
+    HoleValue, IndexUpdate, KeyParts, ReadHole, UpdateHole, WriteHole, created_index_keys,
+    index_updates, read_hole, read_nothing, write_hole,
 };
 #[cfg(feature = "time")]
 mod rendered;
