@@ -22,6 +22,7 @@ pub use crate::entity::{
 pub use crate::entity_row::EntityRow;
 pub use crate::expr::Attr;
 pub use crate::expr::EncryptedAttr;
+pub use crate::expr::encoder::expression_encoded;
 use crate::key::ItemKey;
 pub use crate::key::{
     AttributeKey, ByName, KeyAttribute, KeyAttributeArg, Segment, SortArgs, SortBound, SortParts,
