@@ -22,6 +22,7 @@ pub use crate::entity::{
 pub use crate::entity_row::EntityRow;
 pub use crate::expr::Attr;
 pub use crate::expr::EncryptedAttr;
+pub use crate::expr::encoder::expression_encoded;
 use crate::key::ItemKey;
 pub use crate::key::{
     AttributeKey, ByName, KeyAttribute, KeyAttributeArg, Segment, SortArgs, SortBound, SortParts,
@@ -294,8 +295,8 @@ mod hole;
 pub use hole::{Hole, HoleStandIn};
 mod index_updates;
 pub use index_updates::{
-    HoleValue, IndexUpdate, KeyParts, ReadHole, UpdateHole, WriteHole, index_updates, read_hole,
-    read_nothing, write_hole,
+    HoleValue, IndexUpdate, KeyParts, ReadHole, UpdateHole, WriteHole, created_index_keys,
+    index_updates, read_hole, read_nothing, write_hole,
 };
 #[cfg(feature = "time")]
 mod rendered;

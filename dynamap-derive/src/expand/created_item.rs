@@ -29,11 +29,32 @@ pub(super) fn created_attributes(model: &EntityModel<'_>) -> TokenStream {
             encode_value(entity, f, &quote!(#var))
         }
     });
-    let index_keys = model
+    let index_keys: Vec<TokenStream> = model
         .indexes
         .iter()
         .filter(|index| !is_sparse(model, index))
-        .map(|index| key_only_index_keys(model, index, &key_fields, &var));
+        .map(|index| key_only_index_keys(model, index, &key_fields, &var))
+        .collect();
+    let index_keys = if index_keys.iter().all(TokenStream::is_empty) {
+        TokenStream::new()
+    } else if super::index_updates::described(model) {
+        // The library renders them from the tables `derived_key_changes` reads (see
+        // `index_updates`), the key's fields in `UpdateHole::key_part` order.
+        let entity = &model.entity_name;
+        let vars = key_fields.iter().map(|f| var(f));
+        quote! {
+            ::dynamap::__private::created_index_keys(
+                #entity,
+                __dynamap_schema,
+                &__dynamap_update_holes(),
+                __DYNAMAP_INDEX_UPDATES,
+                &[#(&#vars),*],
+                &mut __dynamap_item,
+            )?;
+        }
+    } else {
+        quote!(#(#index_keys)*)
+    };
     let via = via_traits();
     let schema = schema(model);
     let capacity = key_fields.len() + 2 * model.indexes.len();
@@ -47,7 +68,7 @@ pub(super) fn created_attributes(model: &EntityModel<'_>) -> TokenStream {
             let #pattern = <Self as ::dynamap::__private::Entity>::parse_key(pk, sk)?;
             let mut __dynamap_item = ::dynamap::__private::Item::with_capacity(#capacity);
             #(#encodes)*
-            #(#index_keys)*
+            #index_keys
             ::core::result::Result::Ok(__dynamap_item)
         }
     }

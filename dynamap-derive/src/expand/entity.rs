@@ -47,6 +47,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
     let lookup_types = super::partition::lookup_types(model);
     let columns = super::columns::columns(model);
     let created_attributes = super::created_item::created_attributes(model);
+    let index_tables = super::index_updates::index_tables(model);
     let table_sort = super::partition::table_sort_shape(model);
     let table_sort_segments = super::partition::table_sort_segments(model);
     let versioned = model.fields.iter().any(|f| f.version).then(|| {
@@ -69,6 +70,7 @@ fn expand(model: &EntityModel<'_>) -> TokenStream {
             #key_part_assertions
             #builders
             #sort_builder_impls
+            #index_tables
 
             impl ::dynamap::__private::Entity for #ident {
                 type Table = #table;

@@ -3,7 +3,9 @@
 //! only, rendered by `dynamap::__private::index_updates`. It replaces the code rendering
 //! every key inline (per entity and field) wherever every hole is a field converted by its
 //! own type (no computed part, no `with` module, nothing compressed); other entities keep
-//! the generated code of `key_changes`.
+//! the generated code of `key_changes`. The tables are items of the derive's own scope,
+//! [`index_tables`], which `created_attributes` reads too (the index keys an update that
+//! creates its item renders from the primary key alone).
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -39,12 +41,19 @@ fn describable(model: &EntityModel<'_>) -> bool {
         })
 }
 
-/// `derived_key_changes` through the library, or `None` for an entity it cannot describe.
-pub(super) fn derived_key_changes(model: &EntityModel<'_>) -> Option<TokenStream> {
-    if !describable(model) {
-        return None;
+/// True when the entity's index keys are rendered from [`index_tables`]: it has index
+/// templates, and the library can describe them.
+pub(super) fn described(model: &EntityModel<'_>) -> bool {
+    model.indexes.iter().any(|i| i.templates().next().is_some()) && describable(model)
+}
+
+/// The tables of a [`described`] entity, as items of the derive's scope: the groups of
+/// index keys rendered together, `__DYNAMAP_INDEX_UPDATES`, and the holes they name,
+/// `__dynamap_update_holes()`; nothing for other entities.
+pub(super) fn index_tables(model: &EntityModel<'_>) -> TokenStream {
+    if !described(model) {
+        return TokenStream::new();
     }
-    let entity = &model.entity_name;
     let keys = key_fields(model);
     let mut names: Vec<&str> = Vec::new();
     let groups: Vec<TokenStream> = model
@@ -108,7 +117,7 @@ pub(super) fn derived_key_changes(model: &EntityModel<'_>) -> Option<TokenStream
             }
         })
         .collect();
-    let holes = names.iter().filter_map(|name| {
+    let holes: Vec<TokenStream> = names.iter().filter_map(|name| {
         let field = model.field(name)?;
         let attribute = &field.attribute;
         let ty = part_type(field);
@@ -138,7 +147,25 @@ pub(super) fn derived_key_changes(model: &EntityModel<'_>) -> Option<TokenStream
                 write: { #check use ::dynamap::__private::HoleStandIn as _; #write },
             }
         })
-    });
+    }).collect();
+    let count = holes.len();
+    quote! {
+        const __DYNAMAP_INDEX_UPDATES: &[::dynamap::__private::IndexUpdate] = &[#(#groups),*];
+        fn __dynamap_update_holes() -> [::dynamap::__private::UpdateHole; #count] {
+            [#(#holes),*]
+        }
+    }
+}
+
+/// `derived_key_changes` through the library and [`index_tables`], or `None` for an
+/// entity that is not [`described`].
+pub(super) fn derived_key_changes(model: &EntityModel<'_>) -> Option<TokenStream> {
+    if !described(model) {
+        return None;
+    }
+    let entity = &model.entity_name;
+    let keys = key_fields(model);
+    let names = hole_names(model.indexes.iter().flat_map(|i| i.templates()));
     // The primary key's fields, boxed in `Entity::KeyParts` order.
     let var = |i: usize| quote::format_ident!("__dynamap_k_{}", i);
     let vars: Vec<_> = (0..keys.len()).map(var).collect();
@@ -164,16 +191,15 @@ pub(super) fn derived_key_changes(model: &EntityModel<'_>) -> Option<TokenStream
             __dynamap_values: &::dynamap::__private::UpdatedValues<'_>,
             __dynamap_key: (&str, ::core::option::Option<&str>),
         ) -> ::dynamap::__private::Result<::dynamap::__private::Vec<::dynamap::__private::DerivedChange>> {
-            const __DYNAMAP_GROUPS: &[::dynamap::__private::IndexUpdate] = &[#(#groups),*];
-            let __dynamap_holes: &[::dynamap::__private::UpdateHole] = &[#(#holes),*];
+            let __dynamap_holes = __dynamap_update_holes();
             let mut __dynamap_changes = ::dynamap::__private::Vec::new();
             let mut __dynamap_gaps = ::dynamap::__private::Vec::new();
             ::dynamap::__private::index_updates(
                 #entity,
                 &#schema,
                 __dynamap_values,
-                __dynamap_holes,
-                __DYNAMAP_GROUPS,
+                &__dynamap_holes,
+                __DYNAMAP_INDEX_UPDATES,
                 &mut || { #parse },
                 &mut __dynamap_changes,
                 &mut __dynamap_gaps,

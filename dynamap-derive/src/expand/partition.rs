@@ -397,8 +397,7 @@ pub(crate) fn field_attrs(model: &EntityModel<'_>) -> TokenStream {
         };
         let value = quote!(::dynamap::__private::Attr::with_encoder(#attribute, {
             fn encode(value: &#ty) -> ::core::result::Result<::dynamap::__private::AttributeValue, ::dynamap::__private::String> {
-                let encoded: ::core::result::Result<::dynamap::__private::AttributeValue, ::dynamap::__private::AttributeError> = { #encode };
-                encoded.map_err(|error| ::dynamap::__private::ToString::to_string(&error))
+                ::dynamap::__private::expression_encoded({ #encode })
             }
             encode
         }));

@@ -3,7 +3,9 @@
 //! template [`Segment`]s and each hole once, as an [`UpdateHole`] whose functions are
 //! generic over the hole's *type* only, so every entity of a crate with a `String` or a
 //! `u32` hole shares one copy of them. What it must still write per entity is small: the
-//! table of holes, and the closure that reads the primary key's parts.
+//! table of holes, and the closure that reads the primary key's parts. The same tables
+//! give an update that creates its item the index keys rendered from the primary key alone
+//! ([`created_index_keys`]).
 //!
 //! The rules are those of `Entity::derived_key_changes`: a key is rendered when the update
 //! touches any of its fields; removing an optional field of a sparse index removes its keys;
@@ -11,7 +13,7 @@
 
 use std::any::Any;
 
-use crate::codec::{AttributeError, AttributeValue};
+use crate::codec::{AttributeError, AttributeValue, Item};
 use crate::derived::{DerivedChange, UpdatedValues};
 use crate::error::IncompleteKey;
 use crate::key::{KeyFormat, KeyPart, KeyWriter, Segment};
@@ -136,14 +138,65 @@ pub fn index_updates(
         if !complete {
             continue;
         }
+        let parts: Vec<&dyn Any> = parts.iter().flatten().map(|part| &**part).collect();
         let values = Values {
             holes,
-            parts: parts.as_deref().unwrap_or_default(),
+            parts: &parts,
             read: &read,
         };
         for (attribute, template, limit) in keys.into_iter().flatten() {
             let key = render(entity, attribute, limit, template, &values)?;
             changes.push(DerivedChange::Set(attribute, AttributeValue::S(key)));
+        }
+    }
+    Ok(())
+}
+
+/// Inserts into `item` the index keys of `groups` that an update creating its item writes
+/// from the primary key alone (`Entity::created_attributes`): each key of an index that is
+/// not sparse whose holes are all fields of the primary key, `parts` their values in
+/// `UpdateHole::key_part` order. A local index's partition key is the table's own, which
+/// the key sets.
+///
+/// # Errors
+///
+/// Fails when a key does not render (too long).
+pub fn created_index_keys(
+    entity: &'static str,
+    schema: &TableSchema,
+    holes: &[UpdateHole],
+    groups: &[IndexUpdate],
+    parts: &[&dyn Any],
+    item: &mut Item,
+) -> Result<()> {
+    let values = Values {
+        holes,
+        parts,
+        read: &[],
+    };
+    for group in groups.iter().filter(|group| group.optional.is_empty()) {
+        let Some(index) = schema.index(group.index) else {
+            continue;
+        };
+        let from_key = group
+            .holes
+            .iter()
+            .all(|name| hole(holes, name).is_some_and(|h| h.key_part.is_some()));
+        if !from_key {
+            continue;
+        }
+        let keys = [
+            group
+                .pk
+                .filter(|_| !index.local)
+                .map(|template| (index.pk, template, MAX_PARTITION_KEY_BYTES)),
+            group
+                .sk
+                .and_then(|template| Some((index.sk?, template, MAX_SORT_KEY_BYTES))),
+        ];
+        for (attribute, template, limit) in keys.into_iter().flatten() {
+            let key = render(entity, attribute, limit, template, &values)?;
+            item.insert(attribute.to_owned(), AttributeValue::S(key));
         }
     }
     Ok(())
@@ -156,7 +209,7 @@ fn hole<'h>(holes: &'h [UpdateHole], name: &str) -> Option<&'h UpdateHole> {
 /// The values of a group's holes: the key's parts, and the fields the update sets.
 struct Values<'a> {
     holes: &'a [UpdateHole],
-    parts: &'a [HoleValue],
+    parts: &'a [&'a dyn Any],
     read: &'a [(&'static str, HoleValue)],
 }
 
@@ -165,10 +218,10 @@ impl Values<'_> {
     fn get(&self, name: &str) -> Option<(&UpdateHole, &dyn Any)> {
         let hole = hole(self.holes, name)?;
         let value = match hole.key_part {
-            Some(i) => self.parts.get(i)?,
-            None => &self.read.iter().find(|(n, _)| *n == name)?.1,
+            Some(i) => *self.parts.get(i)?,
+            None => &*self.read.iter().find(|(n, _)| *n == name)?.1,
         };
-        Some((hole, &**value))
+        Some((hole, value))
     }
 }
 
@@ -245,3 +298,6 @@ pub fn write_hole<T: KeyPart + Any>(
         writer.part_as::<T, T>(name, value, format);
     }
 }
+
+#[cfg(test)]
+mod tests;

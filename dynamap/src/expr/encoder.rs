@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::codec::AttributeValue;
+use crate::codec::{AttributeError, AttributeValue};
 
 /// How a field's values are stored: serde by default, the field's `with` module otherwise.
 pub(crate) type Encoder<T> = fn(&T) -> std::result::Result<AttributeValue, String>;
@@ -12,7 +12,17 @@ pub(crate) type Encoder<T> = fn(&T) -> std::result::Result<AttributeValue, Strin
 pub(crate) fn serde_encoder<T: Serialize>(
     value: &T,
 ) -> std::result::Result<AttributeValue, String> {
-    crate::codec::serialized(value).map_err(|err| err.to_string())
+    expression_encoded(crate::codec::serialized(value))
+}
+
+/// A field's encoded value, its error as the message an expression reports. The encoders
+/// of the derive's field constants (`Sensor::CITY`) end here, so the conversion is compiled
+/// once in this crate rather than as a closure in every constant of every entity.
+#[doc(hidden)]
+pub fn expression_encoded(
+    encoded: std::result::Result<AttributeValue, AttributeError>,
+) -> std::result::Result<AttributeValue, String> {
+    encoded.map_err(|err| err.to_string())
 }
 
 /// The encoder of a value a [`Path`](super::Path) reaches inside an attribute (a map's value,

@@ -30,7 +30,7 @@
 //! expression's meaning and reserved words (`type`, `name`, `status`) need no care.
 
 mod condition;
-mod encoder;
+pub(crate) mod encoder;
 mod encrypted;
 #[cfg(test)]
 mod part_tests;
