@@ -76,18 +76,9 @@ pub(crate) fn read_older<V: DeserializeOwned>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::{ScalarType, TableSchema};
+    use crate::table::TableSchema;
 
-    const SCHEMA: TableSchema = TableSchema {
-        type_name: "App",
-        pk: "PK",
-        sk: Some("SK"),
-        pk_type: ScalarType::String,
-        sk_type: ScalarType::String,
-        entity_type: "_type",
-        ttl: None,
-        indexes: &[],
-    };
+    const SCHEMA: TableSchema = TableSchema::for_tests("App", &[]);
 
     fn item(version: Option<AttributeValue>) -> Item {
         let mut item = Item::new();

@@ -384,3 +384,43 @@ pub const fn str_eq(a: &str, b: &str) -> bool {
     }
     true
 }
+
+/// Layouts for unit tests: string keys named as most single-table designs name them.
+#[cfg(test)]
+impl TableSchema {
+    /// Table `type_name` keyed by `PK` and `SK`, with entity type `_type`, no TTL, and
+    /// `indexes`.
+    pub(crate) const fn for_tests(
+        type_name: &'static str,
+        indexes: &'static [IndexSchema],
+    ) -> Self {
+        TableSchema {
+            type_name,
+            pk: "PK",
+            sk: Some("SK"),
+            pk_type: ScalarType::String,
+            sk_type: ScalarType::String,
+            entity_type: "_type",
+            ttl: None,
+            indexes,
+        }
+    }
+}
+
+#[cfg(test)]
+impl IndexSchema {
+    /// A global index `name` of the string key attributes `pk` and `sk`, projecting all.
+    pub(crate) const fn for_tests(name: &'static str, pk: &'static str, sk: &'static str) -> Self {
+        IndexSchema {
+            name,
+            pk,
+            sk: Some(sk),
+            pk_type: ScalarType::String,
+            sk_type: ScalarType::String,
+            pk_more: &[],
+            sk_more: &[],
+            projection: Projection::All,
+            local: false,
+        }
+    }
+}

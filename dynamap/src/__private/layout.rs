@@ -461,14 +461,9 @@ impl Message {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::{KeyAttributeSchema, Projection};
+    use crate::table::KeyAttributeSchema;
 
     const BY_STATUS: IndexSchema = IndexSchema {
-        name: "IssuesByStatus",
-        pk: "owner",
-        sk: Some("status"),
-        pk_type: ScalarType::String,
-        sk_type: ScalarType::String,
         pk_more: &[KeyAttributeSchema {
             name: "repo",
             kind: ScalarType::String,
@@ -477,20 +472,10 @@ mod tests {
             name: "number",
             kind: ScalarType::Number,
         }],
-        projection: Projection::All,
-        local: false,
+        ..IndexSchema::for_tests("IssuesByStatus", "owner", "status")
     };
 
-    const HUB: TableSchema = TableSchema {
-        type_name: "Hub",
-        pk: "PK",
-        sk: Some("SK"),
-        pk_type: ScalarType::String,
-        sk_type: ScalarType::String,
-        entity_type: "_type",
-        ttl: None,
-        indexes: &[BY_STATUS],
-    };
+    const HUB: TableSchema = TableSchema::for_tests("Hub", &[BY_STATUS]);
 
     #[test]
     fn a_multi_attribute_key_attribute_names_the_index_and_the_fix() {

@@ -110,31 +110,12 @@ pub(super) fn scan(items: u64, bytes_each: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::codec::AttributeValue::S;
-    use crate::table::{Projection, ScalarType};
+    use crate::table::IndexSchema;
 
-    const GSI1: IndexSchema = IndexSchema {
-        name: "GSI1",
-        pk: "GSI1PK",
-        sk: Some("GSI1SK"),
-        pk_type: ScalarType::String,
-        sk_type: ScalarType::String,
-        pk_more: &[],
-        sk_more: &[],
-        projection: Projection::All,
-        local: false,
-    };
+    const GSI1: IndexSchema = IndexSchema::for_tests("GSI1", "GSI1PK", "GSI1SK");
 
     fn schema() -> TableSchema {
-        TableSchema {
-            type_name: "App",
-            pk: "PK",
-            sk: Some("SK"),
-            pk_type: ScalarType::String,
-            sk_type: ScalarType::String,
-            entity_type: "_type",
-            ttl: None,
-            indexes: std::slice::from_ref(&GSI1),
-        }
+        TableSchema::for_tests("App", std::slice::from_ref(&GSI1))
     }
 
     fn item(pairs: &[(&str, &str)]) -> Item {

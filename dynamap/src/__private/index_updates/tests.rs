@@ -2,36 +2,19 @@
 //! primary key alone.
 
 use super::*;
-use crate::table::{IndexSchema, Projection, ScalarType};
+use crate::table::IndexSchema;
 
-const fn index(name: &'static str, pk: &'static str, sk: &'static str, local: bool) -> IndexSchema {
-    IndexSchema {
-        name,
-        pk,
-        sk: Some(sk),
-        pk_type: ScalarType::String,
-        sk_type: ScalarType::String,
-        pk_more: &[],
-        sk_more: &[],
-        projection: Projection::All,
-        local,
-    }
-}
-
-const SCHEMA: TableSchema = TableSchema {
-    type_name: "Shop",
-    pk: "PK",
-    sk: Some("SK"),
-    pk_type: ScalarType::String,
-    sk_type: ScalarType::String,
-    entity_type: "_type",
-    ttl: None,
-    indexes: &[
-        index("GSI1", "GSI1PK", "GSI1SK", false),
-        index("GSI2", "GSI2PK", "GSI2SK", false),
-        index("LSI1", "PK", "LSI1SK", true),
+const SCHEMA: TableSchema = TableSchema::for_tests(
+    "Shop",
+    &[
+        IndexSchema::for_tests("GSI1", "GSI1PK", "GSI1SK"),
+        IndexSchema::for_tests("GSI2", "GSI2PK", "GSI2SK"),
+        IndexSchema {
+            local: true,
+            ..IndexSchema::for_tests("LSI1", "PK", "LSI1SK")
+        },
     ],
-};
+);
 
 const F: KeyFormat = KeyFormat::ESCAPED;
 

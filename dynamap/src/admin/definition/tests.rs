@@ -9,20 +9,6 @@ use crate::admin::sdk_request::create_table_request;
 use crate::admin::{StreamView, TableOptions};
 use crate::table::{IndexSchema, KeyAttributeSchema, Projection, ScalarType, TableSchema};
 
-const fn index(name: &'static str, pk: &'static str, sk: &'static str) -> IndexSchema {
-    IndexSchema {
-        name,
-        pk,
-        sk: Some(sk),
-        pk_type: ScalarType::String,
-        sk_type: ScalarType::String,
-        pk_more: &[],
-        sk_more: &[],
-        projection: Projection::All,
-        local: false,
-    }
-}
-
 /// Every feature at once: a global index with its own capacity, a multi-attribute global
 /// index that projects keys only, a local index with an include list, and TTL.
 const RICH: TableSchema = TableSchema {
@@ -34,7 +20,7 @@ const RICH: TableSchema = TableSchema {
     entity_type: "_type",
     ttl: Some("expires_at"),
     indexes: &[
-        index("GSI1", "GSI1PK", "GSI1SK"),
+        IndexSchema::for_tests("GSI1", "GSI1PK", "GSI1SK"),
         IndexSchema {
             pk_more: &[KeyAttributeSchema {
                 name: "owner",
@@ -45,12 +31,12 @@ const RICH: TableSchema = TableSchema {
                 kind: ScalarType::Number,
             }],
             projection: Projection::KeysOnly,
-            ..index("ByStatus", "repo", "status")
+            ..IndexSchema::for_tests("ByStatus", "repo", "status")
         },
         IndexSchema {
             projection: Projection::Include(&["title"]),
             local: true,
-            ..index("ByDate", "PK", "LSI1SK")
+            ..IndexSchema::for_tests("ByDate", "PK", "LSI1SK")
         },
     ],
 };
