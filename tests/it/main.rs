@@ -1,6 +1,7 @@
 //! Integration tests against a real DynamoDB Local, started once for this test binary.
 //! Every test works in its own freshly created table, so they run in parallel.
 
+mod around_transaction;
 mod attribute_keys;
 mod audit_versions;
 mod batch;
