@@ -45,10 +45,10 @@
 //! holds fails that item alone, as [`Error::LookupTaken`] in [`Report::failed`].
 //!
 //! **Resumable, and shared by processes:** each segment's progress is checkpointed in the
-//! table after every page (see [`Maintain::send`]); a job stopped at any point and started
-//! again skips finished segments and redoes at most one page per segment, whose items then
-//! read as unchanged (in the [offline mode](Maintain::offline_nothing_else_writes), at most
-//! ten pages). Processes running `only_segments` of the same `segments(N)` split
+//! table after every page (every tenth in the
+//! [offline mode](Maintain::offline_nothing_else_writes); see [`Maintain::send`]); a job
+//! stopped at any point and started again skips finished segments and redoes at most one
+//! page per segment (ten offline), whose items then read as unchanged. Processes running `only_segments` of the same `segments(N)` split
 //! one job, or each its [`worker`](Maintain::worker) share, from the index a batch engine
 //! gives it.
 
